@@ -1,0 +1,200 @@
+"""Dice: the only source of chance in a game.
+
+:class:`RandomDice` turns raw 64-bit words of an explicit
+``numpy.random.PCG64`` bit generator into die faces with our own rejection
+sampling, because numpy does not promise that ``Generator`` methods give the
+same stream across releases; the raw PCG64 stream is fixed by its algorithm.
+Words are drawn in batches; a snapshot stores the generator state at the start
+of the batch and the position within it, so it resumes the exact sequence.
+
+:class:`ScriptedDice` hands out given values (tests, and replaying a game
+record when the generator is not wanted). Every value handed out is appended
+to ``drawn``, which is what a game record stores.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+_BATCH = 64
+_TWO64 = 1 << 64
+
+
+class DiceExhausted(RuntimeError):
+    """Scripted dice ran out of values."""
+
+
+class Dice(ABC):
+    """Die rolls and uniform picks; subclasses supply :meth:`_value`."""
+
+    def __init__(self) -> None:
+        self.drawn: list[int] = []
+
+    @abstractmethod
+    def _value(self, low: int, count: int) -> int:
+        """A uniform integer in ``low .. low + count - 1``."""
+
+    def roll(self, sides: int = 6) -> int:
+        """One die with faces ``1..sides``."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least one face, not {sides}")
+        value = self._value(1, sides)
+        self.drawn.append(value)
+        return value
+
+    def pick(self, count: int) -> int:
+        """A uniform index ``0..count-1`` (drawing from a deck or cup)."""
+        if count < 1:
+            raise ValueError("cannot pick from nothing")
+        value = self._value(0, count)
+        self.drawn.append(value)
+        return value
+
+    def d6(self) -> int:
+        return self.roll(6)
+
+    def two_d6(self) -> tuple[int, int]:
+        """Two dice, kept apart so the log can show both."""
+        return self.roll(6), self.roll(6)
+
+    def d66(self) -> int:
+        """Two dice read as tens and units: 11..66."""
+        tens, units = self.two_d6()
+        return 10 * tens + units
+
+    @property
+    def count(self) -> int:
+        """How many values have been handed out."""
+        return len(self.drawn)
+
+    @abstractmethod
+    def to_data(self) -> dict[str, Any]:
+        """Serializable state; :func:`dice_from_data` restores it."""
+
+    @abstractmethod
+    def reseeded(self, seed: int) -> Dice:
+        """Fresh dice with another future (for a bot's reseeded clone)."""
+
+
+class RandomDice(Dice):
+    """Dice over an explicit PCG64 bit generator, reproducible across releases."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__()
+        self.seed = seed
+        self._bitgen = np.random.PCG64(seed)
+        self._batch_state: Any = self._bitgen.state
+        self._buffer: list[int] = []
+        self._pos = 0
+
+    def _word(self) -> int:
+        if self._pos >= len(self._buffer):
+            self._batch_state = self._bitgen.state
+            self._buffer = [int(w) for w in self._bitgen.random_raw(_BATCH).tolist()]
+            self._pos = 0
+        word = self._buffer[self._pos]
+        self._pos += 1
+        return word
+
+    def _value(self, low: int, count: int) -> int:
+        limit = _TWO64 - (_TWO64 % count)
+        while True:
+            word = self._word()
+            if word < limit:
+                return low + word % count
+
+    def to_data(self) -> dict[str, Any]:
+        inner = self._batch_state["state"]
+        return {
+            "kind": "pcg64",
+            "seed": self.seed,
+            "state": format(inner["state"], "x"),
+            "inc": format(inner["inc"], "x"),
+            "pos": self._pos if self._buffer else 0,
+            "buffered": bool(self._buffer),
+            "drawn": list(self.drawn),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> RandomDice:
+        dice = cls(int(data["seed"]))
+        state: Any = {
+            "bit_generator": "PCG64",
+            "state": {"state": int(data["state"], 16), "inc": int(data["inc"], 16)},
+            "has_uint32": 0,
+            "uinteger": 0,
+        }
+        dice._bitgen.state = state
+        dice._batch_state = state
+        if data["buffered"]:
+            dice._buffer = [int(w) for w in dice._bitgen.random_raw(_BATCH).tolist()]
+            dice._pos = int(data["pos"])
+        dice.drawn = [int(v) for v in data["drawn"]]
+        return dice
+
+    def reseeded(self, seed: int) -> RandomDice:
+        fresh = RandomDice(seed)
+        fresh.drawn = list(self.drawn)
+        return fresh
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RandomDice:
+        return RandomDice.from_data(self.to_data())
+
+
+class ScriptedDice(Dice):
+    """Hands out the given values in order; a clear error when they run out."""
+
+    def __init__(self, values: Iterable[int]) -> None:
+        super().__init__()
+        self.values: list[int] = [int(v) for v in values]
+        self._pos = 0
+
+    def _value(self, low: int, count: int) -> int:
+        if self._pos >= len(self.values):
+            what = f"a d{count}" if low == 1 else f"a pick among {count}"
+            raise DiceExhausted(
+                f"scripted dice exhausted after {len(self.values)} values (needed {what})"
+            )
+        value = self.values[self._pos]
+        if not low <= value < low + count:
+            what = f"a d{count} face" if low == 1 else f"a pick in 0..{count - 1}"
+            raise ValueError(f"scripted value #{self._pos + 1} = {value} is not {what}")
+        self._pos += 1
+        return value
+
+    @property
+    def remaining(self) -> int:
+        return len(self.values) - self._pos
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "kind": "scripted",
+            "values": list(self.values),
+            "pos": self._pos,
+            "drawn": list(self.drawn),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> ScriptedDice:
+        dice = cls(data["values"])
+        dice._pos = int(data["pos"])
+        dice.drawn = [int(v) for v in data["drawn"]]
+        return dice
+
+    def reseeded(self, seed: int) -> RandomDice:
+        fresh = RandomDice(seed)
+        fresh.drawn = list(self.drawn)
+        return fresh
+
+
+def dice_from_data(data: dict[str, Any]) -> Dice:
+    kind = data.get("kind")
+    if kind == "pcg64":
+        return RandomDice.from_data(data)
+    if kind == "scripted":
+        return ScriptedDice.from_data(data)
+    raise ValueError(f"unknown dice kind {kind!r}")
