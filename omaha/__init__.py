@@ -1,0 +1,42 @@
+"""omaha: four published Omaha Beach wargames under one rules protocol.
+
+>>> import omaha
+>>> game = omaha.load("lnl")                      # doctest: +SKIP
+>>> state = game.new_state(seed=7)                # doctest: +SKIP
+>>> state.apply(state.legal_actions()[0])         # doctest: +SKIP
+"""
+
+from omaha.errors import IllegalAction, ScenarioError, StateCorrupted
+from omaha.kernel.actions import Action
+from omaha.kernel.dice import RandomDice, ScriptedDice
+from omaha.kernel.protocol import (
+    Game,
+    GameRecord,
+    Metric,
+    Outcome,
+    Pending,
+    State,
+    View,
+)
+from omaha.registry import games, load, register
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "Game",
+    "GameRecord",
+    "IllegalAction",
+    "Metric",
+    "Outcome",
+    "Pending",
+    "RandomDice",
+    "ScenarioError",
+    "ScriptedDice",
+    "State",
+    "StateCorrupted",
+    "View",
+    "games",
+    "load",
+    "register",
+]

@@ -1,0 +1,181 @@
+"""Actions: frozen attrs classes that print in player notation and parse back.
+
+A game declares each action class with a ``notation`` pattern, e.g.::
+
+    @attrs.frozen
+    class Fire(Action):
+        notation = "fire {firers} at {target}"
+        firers: tuple[str, ...]
+        target: str
+
+``str(action)`` fills the pattern (``fire 1/B/116,2/B/116 at J9``) and
+:meth:`Action.parse` reads it back. Field types understood: ``str``, ``int``,
+``bool``, ``tuple[str, ...]``, ``tuple[int, ...]`` and ``X | None``. A string
+with spaces is written in double quotes; ``None`` is ``-``; a tuple is
+comma-joined, ``[]`` when empty. Actions also serialize as tagged JSON
+(``{"type": "Fire", "firers": [...], "target": "J9"}``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+import typing
+from collections.abc import Iterable
+from typing import Any, ClassVar, cast
+
+import attrs
+from attrs import AttrsInstance
+
+from omaha.errors import IllegalAction
+
+_TOKEN = r'("(?:[^"\\]|\\.)*"|\S+)'
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+class Action:
+    """Base of every game action (subclasses are frozen attrs classes)."""
+
+    notation: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        values = {f.name: getattr(self, f.name) for f in _fields(type(self))}
+        return _FIELD.sub(lambda m: _format(values[m.group(1)]), type(self).notation)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        return self
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": type(self).__name__}
+        for f in _fields(type(self)):
+            value = getattr(self, f.name)
+            data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    @classmethod
+    def parse(cls, text: str) -> Action | None:
+        """Read this class's notation; None when ``text`` is not of this form."""
+        pattern, names = _compiled(cls)
+        m = pattern.fullmatch(text.strip())
+        if m is None:
+            return None
+        hints = _hints(cls)
+        try:
+            values = {name: _read(m.group(i + 1), hints[name]) for i, name in enumerate(names)}
+            return cls(**values)
+        except (ValueError, TypeError):
+            return None
+
+
+def _fields(cls: type[Action]) -> tuple[attrs.Attribute[Any], ...]:
+    return tuple(attrs.fields(cast("type[AttrsInstance]", cls)))
+
+
+def _format(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return "[]" if not value else ",".join(_format(v) for v in value)
+    text = str(value)
+    if not text or any(c.isspace() for c in text) or '"' in text or text in ("-", "[]"):
+        return json.dumps(text)
+    return text
+
+
+def _read(token: str, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        if token == "-":
+            return None
+        inner = next(a for a in args if a is not type(None))
+        return _read(token, inner)
+    if origin is tuple:
+        if token == "[]":
+            return ()
+        return tuple(_read(part, args[0]) for part in token.split(","))
+    if hint is bool:
+        if token not in ("yes", "no"):
+            raise ValueError(token)
+        return token == "yes"
+    if hint is int:
+        return int(token)
+    if token.startswith('"'):
+        value = json.loads(token)
+        if not isinstance(value, str):
+            raise ValueError(token)
+        return value
+    return token
+
+
+_CACHE: dict[type, tuple[re.Pattern[str], list[str]]] = {}
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _compiled(cls: type[Action]) -> tuple[re.Pattern[str], list[str]]:
+    if cls not in _CACHE:
+        if not cls.notation:
+            raise TypeError(f"{cls.__name__} declares no notation")
+        names: list[str] = []
+        parts: list[str] = []
+        pos = 0
+        for m in _FIELD.finditer(cls.notation):
+            parts.append(_literal(cls.notation[pos : m.start()]))
+            parts.append(_TOKEN)
+            names.append(m.group(1))
+            pos = m.end()
+        parts.append(_literal(cls.notation[pos:]))
+        _CACHE[cls] = (re.compile("".join(parts)), names)
+    return _CACHE[cls]
+
+
+def _literal(text: str) -> str:
+    return r"\s+".join(re.escape(w) for w in text.split(" ")) if text else ""
+
+
+class ActionCodec:
+    """Parses notation and tagged JSON for one game's action classes."""
+
+    def __init__(self, classes: Iterable[type[Action]]) -> None:
+        self.classes: tuple[type[Action], ...] = tuple(classes)
+        self._by_name = {c.__name__: c for c in self.classes}
+        if len(self._by_name) != len(self.classes):
+            raise ValueError("two action classes share a name")
+
+    def parse(self, text: str) -> Action:
+        for cls in self.classes:
+            action = cls.parse(text)
+            if action is not None:
+                return action
+        forms = "; ".join(c.notation for c in self.classes)
+        raise IllegalAction(f"cannot read {text!r} as an action (forms: {forms})")
+
+    def from_data(self, data: dict[str, Any]) -> Action:
+        name = data.get("type")
+        cls = self._by_name.get(str(name))
+        if cls is None:
+            raise ValueError(f"unknown action type {name!r}")
+        hints = _hints(cls)
+        values = {}
+        for f in _fields(cls):
+            if f.name not in data:
+                raise ValueError(f"action {name}: missing field {f.name!r}")
+            value = data[f.name]
+            values[f.name] = tuple(value) if isinstance(value, list) else value
+            if hints[f.name] is int and not isinstance(value, int):
+                raise ValueError(f"action {name}: field {f.name!r} must be an integer")
+        return cls(**values)
+
+
+def sort_key(action: Action) -> str:
+    """Legal actions are listed sorted by their notation."""
+    return str(action)

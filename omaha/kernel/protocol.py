@@ -1,0 +1,669 @@
+"""The protocol every game honours: ``Game``, ``State``, bots, outcomes, views.
+
+A game module subclasses :class:`Game` and :class:`State`. The base classes do
+the bookkeeping every game shares, so each game writes only its rules:
+
+* ``apply`` validates before it changes anything (an illegal action raises
+  :class:`~omaha.errors.IllegalAction` and leaves the state as it was); an
+  unexpected error part-way marks the state unusable instead of carrying on;
+* ``legal_actions`` is a sorted tuple, cached until the next ``apply``;
+* a decision with a single option resolves itself, and is logged;
+* ``clone``, snapshots (``to_json``) and game records are generic.
+
+A game implements ``_legal_actions``, ``_apply``, ``pending``,
+``is_terminal``, ``outcome``, ``metrics``, ``view``, ``_dump`` and
+``_restore``; optionally ``_check_plan`` for whole-plan actions that are
+validated but never enumerated, and ``explain_illegal`` for a precise message.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+import attrs
+
+from omaha.errors import IllegalAction, ScenarioError, StateCorrupted
+from omaha.kernel.actions import Action, ActionCodec, sort_key
+from omaha.kernel.board import Board
+from omaha.kernel.data import Source, canonical_json
+from omaha.kernel.dice import Dice, RandomDice, ScriptedDice, dice_from_data
+from omaha.kernel.events import Event
+
+SNAPSHOT_FORMAT = "omaha-snapshot"
+SNAPSHOT_VERSION = 1
+RECORD_FORMAT = "omaha-record"
+RECORD_VERSION = 1
+
+
+# --------------------------------------------------------------------------
+# Small value types
+# --------------------------------------------------------------------------
+@attrs.frozen
+class Pending:
+    """The decision a state waits for: its kind, its owner and a prompt."""
+
+    kind: str
+    player: str
+    prompt: str
+
+
+@attrs.frozen
+class Outcome:
+    """How a finished game ended."""
+
+    winner: str | None
+    level: str
+    points: tuple[tuple[str, float], ...] = ()
+    detail: str = ""
+
+    def __str__(self) -> str:
+        pts = ", ".join(f"{k} {v:g}" for k, v in self.points)
+        return (
+            f"{self.level}"
+            + (f" ({pts})" if pts else "")
+            + (f": {self.detail}" if self.detail else "")
+        )
+
+
+@attrs.frozen
+class Metric:
+    """A quantity a game reports for the side-by-side comparison."""
+
+    name: str
+    unit: str
+    meaning: str
+
+
+@attrs.frozen
+class Piece:
+    """A counter or token as a player may see it."""
+
+    id: str
+    side: str
+    name: str
+    where: str
+    values: str = ""
+    marks: tuple[str, ...] = ()
+    hidden: bool = False
+
+
+@attrs.frozen
+class Mark:
+    """Something printed or placed on a cell or box that is not a piece."""
+
+    where: str
+    text: str
+    kind: str = "note"
+
+
+@attrs.frozen
+class View:
+    """A neutral description of what one player may see (renderers and the CLI)."""
+
+    game: str
+    title: str
+    player: str | None
+    turn: str
+    phase: str
+    board: Board
+    pending: Pending | None
+    pieces: tuple[Piece, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    tracks: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        """A few lines of text: turn, tracks, pieces by place, pending decision."""
+        lines = [f"{self.title} — {self.turn}, {self.phase}"]
+        if self.tracks:
+            lines.append("  " + "  ".join(f"{k}: {v}" for k, v in self.tracks))
+        by_place: dict[str, list[Piece]] = {}
+        for p in self.pieces:
+            by_place.setdefault(p.where, []).append(p)
+        for where in sorted(by_place):
+            shown = []
+            for p in by_place[where]:
+                text = "?" if p.hidden else p.name
+                if p.values and not p.hidden:
+                    text += f" {p.values}"
+                if p.marks:
+                    text += " [" + ",".join(p.marks) + "]"
+                shown.append(f"{p.side}:{text}")
+            lines.append(f"  {where or '(off map)'}: " + "; ".join(shown))
+        lines.extend(f"  {n}" for n in self.notes)
+        if self.pending is not None:
+            lines.append(f"  -> {self.pending.player}: {self.pending.prompt}")
+        return "\n".join(lines)
+
+
+@attrs.frozen
+class ProvenanceItem:
+    """One component and where it comes from."""
+
+    component: str
+    key: str
+    source: Source
+
+
+# --------------------------------------------------------------------------
+# Scenario
+# --------------------------------------------------------------------------
+class Scenario:
+    """Loaded scenario data shared (never copied) by every state that uses it.
+
+    A game subclasses it with its own typed records; the base carries the id,
+    title, content hash, board and the provenance of every component.
+    """
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        title: str,
+        hash: str,
+        board: Board,
+        provenance: Iterable[ProvenanceItem] = (),
+    ) -> None:
+        self.id = id
+        self.title = title
+        self.hash = hash
+        self.board = board
+        self.provenance: tuple[ProvenanceItem, ...] = tuple(provenance)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Scenario:
+        return self
+
+    def __copy__(self) -> Scenario:
+        return self
+
+
+# --------------------------------------------------------------------------
+# Bots
+# --------------------------------------------------------------------------
+class Bot(Protocol):
+    """A policy: picks an action for the player who must decide.
+
+    A bot has its own random generator and never touches the state's dice. A
+    bot written for one side raises ``IllegalAction`` when asked to decide for
+    the other side.
+    """
+
+    def choose(self, state: State) -> Action: ...
+
+
+BotFactory = Callable[..., Bot]
+
+
+class RandomBot:
+    """Uniform among the legal actions, with its own dice (never the state's)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = RandomDice(seed)
+
+    def choose(self, state: State) -> Action:
+        actions = state.legal_actions()
+        return actions[self.rng.pick(len(actions))]
+
+
+# --------------------------------------------------------------------------
+# Game
+# --------------------------------------------------------------------------
+class Game(ABC):
+    """A rules module behind the registry: metadata, scenarios, bots, codecs."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    players: ClassVar[tuple[str, ...]]
+    #: The format of ``State._dump``; snapshots of other versions are refused.
+    state_version: ClassVar[int] = 1
+    metrics: ClassVar[tuple[Metric, ...]] = ()
+
+    def __init__(self) -> None:
+        self.codec = ActionCodec(self.action_classes())
+        self._scenarios: dict[str, Scenario] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}: {self.title}>"
+
+    # -- what a game supplies ------------------------------------------------
+    @abstractmethod
+    def action_classes(self) -> Iterable[type[Action]]:
+        """Every action class of the game."""
+
+    @abstractmethod
+    def scenarios(self) -> tuple[str, ...]:
+        """Ids of the shipped scenarios, the default first."""
+
+    @abstractmethod
+    def _load_scenario(self, ref: str) -> Scenario:
+        """Load a shipped scenario by id, or a scenario file by path."""
+
+    @abstractmethod
+    def _new_state(self, scenario: Scenario, dice: Dice, seed: int | None) -> State:
+        """A fresh state, advanced to its first decision."""
+
+    @abstractmethod
+    def _state_class(self) -> type[State]:
+        """The game's State subclass (for snapshots)."""
+
+    @property
+    def bots(self) -> Mapping[str, BotFactory]:
+        """Bot factories: ``game.bots["random"](seed=1).choose(state)``."""
+        return {"random": RandomBot}
+
+    # -- the shared surface --------------------------------------------------
+    def lineup(self, bot: str) -> dict[str, str]:
+        """Which bot plays each side when the user asks for ``bot``.
+
+        By default every side plays ``bot``; a game may pair a one-sided bot
+        with its natural opponent (LnL: heuristic US against the solitaire German).
+        """
+        if bot not in self.bots:
+            raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
+        return {p: bot for p in self.players}
+
+    @property
+    def default_scenario(self) -> str:
+        return self.scenarios()[0]
+
+    def load_scenario(self, scenario: str | Path | None = None) -> Scenario:
+        """A shipped scenario id, a path to a scenario file, or None for the default."""
+        ref = str(scenario) if scenario is not None else self.default_scenario
+        if ref not in self._scenarios:
+            self._scenarios[ref] = self._load_scenario(ref)
+        return self._scenarios[ref]
+
+    def new_state(
+        self,
+        scenario: str | Path | None = None,
+        *,
+        seed: int = 0,
+        dice: Dice | None = None,
+    ) -> State:
+        """Start a game; ``dice`` (e.g. :class:`ScriptedDice`) replaces the seeded dice."""
+        scen = self.load_scenario(scenario)
+        state = self._new_state(
+            scen, dice if dice is not None else RandomDice(seed), seed if dice is None else None
+        )
+        state._settle()
+        return state
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action written in player notation."""
+        return self.codec.parse(text)
+
+    def action_from_data(self, data: Mapping[str, Any]) -> Action:
+        return self.codec.from_data(dict(data))
+
+    def state_from_json(self, text: str) -> State:
+        """Restore a snapshot written by :meth:`State.to_json`."""
+        try:
+            env = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a snapshot: {exc}") from None
+        if not isinstance(env, dict) or env.get("format") != SNAPSHOT_FORMAT:
+            raise ValueError("not an omaha snapshot (format field missing or wrong)")
+        if env.get("version") != SNAPSHOT_VERSION:
+            raise ValueError(
+                f"snapshot version {env.get('version')!r} is not supported "
+                f"(this library reads version {SNAPSHOT_VERSION})"
+            )
+        if env.get("game") != self.name:
+            raise ValueError(f"snapshot is of game {env.get('game')!r}, not {self.name!r}")
+        if env.get("state_version") != self.state_version:
+            raise ValueError(
+                f"{self.name} state version {env.get('state_version')!r} is not supported "
+                f"(this library writes version {self.state_version})"
+            )
+        scen = self.load_scenario(env["scenario"]["id"])
+        if scen.hash != env["scenario"]["hash"]:
+            raise ValueError(
+                f"scenario {scen.id!r} has changed since the snapshot was taken "
+                f"(hash {scen.hash} != {env['scenario']['hash']})"
+            )
+        state = self._state_class().__new__(self._state_class())
+        State._init_base(state, self, scen, dice_from_data(env["rng"]), env["seed"])
+        state.log = [Event.from_data(e) for e in env["log"]]
+        state.actions = [self.action_from_data(a) for a in env["actions"]]
+        state._restore(env["state"])
+        return state
+
+    def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
+        """Where every component of a scenario comes from."""
+        return self.load_scenario(scenario).provenance
+
+    def replay(self, record: GameRecord, *, scripted: bool = False) -> State:
+        """Replay a game record; ``scripted`` uses the recorded dice, not the seed."""
+        if record.game != self.name:
+            raise ValueError(f"record is of game {record.game!r}, not {self.name!r}")
+        scen = self.load_scenario(record.scenario)
+        if scen.hash != record.scenario_hash:
+            raise ValueError(
+                f"scenario {record.scenario!r} has changed since the game was recorded"
+            )
+        if scripted or record.seed is None:
+            state = self.new_state(record.scenario, dice=ScriptedDice(record.dice))
+        else:
+            state = self.new_state(record.scenario, seed=record.seed)
+        diverged = ValueError(
+            "replay drew other dice than the record: the random stream differs; "
+            "replay with scripted=True to use the recorded dice"
+        )
+        for number, data in enumerate(record.actions, start=1):
+            if state.dice.drawn != list(record.dice[: state.dice.count]):
+                raise diverged
+            try:
+                state.apply(self.action_from_data(data))
+            except IllegalAction as exc:
+                if state.dice.drawn != list(record.dice[: state.dice.count]):
+                    raise diverged from None
+                raise ValueError(f"record action {number} is illegal on replay: {exc}") from None
+        if list(record.dice) != state.dice.drawn:
+            raise diverged
+        return state
+
+
+# --------------------------------------------------------------------------
+# State
+# --------------------------------------------------------------------------
+class State(ABC):
+    """A game in progress. Subclasses implement the rules; see the module doc."""
+
+    #: Resolve decisions that have a single legal option automatically.
+    auto_single: ClassVar[bool] = True
+
+    def __init__(self, game: Game, scenario: Scenario, dice: Dice, seed: int | None) -> None:
+        State._init_base(self, game, scenario, dice, seed)
+
+    @staticmethod
+    def _init_base(
+        state: State, game: Game, scenario: Scenario, dice: Dice, seed: int | None
+    ) -> None:
+        state.game = game
+        state.scenario = scenario
+        state.dice = dice
+        state.seed = seed
+        state.log = []
+        state.actions = []
+        state._legal = None
+        state._legal_set = None
+        state._broken = None
+
+    game: Game
+    scenario: Scenario
+    dice: Dice
+    seed: int | None
+    log: list[Event]
+    actions: list[Action]
+    _legal: tuple[Action, ...] | None
+    _legal_set: frozenset[Action] | None
+    _broken: str | None
+
+    # -- what a game implements ----------------------------------------------
+    @property
+    @abstractmethod
+    def pending(self) -> Pending | None:
+        """The decision awaited, or None when the game is over."""
+
+    @abstractmethod
+    def _legal_actions(self) -> Iterable[Action]:
+        """Every legal action for the pending decision."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Carry out a validated action and run the procedures up to the next decision."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once terminal (None before)."""
+
+    @abstractmethod
+    def metrics(self) -> dict[str, float]:
+        """The game's declared metrics (see ``Game.metrics``)."""
+
+    @abstractmethod
+    def view(self, player: str | None = None) -> View:
+        """What ``player`` may see (None: an observer who sees everything)."""
+
+    @abstractmethod
+    def _dump(self) -> dict[str, Any]:
+        """The game-specific state as JSON-able data with printed labels."""
+
+    @abstractmethod
+    def _restore(self, data: dict[str, Any]) -> None:
+        """Inverse of :meth:`_dump` (the base fields are already set)."""
+
+    @property
+    @abstractmethod
+    def turn_label(self) -> str:
+        """The current turn as printed on the track."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """The current phase name."""
+
+    def _check_plan(self, action: Action) -> None:
+        """Validate an action that is legal without being enumerated (a whole plan)."""
+        raise IllegalAction(self.explain_illegal(action))
+
+    def explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal now (a game may say more precisely)."""
+        pend = self.pending
+        wanted = f" (waiting for {pend.player}: {pend.prompt})" if pend else ""
+        return f"'{action}' is not a legal action now{wanted}"
+
+    # -- the protocol --------------------------------------------------------
+    def current_player(self) -> str | None:
+        """Owner of the pending decision; None when terminal."""
+        pend = self.pending
+        return None if pend is None else pend.player
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions, sorted by notation; cached until the next apply."""
+        self._usable()
+        if self._legal is None:
+            if self.is_terminal():
+                actions: tuple[Action, ...] = ()
+            else:
+                actions = tuple(sorted(self._legal_actions(), key=sort_key))
+            self._legal = actions
+            self._legal_set = frozenset(actions)
+        return self._legal
+
+    def is_legal(self, action: Action) -> bool:
+        self.legal_actions()
+        assert self._legal_set is not None
+        return action in self._legal_set
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action``; an illegal one raises IllegalAction and changes nothing."""
+        self._usable()
+        if self.is_terminal():
+            raise IllegalAction(f"the game is over; '{action}' cannot be played")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"{action!r} is not an action")
+        if not self.is_legal(action):
+            self._check_plan(action)
+        self._do(action)
+        self.actions.append(action)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Resolve single-option decisions (logged, not recorded: replay re-derives them)."""
+        if not self.auto_single:
+            return
+        while not self.is_terminal():
+            options = self.legal_actions()
+            if len(options) != 1:
+                break
+            only = options[0]
+            self.note("kernel.forced", "", player=self.current_player(), action=str(only))
+            self._do(only)
+
+    def _do(self, action: Action) -> None:
+        self._legal = None
+        self._legal_set = None
+        try:
+            self._apply(action)
+        except Exception as exc:
+            self._broken = f"{type(exc).__name__}: {exc}"
+            raise
+        self._legal = None
+        self._legal_set = None
+
+    def _usable(self) -> None:
+        if self._broken is not None:
+            raise StateCorrupted(f"this state was left half-changed by an error ({self._broken})")
+
+    def note(
+        self,
+        kind: str,
+        rule: str,
+        *,
+        dice: Iterable[int] = (),
+        player: str | None = None,
+        **details: Any,
+    ) -> Event:
+        """Append an event stamped with the current turn and phase."""
+        event = Event(
+            kind=kind,
+            turn=self.turn_label,
+            phase=self.phase,
+            player=player,
+            rule=rule,
+            dice=tuple(dice),
+            details=_jsonable(details),
+        )
+        self.log.append(event)
+        return event
+
+    def clone(self, seed: int | None = None) -> State:
+        """An independent copy; ``seed`` gives it fresh dice (another future)."""
+        self._usable()
+        twin = copy.deepcopy(self)
+        if seed is not None:
+            twin.dice = self.dice.reseeded(seed)
+            twin.seed = None
+        return twin
+
+    def to_json(self) -> str:
+        """A versioned canonical snapshot (sorted keys, printed labels)."""
+        self._usable()
+        env = {
+            "format": SNAPSHOT_FORMAT,
+            "version": SNAPSHOT_VERSION,
+            "game": self.game.name,
+            "state_version": self.game.state_version,
+            "scenario": {"id": self.scenario.id, "hash": self.scenario.hash},
+            "seed": self.seed,
+            "rng": self.dice.to_data(),
+            "actions": [a.to_data() for a in self.actions],
+            "log": [e.to_data() for e in self.log],
+            "state": self._dump(),
+        }
+        return canonical_json(env)
+
+    def record(self) -> GameRecord:
+        """The lasting game record: scenario, seed, actions and the dice rolled."""
+        return GameRecord(
+            game=self.game.name,
+            scenario=self.scenario.id,
+            scenario_hash=self.scenario.hash,
+            seed=self.seed,
+            actions=tuple(a.to_data() for a in self.actions),
+            dice=tuple(self.dice.drawn),
+            result=str(self.outcome()) if self.is_terminal() else None,
+        )
+
+    @property
+    def board(self) -> Board:
+        return self.scenario.board
+
+    def log_text(self, start: int = 0) -> str:
+        return "\n".join(str(e) for e in self.log[start:])
+
+    def _repr_svg_(self) -> str:
+        from omaha.kernel.svg import render_view
+
+        return render_view(self.view(None))
+
+    def __str__(self) -> str:
+        return self.view(None).summary()
+
+
+# --------------------------------------------------------------------------
+# Game records
+# --------------------------------------------------------------------------
+@attrs.frozen
+class GameRecord:
+    """Scenario id and hash, seed, actions and dice: replayable like a PGN."""
+
+    game: str
+    scenario: str
+    scenario_hash: str
+    seed: int | None
+    actions: tuple[Mapping[str, Any], ...]
+    dice: tuple[int, ...]
+    result: str | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": RECORD_FORMAT,
+                "version": RECORD_VERSION,
+                "game": self.game,
+                "scenario": {"id": self.scenario, "hash": self.scenario_hash},
+                "seed": self.seed,
+                "actions": [dict(a) for a in self.actions],
+                "dice": list(self.dice),
+                "result": self.result,
+            },
+            sort_keys=True,
+            indent=1,
+        )
+
+    @classmethod
+    def from_json(cls, text: str, name: str = "record") -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ScenarioError(name, "", f"is not JSON ({exc})") from None
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise ScenarioError(name, "format", f"is not {RECORD_FORMAT!r}")
+        if data.get("version") != RECORD_VERSION:
+            raise ScenarioError(name, "version", f"{data.get('version')!r} is not supported")
+        try:
+            return cls(
+                game=str(data["game"]),
+                scenario=str(data["scenario"]["id"]),
+                scenario_hash=str(data["scenario"]["hash"]),
+                seed=None if data["seed"] is None else int(data["seed"]),
+                actions=tuple(data["actions"]),
+                dice=tuple(int(d) for d in data["dice"]),
+                result=data.get("result"),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ScenarioError(name, "", f"is not a complete game record ({exc})") from None
+
+
+def _jsonable(value: Any) -> Any:
+    """Details as plain JSON values (tuples become lists) so snapshots round-trip."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
