@@ -1,0 +1,3 @@
+from omaha.cli import main
+
+raise SystemExit(main())
