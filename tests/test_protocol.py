@@ -1,0 +1,161 @@
+"""The shared State/Game machinery, exercised through the toy game."""
+
+import json
+
+import pytest
+from toygame import GAME, Fire, Select, Step, ToyState
+
+import omaha
+from omaha.kernel.dice import ScriptedDice
+
+
+def test_pending_and_current_player() -> None:
+    state = GAME.new_state(seed=1)
+    assert state.pending is not None and state.pending.kind == "select"
+    assert state.current_player() == "US"
+    assert state.turn_label == "Turn 1" and state.phase == "move"
+
+
+def test_illegal_action_message_and_no_change() -> None:
+    state = GAME.new_state(seed=1)
+    before = state.to_json()
+    with pytest.raises(
+        omaha.IllegalAction, match=r"'step A1' is not a legal action now \(waiting for US"
+    ):
+        state.apply(Step("A1"))
+    assert state.to_json() == before
+    assert isinstance(omaha.IllegalAction("x"), ValueError)
+
+
+def test_game_specific_explanation() -> None:
+    state = GAME.new_state(seed=1)
+    assert isinstance(state, ToyState)
+    state.disrupted.add("1sq")
+    state._legal = None
+    with pytest.raises(omaha.IllegalAction, match="1sq is disrupted and cannot move"):
+        state.apply(Select("1sq"))
+
+
+def test_single_option_resolves_itself_and_is_logged() -> None:
+    # cup picks put the mg in B2; the first card is "smoke" (pick 4 of the sorted
+    # five), so after the US ends its moves the German can only hold fire; the
+    # next card is "calm" (pick 1 of the remaining four).
+    state = GAME.new_state(dice=ScriptedDice([2, 0, 0, 4, 1]))
+    state.apply(GAME.parse_action("end moves"))
+    forced = [e for e in state.log if e.kind == "kernel.forced"]
+    assert [e.details["action"] for e in forced] == ["hold fire"]
+    assert forced[0].player == "German"
+    assert state.turn_label == "Turn 2" and state.current_player() == "US"
+    assert [str(a) for a in state.actions] == ["end moves"]
+
+
+def test_forced_actions_are_logged_but_not_recorded() -> None:
+    state = GAME.new_state(seed=1)
+    state.apply(Select("2sq"))
+    state.apply(Step("D4"))  # beach->open; 1 MP left: only 'stop' or cheap steps remain
+    forced = [e for e in state.log if e.kind == "kernel.forced"]
+    recorded = [str(a) for a in state.actions]
+    assert all(e.details["action"] not in recorded[2:] for e in forced)
+    again = GAME.replay(state.record())
+    assert again.to_json() == state.to_json()
+
+
+def test_unexpected_error_marks_state_unusable() -> None:
+    state = GAME.new_state(seed=1)
+    assert isinstance(state, ToyState)
+    state.apply(Select("1sq"))
+    state.scen = None  # type: ignore[assignment]  # sabotage: the step fails midway
+    with pytest.raises(AttributeError):
+        state.apply(Step("D2"))
+    with pytest.raises(omaha.StateCorrupted, match="half-changed"):
+        state.legal_actions()
+    with pytest.raises(omaha.StateCorrupted):
+        state.to_json()
+    with pytest.raises(omaha.StateCorrupted):
+        state.apply(Step("D2"))
+
+
+def test_snapshot_envelope_and_refusals() -> None:
+    state = GAME.new_state(seed=4)
+    env = json.loads(state.to_json())
+    assert env["format"] == "omaha-snapshot" and env["version"] == 1 and env["game"] == "toy"
+    assert set(env) == {
+        "format",
+        "version",
+        "game",
+        "state_version",
+        "scenario",
+        "seed",
+        "rng",
+        "actions",
+        "log",
+        "state",
+    }
+    assert state.to_json() == json.dumps(
+        env, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+    for key, value, message in [
+        ("version", 99, "snapshot version 99 is not supported"),
+        ("game", "lnl", "snapshot is of game 'lnl'"),
+        ("state_version", 7, "state version 7 is not supported"),
+    ]:
+        bad = dict(env, **{key: value})
+        with pytest.raises(ValueError, match=message):
+            GAME.state_from_json(json.dumps(bad))
+    bad = dict(env, scenario={"id": "beach", "hash": "0000"})
+    with pytest.raises(ValueError, match="has changed since the snapshot"):
+        GAME.state_from_json(json.dumps(bad))
+    with pytest.raises(ValueError, match="not an omaha snapshot"):
+        GAME.state_from_json("{}")
+
+
+def test_clone_same_future_and_reseeded_future() -> None:
+    state = GAME.new_state(seed=4)
+    same, reference = state.clone(), state.clone()
+    assert same.dice.drawn == state.dice.drawn
+    future = [reference.dice.d6() for _ in range(20)]
+    assert [same.dice.d6() for _ in range(20)] == future
+    other = state.clone(seed=123)
+    assert [other.dice.d6() for _ in range(20)] != future
+    assert other.seed is None
+    assert state.dice.count == reference.dice.count - 20
+
+
+def test_record_replays_with_scripted_dice_and_detects_drift() -> None:
+    state = GAME.new_state(seed=9)
+    bot = GAME.bots["random"](seed=9)
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+    record = state.record()
+    text = record.to_json()
+    back = omaha.GameRecord.from_json(text)
+    assert back.result == str(state.outcome())
+    tampered = omaha.GameRecord.from_json(text.replace(f'"seed": {record.seed}', '"seed": 10'))
+    with pytest.raises(ValueError, match="random stream differs"):
+        GAME.replay(tampered)
+    assert GAME.replay(tampered, scripted=True).outcome() == state.outcome()
+    with pytest.raises(omaha.ScenarioError, match="not 'omaha-record'"):
+        omaha.GameRecord.from_json('{"format": "pgn"}', "x.json")
+
+
+def test_terminal_state_refuses_actions() -> None:
+    state = GAME.new_state(seed=2)
+    bot = GAME.bots["random"](seed=2)
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+    with pytest.raises(omaha.IllegalAction, match="the game is over"):
+        state.apply(Fire("1sq"))
+    assert state.current_player() is None and state.pending is None
+
+
+def test_registry() -> None:
+    omaha.register(GAME)
+    try:
+        assert "toy" in omaha.games()
+        assert omaha.load("toy") is GAME
+    finally:
+        from omaha.registry import unregister
+
+        unregister("toy")
+    with pytest.raises(KeyError, match="no game named 'nope'"):
+        omaha.load("nope")
