@@ -1,8 +1,10 @@
 """The API test every game must pass (in the spirit of OpenSpiel's and PettingZoo's).
 
-Parametrized over every registered game and the toy fixture game. Scale with
-``OMAHA_PLAYOUT_SEEDS`` (default 200 random playouts per scenario); refresh the
-stored log hashes with ``OMAHA_UPDATE_GOLDEN=1`` after a deliberate change.
+Parametrized over every registered game and the toy fixture game. Each game has
+a file ``golden/<game>.json`` with its stored log hashes and, optionally,
+``playout_seeds`` (default 200 random playouts per scenario; the environment
+variable ``OMAHA_PLAYOUT_SEEDS`` overrides every game). Refresh the stored
+hashes with ``OMAHA_UPDATE_GOLDEN=1`` after a deliberate change.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -24,8 +27,7 @@ from omaha.kernel.actions import Action
 from omaha.kernel.protocol import Game, State
 from omaha.kernel.svg import render_view
 
-GOLDEN = Path(__file__).parent / "golden.json"
-SEEDS = int(os.environ.get("OMAHA_PLAYOUT_SEEDS", "200"))
+GOLDEN = Path(__file__).parent / "golden"
 STEP_CAP = int(os.environ.get("OMAHA_STEP_CAP", "20000"))
 
 
@@ -62,7 +64,8 @@ def log_hash(state: State) -> str:
 
 @pytest.mark.parametrize(("game", "scenario"), CASES, ids=IDS)
 def test_random_playouts_terminate(game: Game, scenario: str) -> None:
-    for seed in range(SEEDS):
+    seeds = os.environ.get("OMAHA_PLAYOUT_SEEDS") or _golden(game).get("playout_seeds", 200)
+    for seed in range(int(seeds)):
         state = playout(game, scenario, seed)
         assert state.is_terminal()
         assert state.current_player() is None
@@ -300,22 +303,25 @@ def test_every_bot_finishes_a_game(game: Game, scenario: str) -> None:
             assert steps < STEP_CAP, f"bot {name} did not finish"
 
 
-def _golden() -> dict[str, dict[str, str]]:
-    return json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
+def _golden(game: Game) -> dict[str, Any]:
+    path = GOLDEN / f"{game.name}.json"
+    data: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    return data
 
 
 @pytest.mark.parametrize(("game", "scenario"), CASES, ids=IDS)
 def test_stored_log_hashes(game: Game, scenario: str) -> None:
     """A change to any game's dice stream or rules output must be deliberate."""
-    key = f"{game.name}/{scenario}"
     got = {str(seed): log_hash(playout(game, scenario, seed)) for seed in (1, 2, 3)}
     if os.environ.get("OMAHA_UPDATE_GOLDEN"):
-        data = _golden()
-        data[key] = got
-        GOLDEN.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        data = _golden(game)
+        data.setdefault("hashes", {})[scenario] = got
+        GOLDEN.mkdir(exist_ok=True)
+        (GOLDEN / f"{game.name}.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         return
-    stored = _golden().get(key)
-    assert stored is not None, f"no stored hashes for {key}: run with OMAHA_UPDATE_GOLDEN=1"
+    stored = _golden(game).get("hashes", {}).get(scenario)
+    where = f"{game.name}/{scenario}"
+    assert stored is not None, f"no stored hashes for {where}: run with OMAHA_UPDATE_GOLDEN=1"
     assert got == stored, (
-        f"{key}: log hashes changed; if deliberate, run with OMAHA_UPDATE_GOLDEN=1"
+        f"{where}: log hashes changed; if deliberate, run with OMAHA_UPDATE_GOLDEN=1"
     )
