@@ -74,6 +74,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="list published components too")
     p.set_defaults(run=cmd_provenance)
 
+    p = sub.add_parser("compare", help="the designs side by side over many seeded games")
+    p.add_argument("--runs", type=int, default=100, help="seeded games per scenario")
+    p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--game", action="append", help="only this game (repeatable)")
+    p.add_argument("--bot", help="bot name for every game (default: each game's strongest)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes")
+    p.add_argument("--json", type=Path, help="also write every run's metrics here")
+    p.set_defaults(run=cmd_compare)
+
     p = sub.add_parser("demo", help="a seeded bot game of every installed game, with its log")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--tail", type=int, default=40, help="log lines to show per game")
@@ -220,6 +229,19 @@ def cmd_provenance(args: argparse.Namespace) -> int:
             print(f"  RECONSTRUCTED {item.component} {item.key}: {item.source.reason}")
         elif args.all:
             print(f"  published     {item.component} {item.key}: {item.source.text}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from omaha import compare
+
+    if args.runs < 1:
+        raise ValueError("--runs must be at least 1")
+    columns = compare.compare(args.game, args.runs, args.first_seed, args.workers, args.bot)
+    print(compare.table(columns))
+    if args.json:
+        args.json.write_text(compare.to_json(columns) + "\n")
+        print(f"\nall runs written to {args.json}")
     return 0
 
 

@@ -1,6 +1,7 @@
 """The omaha command, driven in-process with the toy game registered."""
 
 import io
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,3 +77,13 @@ def test_demo_runs_every_installed_game(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     for name in omaha.games():
         assert omaha.load(name).title in out
+
+
+def test_compare_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs.json"
+    assert cli.main(["compare", "--game", "toy", "--runs", "6", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "toy/beach" in text and "turns_played" in text and "Outcomes" in text
+    runs = json.loads(out.read_text())[0]["runs"]
+    assert [r["seed"] for r in runs] == [1, 2, 3, 4, 5, 6]
+    assert cli.main(["compare", "--runs", "0"]) == 2
