@@ -1,0 +1,19 @@
+"""Bloody Omaha (Lombardy Studios, 2024 playtest, solo rules draft 2.1).
+
+A solo game: the US player (``players = ("US",)``) lands companies and battalions
+on a square-grid Omaha Beach and spends Initiative and Engineer assets to gap the
+obstacles, clear the strongpoints and push through the draws into the bocage. The
+German side is the system: face-down Strongpoint and Encounter tokens, the tables
+and the die. The two-player mode the designer mentions (3.4.a) is left out: its
+rules are not in the text.
+
+Modules: ``rules`` (modifiers, tables, attack and victory procedures), ``scenario``
+(data loading with provenance), ``state`` (sequence of play and actions), ``effects``
+(units, tokens, tanks, random events), ``cards``, ``view`` (views, metrics,
+snapshots), ``bots`` (random and heuristic). Data in ``data/``; every reading of an
+ambiguous rule is listed in ``READINGS.md``.
+"""
+
+from omaha.bloody.game import GAME
+
+__all__ = ["GAME"]
