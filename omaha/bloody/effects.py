@@ -153,22 +153,19 @@ def tank_may_step(st: BloodyState, a: int, b: int) -> bool:
     return inland_side in scen.exit_name and not st.tokens.get(inland_side)
 
 
-def tank_path(st: BloodyState, start: int, goal: int) -> bool:
-    """8.3, 5.3.e: is there a path of cleared squares (no diagonals) from start to goal?"""
-    if start == goal:
-        return True
+def tank_reach(st: BloodyState, start: int) -> set[int]:
+    """8.3, 5.3.e: the squares a tank reaches from ``start`` along cleared squares
+    (no diagonals), its own square included."""
     seen = {start}
     todo = deque([start])
     while todo:
         a = todo.popleft()
         for b in st.scen.land_neighbours[a]:
-            if b in seen or not tank_may_step(st, a, b):
-                continue
-            if b == goal:
-                return True
-            seen.add(b)
-            todo.append(b)
-    return False
+            if b not in seen and tank_may_step(st, a, b):
+                seen.add(b)
+                todo.append(b)
+    return seen
+
 
 
 def _strongest(st: BloodyState, units: list[int]) -> int:

@@ -158,7 +158,7 @@ class BloodyScenario(Scenario):
         scen_node.only({"scenario"})
         s = scen_node.req("scenario").only(
             {"id", "title", "turns", "track_max", "map", "units", "tokens", "tables", "cards",
-             "source", "turns_source"}
+             "source", "turns_source", "track_source"}
         )  # fmt: skip
         here = path.parent
 
@@ -184,6 +184,7 @@ class BloodyScenario(Scenario):
         prov: list[ProvenanceItem] = [
             ProvenanceItem("scenario", s.req("id").as_str(), s.source()),
             ProvenanceItem("game length", f"{self.turns} turns", s.source("turns_source")),
+            ProvenanceItem("game track", f"{self.track_max} spaces", s.source("track_source")),
         ]
         self._read_board(board, map_node, prov)
         self._read_units(board, unit_node, prov)

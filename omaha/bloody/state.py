@@ -240,8 +240,9 @@ class BloodyState(State):
         for t, (tw, tu) in enumerate(self.tanks):
             if tw < 0:
                 continue
+            reach = fx.tank_reach(self, tw)
             for u, w in enumerate(self.where):
-                if w >= 0 and w in scen.land and u != tu and fx.tank_path(self, tw, w):
+                if w in reach and u != tu:
                     out.append(MoveTank(fx.tank_name(t), scen.units[u].id))
         if self.turn >= rules.FIRST_RELEASE_TURN:
             for u, w in enumerate(self.where):
