@@ -485,6 +485,42 @@ class _Context:
         return best[2]
 
     # probing face-down squares (8.1)
+    def follow_up(self, cell: int, defences: list[int], prober: str) -> float:
+        """Expected worth of attacking ``cell`` once revealed, from the stacks next to it.
+
+        ``defences`` are the possible German totals (one per unseen face, equally likely).
+        The prober is counted disrupted (it will be, if the tokens are numerical).
+        """
+        pic = self.pic
+        units = [u for c in self.scen.land_neighbours[cell] for u in self.landed_units(c)]
+        if not units or not defences:
+            return 0.0
+        strength = sum(
+            self.units[u].reduced if (u == prober or pic.disrupted[u]) else self.units[u].full
+            for u in units
+        )
+        hits = sum(
+            self.hit_cost(u) if u != prober else (1.2 + 0.22 * self.units[u].full) * self.care
+            for u in units
+        )
+        gain = (
+            (2.0 if self.scen.kind[cell] == "strongpoint" else 1.0) + self.square_bonus(cell) + 0.4
+        )
+        total = 0.0
+        for d in defences:
+            ev = 0.0
+            for r in range(1, 7):
+                res = rules.attack_result(r + strength, d)
+                if res == rules.SUCCESS:
+                    ev += gain
+                elif res == rules.SUCCESS_DISRUPTED:
+                    ev += gain - hits
+                else:
+                    ev -= hits
+            total += max(0.0, ev / 6 - V_INIT)
+        later = 1.0 if pic.init >= 2 else 0.75
+        return later * total / len(defences)
+
     def probe_value(self, uid: str, cell: int) -> float:
         pic = self.pic
         toks = pic.tokens.get(cell, [])
@@ -493,7 +529,12 @@ class _Context:
             return -9.0
         disrupt = 0.0 if pic.disrupted[uid] else self.hit_cost(uid)
         has_sp = any(k == "sp" for k, _ in toks)
-        info = 0.9 if has_sp else 0.45
+        if has_sp:
+            faces = self._pool["sp"] or ["sp6"]
+            info = 0.2 + self.follow_up(cell, [face_value(f) or 0 for f in faces], uid)
+        else:
+            nums = [face_value(f) for f in self._pool["enc"] if face_value(f) is not None]
+            info = 0.1 + self.follow_up(cell, [v or 0 for v in nums], uid)
         if has_sp:
             # a Strongpoint token is always numerical: the unit is stopped and disrupted
             extra = 0.0
@@ -593,10 +634,13 @@ class _Context:
     def rally_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
         for a in legal:
             if isinstance(a, Rally):
+                spec = self.units[a.unit]
                 cell = self.pic.at[a.unit]
-                front = any(self.uncleared(n) for n in self.scen.land_neighbours[cell])
-                worth = self.hit_cost(a.unit) * 0.5 + (0.25 if front else 0.0)
-                yield worth - V_INIT, a
+                near = [n for n in self.scen.land_neighbours[cell] if self.uncleared(n)]
+                worth = 0.12 * (spec.full - spec.reduced) * self.care
+                if near:
+                    worth += 0.2
+                yield worth - V_INIT + 0.15, a
 
     def release_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
         pic, scen = self.pic, self.scen

@@ -167,7 +167,6 @@ def tank_reach(st: BloodyState, start: int) -> set[int]:
     return seen
 
 
-
 def _strongest(st: BloodyState, units: list[int]) -> int:
     return min(units, key=lambda u: (-strength(st, u), u))
 

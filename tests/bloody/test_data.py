@@ -233,7 +233,7 @@ def _edit(path: Path, old: str, new: str) -> None:
             'start = "B2"\nend = "B1"',
             "map.toml: arrow B2-B1 must join a Beach and a Strongpoint square",
         ),
-        ("solo.toml", "turns = 10", "turns = 0", "solo.toml: scenario.turns: 0 is outside 1..99"),
+        ("solo.toml", "turns = 8", "turns = 0", "solo.toml: scenario.turns: 0 is outside 1..99"),
     ],
 )
 def test_bad_files_raise_scenario_errors(
@@ -248,7 +248,7 @@ def test_bad_files_raise_scenario_errors(
 
 def test_a_scenario_file_by_path_plays(tmp_path: Path) -> None:
     scen = _copy(tmp_path)
-    _edit(scen, "turns = 10", "turns = 2")
+    _edit(scen, "turns = 8", "turns = 2")
     st = GAME.new_state(str(scen), seed=3)
     bot = GAME.bots["random"](seed=3)
     while not st.is_terminal():

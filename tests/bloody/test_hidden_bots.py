@@ -135,7 +135,7 @@ def test_play_and_render_from_the_command_line(
 ) -> None:
     assert cli.main(["play", "bloody", "--bot", "heuristic", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "Result: " in out and "[Turn 10 · End] game over" in out
+    assert "Result: " in out and "[Turn 8 · End] game over" in out
     assert "lands on" in out and "attack on" in out
     svg = tmp_path / "bloody.svg"
     assert cli.main(["render", "bloody", "--out", str(svg)]) == 0

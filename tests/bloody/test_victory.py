@@ -72,7 +72,7 @@ def test_the_game_ends_after_the_last_landing_phase() -> None:
     bot = GAME.bots["random"](seed=12)
     while not st.is_terminal():
         st.apply(bot.choose(st))
-    assert st.turn == st.scen.turns == 10
+    assert st.turn == st.scen.turns == 8
     assert st.log[-1].kind == "bloody.end"
     out = st.outcome()
     assert out is not None
@@ -114,7 +114,7 @@ def test_metrics_are_declared_and_measured() -> None:
         )
     )
     assert 0 <= m["first_wave_ashore"] <= 1 and 0 <= m["landed_off_target"] <= 1
-    assert m["turns_played"] == 10
+    assert m["turns_played"] == 8
     assert m["gaps_made"] == m["vp_gaps"]
 
 
