@@ -284,6 +284,8 @@ def remove_token(st: BloodyState, cell: int, k: int, rule: str, why: str) -> Non
     )
     if not st.tokens[cell]:
         st.note("bloody.text", "2.4", player="US", text=f"{label(st, cell)} is cleared")
+        if cell in st.scen.exit_name:
+            st.exit_turns.append(st.turn)
 
 
 def numerical(st: BloodyState, cell: int) -> list[int]:

@@ -47,6 +47,8 @@ class BloodyGame(Game):
         Metric("units_eliminated", "units", "US units eliminated"),
         Metric("reinforcements_released", "units", "units released from the Reinforcements box"),
         Metric("tanks_ashore", "tanks", "Tank tokens that came ashore"),
+        Metric("first_exit_turn", "turn", "turn the first Exit square was cleared (0: never)"),
+        Metric("second_exit_turn", "turn", "turn the second Exit square was cleared (0: never)"),
     )
 
     def action_classes(self) -> Iterable[type[Action]]:

@@ -102,6 +102,7 @@ class BloodyState(State):
         self.gaps_made = 0
         self.first_wave_ashore = 0
         self.released = 0
+        self.exit_turns: list[int] = []
         self.result: Outcome | None = None
         self._setup()
 

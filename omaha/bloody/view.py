@@ -174,6 +174,8 @@ def metrics(st: BloodyState) -> dict[str, float]:
         "reinforcements_released": float(st.released),
         "tanks_ashore": float(sum(1 for w, _ in st.tanks if w != ASIDE)),
         "turns_played": float(st.turn),
+        "first_exit_turn": float(st.exit_turns[0]) if st.exit_turns else 0.0,
+        "second_exit_turn": float(st.exit_turns[1]) if len(st.exit_turns) > 1 else 0.0,
     }
 
 
@@ -244,6 +246,7 @@ def dump(st: BloodyState) -> dict[str, Any]:
             "gaps_made": st.gaps_made,
             "first_wave_ashore": st.first_wave_ashore,
             "released": st.released,
+            "exit_turns": list(st.exit_turns),
         },
         "result": None if r is None else [r.winner, r.level, r.detail, [list(p) for p in r.points]],
     }
@@ -300,6 +303,7 @@ def restore(st: BloodyState, data: dict[str, Any]) -> None:
     st.gaps_made = c["gaps_made"]
     st.first_wave_ashore = c["first_wave_ashore"]
     st.released = c["released"]
+    st.exit_turns = [int(t) for t in c["exit_turns"]]
     r = data["result"]
     st.result = (
         None

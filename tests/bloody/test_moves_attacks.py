@@ -168,6 +168,7 @@ def test_8_4_success_disrupted_removes_tokens_advances_and_disrupts() -> None:
     for uid in ("A/116", "B/116"):
         assert st.where[unit(st, uid)] == cell(st, "S3") and st.disrupted[unit(st, uid)]
     assert st.exits_cleared() == 1
+    assert st.metrics()["first_exit_turn"] == 3 and st.metrics()["second_exit_turn"] == 0
     assert st.score().total == vp + 2 + 1  # Strongpoint token 2 VP, the D1 exit +1 (2.3.b, d)
 
 
