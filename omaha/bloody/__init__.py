@@ -8,10 +8,13 @@ and the die. The two-player mode the designer mentions (3.4.a) is left out: its
 rules are not in the text.
 
 Modules: ``rules`` (modifiers, tables, attack and victory procedures), ``scenario``
-(data loading with provenance), ``state`` (sequence of play and actions), ``effects``
-(units, tokens, tanks, random events), ``cards``, ``view`` (views, metrics,
-snapshots), ``bots`` (random and heuristic). Data in ``data/``; every reading of an
-ambiguous rule is listed in ``READINGS.md``.
+(data loading with provenance), ``state`` (sequence of play, legal actions, apply),
+``landing`` (drift and beach disruption), ``combat`` (moving into German squares,
+attacks, engineers, tank moves), ``effects`` (units, tokens, tanks, random events),
+``cards``, ``explain`` (why an action is illegal), ``view`` (views, metrics,
+snapshots), ``bots`` (random and heuristic), ``game`` (the registered Game). Data in
+``data/``; the scope, the reconstructions and every reading of an ambiguous rule are
+in ``READINGS.md``.
 """
 
 from omaha.bloody.game import GAME

@@ -299,17 +299,15 @@ class BloodyState(State):
         elif isinstance(action, PlayCard | PlayCardAt):
             target = self.board.cell(action.square) if isinstance(action, PlayCardAt) else None
             cards.play(self, action.card, action.option, target)
-            self._after_activation_step()
         elif isinstance(action, ChooseEvent):
             self._choose_event(self.board.cell(action.us), self.board.cell(action.german))
         elif isinstance(action, Move):
-            self._spend("move")
+            self._spend()
             combat.move_into(
                 self, self.scen.unit_index[action.unit], self.board.cell(action.square)
             )
-            self._after_activation_step()
         elif isinstance(action, Attack):
-            self._spend("attack")
+            self._spend()
             self.attack_target = self.board.cell(action.target)
             self.attack_squares = [self.board.cell(action.square)]
             self.step = ATTACK
@@ -321,7 +319,7 @@ class BloodyState(State):
                 target=action.target,
             )
         elif isinstance(action, AddSquare):
-            self._spend("attack")
+            self._spend()
             self.attack_squares.append(self.board.cell(action.square))
             self.note(
                 "bloody.attack.add",
@@ -333,21 +331,17 @@ class BloodyState(State):
         elif isinstance(action, ResolveAttack):
             combat.resolve_attack(self)
             self.step = ACTIVATE
-            self._after_activation_step()
         elif isinstance(action, Engineers):
-            self._spend("engineers")
+            self._spend()
             combat.engineer_attempt(self, self.board.cell(action.square), action.assets)
-            self._after_activation_step()
         elif isinstance(action, Rally):
-            self._spend("rally")
+            self._spend()
             fx.rally(self, self.scen.unit_index[action.unit], "5.3.d", "1 Initiative")
-            self._after_activation_step()
         elif isinstance(action, MoveTank):
-            self._spend("tank")
+            self._spend()
             combat.move_tank(self, int(action.tank.removeprefix("tank")) - 1, action.unit)
-            self._after_activation_step()
         elif isinstance(action, Release):
-            self._spend("release")
+            self._spend()
             u = self.scen.unit_index[action.unit]
             cell = self.board.cell(action.square)
             self.where[u] = cell
@@ -356,18 +350,15 @@ class BloodyState(State):
             self.note(
                 "bloody.release", "5.3.f", player="US", unit=action.unit, square=action.square
             )
-            self._after_activation_step()
         elif isinstance(action, EndActivation):
             self.note("bloody.end_activation", "5.3", player="US", left=self.init_token)
             self._drift_phase()
         else:  # pragma: no cover - the base class checked legality
             raise IllegalAction(f"unknown action {action}")
 
-    def _spend(self, what: str) -> None:
+    def _spend(self) -> None:
+        """5.3: every Activation phase action but a card costs 1 Initiative."""
         self.init_token -= 1
-
-    def _after_activation_step(self) -> None:
-        """Card plays in the landing window keep the window open; nothing else to do."""
 
     # ------------------------------------------------------------------ set-up and turns
     def _return_card(self, card: str) -> None:

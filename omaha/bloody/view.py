@@ -15,7 +15,7 @@ from omaha.kernel.protocol import Mark, Piece, View
 from . import effects as fx
 from . import rules
 from .effects import ASIDE, BOX, DEAD, LOST
-from .scenario import is_strongpoint_token
+from .scenario import face_value, is_strongpoint_token
 
 if TYPE_CHECKING:
     from .state import BloodyState
@@ -148,9 +148,7 @@ def metrics(st: BloodyState) -> dict[str, float]:
     committed_strength = sum(scen.units[u].full for u in committed)
     lost = sum(scen.units[u].full for u in st.eliminated)
     total_value = sum(
-        v
-        for f in (*scen.strongpoint_tokens, *scen.encounter_tokens)
-        if (v := _value(f)) is not None
+        face_value(f) or 0 for f in (*scen.strongpoint_tokens, *scen.encounter_tokens)
     )
     sp_cleared = sum(1 for c in scen.strongpoints if st.cleared(c))
     return {
@@ -179,12 +177,6 @@ def metrics(st: BloodyState) -> dict[str, float]:
     }
 
 
-def _value(face: str) -> int | None:
-    from .scenario import face_value
-
-    return face_value(face)
-
-
 # --------------------------------------------------------------------------
 # Snapshots (printed labels only)
 # --------------------------------------------------------------------------
@@ -192,14 +184,6 @@ def _place(st: BloodyState, w: int) -> str:
     if w >= 0:
         return st.board.labels[w]
     return {BOX: "box", DEAD: "eliminated"}[w]
-
-
-def _cell(st: BloodyState, text: str) -> int:
-    return (
-        {"box": BOX, "eliminated": DEAD}.get(text, -99)
-        if text in ("box", "eliminated")
-        else st.board.cell(text)
-    )
 
 
 def dump(st: BloodyState) -> dict[str, Any]:
