@@ -25,10 +25,12 @@ def timed(label: str, fn: Callable[[], object], repeat: int, unit: str = "op") -
     return per
 
 
-def midgame(seed: int = 3, steps: int = 60) -> State:
+def midgame(seed: int = 3, steps: int = 40) -> State:
     st = GAME.new_state(seed=seed)
     bot = GAME.bots["heuristic"](seed=seed)
     for _ in range(steps):
+        if st.is_terminal():
+            break
         st.apply(bot.choose(st))
     return st
 
