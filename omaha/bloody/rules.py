@@ -1,0 +1,294 @@
+"""Bloody Omaha: the published modifiers and procedures as small pure functions.
+
+Each function cites the section of the playtest solo rules (draft 2.1) it
+implements. The tables themselves are not printed in the text; they are data
+(``data/tables.toml``) read into :class:`Table`. Where the text is ambiguous or
+broken the chosen reading is stated as "Reading: ..." and tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from omaha.kernel.data import Source
+
+#: Companies and battalions (3.3).
+BATTALION = "battalion"
+COMPANY = "company"
+#: The three US commands (3.3, 8.4.a). The Rangers are a regiment, not a division.
+FIRST_ID = "1st ID"
+TWENTY_NINTH_ID = "29th ID"
+RANGERS = "Rangers"
+DIVISIONS = (FIRST_ID, TWENTY_NINTH_ID, RANGERS)
+
+#: 5.3.f: reinforcements may be released on or after this turn.
+FIRST_RELEASE_TURN = 3
+#: 7.3, 7.4: the Initiative and Engineers ratings start at 1 and never fall below 1.
+RATING_START = 1
+RATING_FLOOR = 1
+#: 8.1.c: Mines disrupt (or eliminate a disrupted unit) on 1-3.
+MINES_HIT_MAX = 3
+
+#: Attack results (8.4.d).
+FAILURE = "failure"
+SUCCESS_DISRUPTED = "success/disrupted"
+SUCCESS = "success"
+
+#: Victory levels (2.2), with the two this module adds for the cases the text leaves open.
+DEFEAT = "Defeat"
+DRAW = "Draw"
+HISTORICAL = "Historical Victory"
+MAJOR = "Major Victory"
+LEVEL_RANK = {DEFEAT: 0, DRAW: 1, HISTORICAL: 2, MAJOR: 3}
+
+
+@attrs.frozen
+class Row:
+    """One row of a die table: modified rolls ``low..high`` (None = open-ended)."""
+
+    low: int | None
+    high: int | None
+    result: str
+    initiative: int = 0
+    engineers: int = 0
+    east: int = 0
+    source: Source = attrs.field(factory=lambda: Source("reconstructed: test row"))
+
+    def covers(self, roll: int) -> bool:
+        return (self.low is None or roll >= self.low) and (self.high is None or roll <= self.high)
+
+
+@attrs.frozen
+class Table:
+    """A die table of contiguous rows covering every modified roll."""
+
+    name: str
+    rows: tuple[Row, ...]
+
+    def lookup(self, roll: int) -> Row:
+        for row in self.rows:
+            if row.covers(roll):
+                return row
+        raise ValueError(f"{self.name} table has no row for a modified roll of {roll}")
+
+
+@attrs.frozen
+class EventEntry:
+    """One line of a Random Event table (5.2, 8.1.b)."""
+
+    roll: int
+    effect: str
+    amount: int
+    title: str
+    source: Source
+
+
+# --------------------------------------------------------------------------
+# Drift (6.2)
+# --------------------------------------------------------------------------
+def drift_modifier(turn: int, battalion: bool, card: int = 0) -> int:
+    """Bloody Omaha 6.2.a: +1 on turns 1-4, -2 for a battalion; plus any card modifier.
+
+    Reading: "battalion-sized, with a strength of 6 or 3" names the reduced side of
+    the BN counters (full strength 10, 3.3), so every BN counter is battalion-sized,
+    whichever side is up. Reading: the turn is the turn of the roll.
+    """
+    return (1 if turn <= 4 else 0) - (2 if battalion else 0) + card
+
+
+def drift_squares(table: Table, modified: int) -> int:
+    """Bloody Omaha 6.2: how many squares east the modified drift roll moves a unit."""
+    return table.lookup(modified).east
+
+
+# --------------------------------------------------------------------------
+# Beach disruption (6.5)
+# --------------------------------------------------------------------------
+@attrs.frozen
+class LandingModifiers:
+    """The Beach Disruption modifiers of one landing (6.5.a), itemised for the log."""
+
+    turn: int
+    battalion: int
+    under_fire: int
+    mixed: int
+    card: int
+
+    @property
+    def total(self) -> int:
+        return self.turn + self.battalion + self.under_fire + self.mixed + self.card
+
+    @property
+    def mixed_only_positive(self) -> bool:
+        """6.5.a: the other-division +1 is the only positive modifier."""
+        return self.mixed > 0 and self.turn <= 0 and self.under_fire <= 0 and self.card <= 0
+
+    def describe(self) -> str:
+        parts = []
+        for name, v in (
+            ("turn", self.turn),
+            ("battalion", self.battalion),
+            ("strongpoint fire", self.under_fire),
+            ("other division", self.mixed),
+            ("card", self.card),
+        ):
+            if v:
+                parts.append(f"{v:+d} {name}")
+        return ", ".join(parts) if parts else "no modifier"
+
+
+def landing_modifiers(
+    turn: int, battalion: bool, under_fire: bool, mixed: bool, card: int = 0
+) -> LandingModifiers:
+    """Bloody Omaha 6.5.a: +2 on turns 1-2, +1 on turns 3-4, -2 battalions, +1 next to an
+    uncleared strongpoint by a gray arrow (once), +1 landing among another division.
+
+    The caller decides ``mixed`` (Reading: the Rangers neither take nor cause it).
+    """
+    turn_mod = 2 if turn <= 2 else 1 if turn <= 4 else 0
+    return LandingModifiers(
+        turn=turn_mod,
+        battalion=-2 if battalion else 0,
+        under_fire=1 if under_fire else 0,
+        mixed=1 if mixed else 0,
+        card=card,
+    )
+
+
+def landing_result(table: Table, modified: int, mods: LandingModifiers) -> Row:
+    """Bloody Omaha 6.5: the Beach Disruption row; when the other-division +1 is the only
+    positive modifier an elimination becomes a disruption (6.5.a)."""
+    row = table.lookup(modified)
+    if row.result == "eliminated" and mods.mixed_only_positive:
+        return attrs.evolve(row, result="disrupted")
+    return row
+
+
+def mixed_landing(lander_division: str, others: Sequence[str]) -> bool:
+    """Bloody Omaha 6.5.a: does the other-division modifier apply?
+
+    Reading: the exception for the 75th Rangers works both ways: a Ranger unit never
+    takes the +1, and Ranger units already on the square do not cause it, because the
+    Rangers are not a division (the modifier speaks of "another division").
+    """
+    if lander_division == RANGERS:
+        return False
+    return any(d != lander_division and d != RANGERS for d in others)
+
+
+# --------------------------------------------------------------------------
+# Engineers (8.5)
+# --------------------------------------------------------------------------
+def engineer_modifier(turn: int, assets: int, under_fire: bool) -> int:
+    """Bloody Omaha 8.5.a: +1 on turns 1-3, -1 from turn 6, -1 per asset after the first,
+    +1 for a Beach square next (gray arrow) to an uncleared strongpoint (once)."""
+    if assets < 1:
+        raise ValueError("an engineer attempt needs at least one asset")
+    mod = 1 if turn <= 3 else -1 if turn >= 6 else 0
+    return mod - (assets - 1) + (1 if under_fire else 0)
+
+
+# --------------------------------------------------------------------------
+# Attacks (8.4)
+# --------------------------------------------------------------------------
+def mixed_commands(divisions: Sequence[str]) -> bool:
+    """Bloody Omaha 8.4.a: attackers from more than one US command.
+
+    Reading: the sentence breaks off after naming the commands; we finish it the way
+    6.5.a treats intermingled divisions, as a -1 on the attack die. Here the Rangers do
+    count as a command, because 8.4.a lists them among the commands.
+    """
+    return len(set(divisions)) > 1
+
+
+def attack_result(total: int, defence: int) -> str:
+    """Bloody Omaha 8.4.d: the result of an attack.
+
+    ``total`` is the modified die plus the US attack strength (8.4.b), ``defence`` the
+    sum of the defending numerical tokens (8.4.c).
+
+    Reading: the thresholds are garbled; the surviving words compare "the number rolled
+    plus the total US attack strength" with the German tokens. We read: below the
+    German total the attack fails; reaching it is a Success/Disrupted; reaching twice
+    the German total (or any total against a defence of 0) is a clean Success. Both
+    successes remove every numerical token; "if all German tokens have been removed"
+    then matters for tokens an attack cannot remove (Mines, 8.1.c), which stop the
+    advance.
+    """
+    if total >= 2 * defence:
+        return SUCCESS
+    if total >= defence:
+        return SUCCESS_DISRUPTED
+    return FAILURE
+
+
+# --------------------------------------------------------------------------
+# Victory (2.2-2.4)
+# --------------------------------------------------------------------------
+@attrs.frozen
+class Score:
+    """The VP breakdown of 2.3 at the end of the game."""
+
+    gaps: int
+    strongpoints: int
+    encounters: int
+    towns_exits: int
+    hedgerows: int
+    reinforcements: int
+
+    @property
+    def total(self) -> int:
+        return (
+            self.gaps
+            + self.strongpoints
+            + self.encounters
+            + self.towns_exits
+            + self.hedgerows
+            + self.reinforcements
+        )
+
+
+def score(
+    *,
+    gaps: int,
+    strongpoint_tokens: int,
+    encounter_tokens: int,
+    towns_exits_cleared: int,
+    southern_cleared: int,
+    in_reinforcements: int,
+) -> Score:
+    """Bloody Omaha 2.3: 1 VP per Gap (a), 2 per Strongpoint token cleared (b), 1 per
+    Encounter token cleared (c), +1 per cleared Town or Exit square, once per square (d),
+    +1 per cleared square of H31-H40 (e), 1 per unit left in the Reinforcements box (f)."""
+    return Score(
+        gaps=gaps,
+        strongpoints=2 * strongpoint_tokens,
+        encounters=encounter_tokens,
+        towns_exits=towns_exits_cleared,
+        hedgerows=southern_cleared,
+        reinforcements=in_reinforcements,
+    )
+
+
+def victory_level(exits_cleared: int, exits_total: int, vp: int) -> str:
+    """Bloody Omaha 2.2: the level of success at the end of the game.
+
+    Published: fewer than 2 Exit squares cleared is a Defeat (2.2.a); at least 3 with
+    30-40 VP a Historical Victory (2.2.b); all with more than 40 VP a Major Victory (2.2.c).
+
+    Reading (levels the text leaves undefined): exactly 2 exits is a Draw (not a
+    Defeat, not yet a victory: the historical day ended with two draws open); 3 or more
+    exits with fewer than 30 VP is a Draw; 3 or more exits with more than 40 VP but not
+    every exit is a Historical Victory (more VP cannot make it worse than 30-40 VP).
+    """
+    if exits_cleared < 2:
+        return DEFEAT
+    if exits_cleared == 2:
+        return DRAW
+    if vp < 30:
+        return DRAW
+    if vp > 40 and exits_cleared >= exits_total:
+        return MAJOR
+    return HISTORICAL

@@ -1,0 +1,105 @@
+"""Helpers for the Bloody Omaha tests: staged positions with pinned dice.
+
+``staged`` builds a real state (set-up done) and then places units, tokens,
+ratings and the phase directly, so a test can start at the rule it checks.
+Units not named are put in the Reinforcements box, out of the way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import omaha
+from omaha.bloody.effects import BOX
+from omaha.bloody.state import BloodyState
+from omaha.kernel.dice import ScriptedDice
+
+GAME = omaha.load("bloody")
+
+
+def new(seed: int = 0) -> BloodyState:
+    st = GAME.new_state(seed=seed)
+    assert isinstance(st, BloodyState)
+    return st
+
+
+def cell(st: BloodyState, label: str) -> int:
+    return st.board.cell(label)
+
+
+def unit(st: BloodyState, uid: str) -> int:
+    return st.scen.unit_index[uid]
+
+
+def staged(
+    *,
+    turn: int = 3,
+    units: Mapping[str, str] | None = None,
+    disrupted: Iterable[str] = (),
+    tokens: Mapping[str, list[tuple[str, bool]]] | None = None,
+    clear_tokens: bool = False,
+    gaps: Iterable[str] = (),
+    init: int = 5,
+    eng: int = 5,
+    hand: Iterable[str] = (),
+    dice: Iterable[int] = (),
+    step: str = "activation",
+    phase: str = "Activation",
+) -> BloodyState:
+    """A state in the Activation phase (by default) of ``turn`` with the given position."""
+    st = new(1)
+    for c in st.offered:
+        st.deck.return_to_pile(c)
+    st.offered = []
+    st.hand = sorted(hand)
+    for c in st.hand:
+        st.deck.remove(c)
+    st.turn = turn
+    st._phase = phase
+    st.step = step
+    st.where = [BOX] * len(st.scen.units)
+    for uid, where in (units or {}).items():
+        u = unit(st, uid)
+        st.where[u] = cell(st, where)
+        st.landed[u] = st.where[u] in st.scen.land
+        if st.landed[u]:
+            st.ashore[u] = st.scen.column[st.where[u]]
+    for uid in disrupted:
+        st.disrupted[unit(st, uid)] = True
+    if clear_tokens:
+        st.tokens = {}
+    for label, toks in (tokens or {}).items():
+        st.tokens[cell(st, label)] = list(toks)
+    for label in gaps:
+        st.gap[cell(st, label)] = True
+    st.init_rating = st.init_token = init
+    st.eng_rating = st.eng_token = eng
+    st.dice = ScriptedDice(dice)
+    st._legal = None
+    st._legal_set = None
+    return st
+
+
+def act(st: BloodyState, text: str) -> None:
+    st.apply(GAME.parse_action(text))
+
+
+def texts(st: BloodyState, start: int = 0) -> list[str]:
+    return [e.text for e in st.log[start:]]
+
+
+def legal_texts(st: BloodyState) -> set[str]:
+    return {str(a) for a in st.legal_actions()}
+
+
+def attack(st: BloodyState, target: str, first: str, *more: str) -> None:
+    """Attack ``target`` from ``first`` plus ``more`` squares, then roll (8.4).
+
+    When no square can be added, "resolve attack" is the only choice and the
+    state resolves it by itself.
+    """
+    act(st, f"attack {target} from {first}")
+    for square in more:
+        act(st, f"add {square}")
+    if st.step == "attack":
+        act(st, "resolve attack")
