@@ -167,6 +167,15 @@ class TcsBase(State):
     def living_leaders_on_map(self) -> list[int]:
         return [k for k, s in enumerate(self.leader_status) if s == "map"]
 
+    def _lid(self, k: int) -> str:
+        return self.scen.oob.leaders[k].id
+
+    def _lose_unit(self, i: int, kind: str, rule: str, **details: Any) -> None:
+        u = self.scen.oob.units[i]
+        self.bump(f"steps_lost_{u.type.name}", self.steps[i])
+        self.note(kind, rule, player="US", unit=u.id, steps=self.steps[i], **details)
+        self.where[i], self.steps[i] = LOST, 0
+
     # -- provided by the mixins (declared here for the type checker) -----------------
     def _loadable(self, kind: str, room: int, pool: str) -> Iterator[Action]:
         raise NotImplementedError
@@ -184,6 +193,9 @@ class TcsBase(State):
         raise NotImplementedError
 
     def _plan_units(self) -> set[str]:
+        raise NotImplementedError
+
+    def _check_task(self, i: int) -> None:
         raise NotImplementedError
 
     def set_wait(self, kind: str, player: str, prompt: str) -> bool:

@@ -17,7 +17,9 @@ Readings (stated in the functions below and tested):
   one kind when it is too large for one boat of that kind (2.1j); all its parts
   sail in one wave and every step of a planned unit is aboard;
 * a pooled LCA group (contents not fixed per boat) takes random losses (2.1j);
-  a group may instead fix each boat's contents, and then losses are exact.
+  a group may instead fix each boat's contents, and then losses are exact;
+* a DD tank may also ride a boat, as an ordinary tank (load 6, class IV): only
+  swimming DD tanks stand outside the load and boat limits (2.1e).
 """
 
 from __future__ import annotations
@@ -309,11 +311,6 @@ def check_plan(plan: Plan, rules: PlanRules) -> None:
                     f"boat {b.id}: a DD swims alone: one DD tank and nothing else", b.id
                 )
             continue
-        for u, _ in b.load:
-            if oob.unit(u).dd:
-                raise PlanError(
-                    f"boat {b.id}: {u} is a DD tank; DD tanks swim on their own (2.1e)", b.id
-                )
         bt = t.boat(b.kind)
         for u, _ in b.load:
             cls = oob.unit(u).type.load_class

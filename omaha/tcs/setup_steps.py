@@ -197,8 +197,6 @@ class SetupSteps(TcsBase):
                 if u.dd:
                     yield Load.of(u.id)
                 continue
-            if u.dd and pool == "plan":
-                continue
             if u.type.load_class > max_class:
                 continue
             if u.points <= room:
@@ -407,8 +405,9 @@ class SetupSteps(TcsBase):
             waves="; ".join(summary) or "no assault boats",
             opsheets=len(plan.opsheets),
         )
-        if plan.lctr:
+        if plan.lctr:  # a plan that names LCT(R) targets names all it fires
             self.lctr_targets = [self.cell(x) for x in plan.lctr]
+            self._log_targets()
         for bn, u in plan.nfst:
             if self.scen.nfst:
                 self.nfst[bn] = [u, "assigned"]
@@ -476,9 +475,10 @@ class SetupSteps(TcsBase):
     # ------------------------------------------------------------------ LCT(R) targets
     def _step_rockets(self) -> bool:
         """TCS Omaha 2.2a: the four LCT(R) target hexes are chosen before play."""
-        if self.lctr_done or len(self.lctr_targets) >= self.scen.tables.lctr_count:
-            if not self.lctr_done:
-                self._log_targets()
+        if self.lctr_done:
+            return True
+        if len(self.lctr_targets) >= self.scen.tables.lctr_count:
+            self._log_targets()
             return True
         left = self.scen.tables.lctr_count - len(self.lctr_targets)
         return self.set_wait("rockets", "US", f"choose an LCT(R) target hex ({left} left)")

@@ -45,10 +45,12 @@ from omaha.tcs.base import (
     SETUP_STEPS,
     TURN_STEPS,
 )
+from omaha.tcs.landing_steps import LandingSteps
 from omaha.tcs.plan import Plan
 from omaha.tcs.rules import hour_of, pillbox_modifier
 from omaha.tcs.scenario import TcsScenario
 from omaha.tcs.setup_steps import SetupSteps
+from omaha.tcs.support_steps import SupportSteps
 from omaha.tcs.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.turn_steps import TurnSteps
 
@@ -130,7 +132,7 @@ RESOLVERS = {
 }
 
 
-class TcsState(SetupSteps, TurnSteps, State):
+class TcsState(SetupSteps, TurnSteps, LandingSteps, SupportSteps, State):
     """A game of TCS Omaha in progress (see the module docstring)."""
 
     def __init__(self, game: Game, scenario: TcsScenario, dice: Dice, seed: int | None) -> None:
@@ -317,8 +319,6 @@ class TcsState(SetupSteps, TurnSteps, State):
             bk = ob["kind"]
             if bk == DD:
                 return f"{u.id} is not a DD tank; only DD tanks swim (2.1e)"
-            if u.dd and kind == "plan":
-                return f"{u.id} is a DD tank: DD tanks swim on their own, not in boats (2.1e)"
             bt = t.boat(bk)
             if u.type.load_class > bt.max_class:
                 return (

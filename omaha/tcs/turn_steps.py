@@ -1,66 +1,37 @@
-"""The turn: tide (1.12), leaders (2.3f), ammunition (2.9), overdraft (2.11),
-transports (2.1m), airpower (2.10), LCT(R) fires (2.2), assault and transport
-landings (2.1i-2.1n), movement on the beach and the 29th ID exit (2.7b)."""
+"""The turn around the landings: tide (1.12), leader removal and losses (2.3f),
+ammunition additions (2.9), overdraft (2.11), transport assignment (2.1m),
+movement on the beach (2.3d-f) and the 29th ID exit (2.7b). Landings are in
+:mod:`omaha.tcs.landing_steps`, rockets and aircraft in :mod:`omaha.tcs.support_steps`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator
 
 from omaha.kernel.actions import Action
-from omaha.kernel.hexes import Hex
-from omaha.kernel.hexes import distance as hex_distance
 from omaha.kernel.protocol import Outcome
 from omaha.tcs.actions import (
     Advance,
-    AirLoadout,
-    BombHex,
-    BombUnit,
     CloseBoat,
     EndAction,
     EndOverdraft,
-    EndSmoke,
     EndTransports,
     ExitWest,
-    HoldStrike,
-    LandAt,
     Load,
     LoadSteps,
     MoveTo,
     OpenTransport,
     Overdraft,
     Select,
-    SmokeCheck,
     Stay,
-    Strike,
 )
-from omaha.tcs.base import ABOARD, EXITED, LOST, TcsBase
-from omaha.tcs.fire import Attack, FireResolver, UnresolvedFire
-from omaha.tcs.landing import BoatOutcome, RunningBoat, resolve_box
-from omaha.tcs.plan import TRANSPORT, PlannedBoat, PlannedGroup
+from omaha.tcs.base import ABOARD, EXITED, TcsBase
+from omaha.tcs.plan import TRANSPORT, PlannedBoat
 from omaha.tcs.rules import (
-    air_attacks,
-    aircraft_available,
-    battery_fires,
-    bomb_hits,
-    designator,
-    german_uses_sortie,
     hour_of,
     leader_killed,
-    majority_hex,
-    miller_rounds,
-    nfst_works,
     overdraft_room,
-    random_losses,
-    smoke_left,
-    spread_pool,
-    survival_check,
-    survival_key,
 )
 from omaha.tcs.scenario import format_time, parse_time
-from omaha.tcs.tables import DD
-
-SUNK, OFF, CHOOSE = "sunk", "off map", "choose"
 
 
 class TurnSteps(TcsBase):
@@ -69,7 +40,9 @@ class TurnSteps(TcsBase):
         """TCS Omaha 1.12a: at the start of each hour turn's Command Planning Phase the
         tide line moves; pieces in hexes that became sea advance one hex (even if
         suppressed or paralyzed, drawing no overwatch); tow-only units with no
-        carrier or vehicle in their hex are destroyed."""
+        carrier or vehicle in their hex are destroyed. Readings: any vehicle in the
+        hex will do for every tow-only unit there; a gun landed by a Dukw keeps that
+        Dukw as its carrier; advancing is always taken (staying means drowning)."""
         if not self.started:
             self.started = True
             self.sd = {"queue": []}
@@ -81,13 +54,10 @@ class TurnSteps(TcsBase):
                 occ = self.occupied_us()
                 for cell in sorted(c for c in occ if c in sea):
                     here = occ[cell]
-                    carrier = any(
-                        self.scen.oob.units[i].type.move == "vehicle" or self.carried[i]
-                        for i in here
-                    )
+                    vehicle = any(self.scen.oob.units[i].type.move == "vehicle" for i in here)
                     for i in here:
                         u = self.scen.oob.units[i]
-                        if u.type.move == "tow" and not carrier:
+                        if u.type.move == "tow" and not vehicle and not self.carried[i]:
                             self._lose_unit(i, "tcs.tide.drowned", "1.12a", hex=self.label(cell))
                 wet = {c for c in self.occupied_us() if c in sea}
                 wet |= {self.leader_cell[k] for k in self.living_leaders_on_map()} & sea
@@ -376,45 +346,6 @@ class TurnSteps(TcsBase):
         return f"{b.id} {b.kind} to {b.box}: {units}"
 
     # ------------------------------------------------------------------ airpower (2.10)
-    def _step_air(self) -> bool:
-        """TCS Omaha 2.10: on a clear turn the US configures the A-20s, then rolls for them;
-        if they come, the German rolls to use the sortie (+1 on 6 June)."""
-        if self.scen.weather != "clear":
-            return True
-        if not self.started:
-            self.started = True
-            self.sd = {}
-            self.air_attacks, self.air_controller, self.air_loadout = [], None, []
-        if "loadout" not in self.sd:
-            return self.set_wait("air", "US", "A-20s: how many of the two are bomb laden?")
-        t = self.scen.tables
-        loadout = list(self.sd["loadout"])
-        d = self.dice.two_d6()
-        if not aircraft_available(d[0] + d[1], t):
-            self.note("tcs.air.none", "2.10", dice=d, player="US", loadout=loadout)
-            return True
-        g = self.dice.two_d6()
-        german = german_uses_sortie(g[0] + g[1], self.turn_has("june6"), t)
-        self.air_controller = "German" if german else "US"
-        self.air_loadout = loadout
-        self.air_attacks = [
-            {"aircraft": a.aircraft, "kind": a.kind, "firepower": a.firepower, "hit": a.hit_roll}
-            for a in air_attacks(loadout, t)
-        ]
-        self.note(
-            "tcs.air.arrive",
-            "2.10",
-            dice=(*d, *g),
-            player="US",
-            loadout=loadout,
-            controller=self.air_controller,
-            bonus=1 if self.turn_has("june6") else 0,
-        )
-        return True
-
-    def _apply_air(self, action: AirLoadout) -> None:
-        n = action.bombers
-        self.sd["loadout"] = ["bomb"] * n + ["gunship"] * (self.scen.tables.air_aircraft - n)
 
     # ================================================================== US action phase
     def _step_leader_losses(self) -> bool:
@@ -471,627 +402,10 @@ class TurnSteps(TcsBase):
         return True
 
     # ------------------------------------------------------------------ LCT(R) (2.2)
-    def _step_lctr(self) -> bool:
-        """TCS Omaha 2.2: the LCT(R)s fire on the first game turn only.
-
-        Each: a designator round (direction and distance dice, distance x3) from
-        its target, never adjusted; Area C is every hex within 10 of the
-        designator hex; the Miller table (d66) gives the rounds impacting each
-        hex, each round a 155mm HE attack (resolved by the fire resolver). Reading:
-        a hex is rolled for only when it holds an enemy unit (elsewhere a round
-        hits nothing); each hex hit uses one of the fire's 10 smoke markers, the
-        rest go to the US smoke checks.
-        """
-        if self.turn != 0 or not self.lctr_targets or self.stats.get("lctr_fired"):
-            return True
-        self.stats["lctr_fired"] = 1
-        t, board = self.scen.tables, self.scen.board
-        for n, target in enumerate(self.lctr_targets, start=1):
-            d1, d2 = self.dice.d6(), self.dice.d6()
-            direction, dist = designator(d1, d2, t.lctr_multiplier, t)
-            h = board.hex(target)
-            from omaha.tcs.geo import COMPASS
-
-            dq, dr = COMPASS[direction]
-            impact = Hex(h.q + dq * dist, h.r + dr * dist)
-            area = [
-                c
-                for c in range(len(board))
-                if hex_distance(board.hex(c).q, board.hex(c).r, impact.q, impact.r)
-                <= t.lctr_area_radius
-            ]
-            at = board.at(impact)
-            self.note(
-                "tcs.lctr.designator",
-                "2.2a",
-                dice=(d1, d2),
-                player="US",
-                fire=n,
-                target=self.label(target),
-                direction=direction,
-                distance=dist,
-                impact=self.label(at) if at is not None else "off the map",
-                hexes=len(area),
-            )
-            hit = 0
-            rolls: list[int] = []
-            hexes: list[str] = []
-            verdicts: list[str] = []
-            for c in area:
-                if c not in self.german_cells():
-                    continue
-                tens, units = self.dice.d6(), self.dice.d6()
-                rolls.extend((tens, units))
-                rounds = miller_rounds(10 * tens + units, t)
-                hexes.append(f"{self.label(c)} {rounds}")
-                if rounds:
-                    hit += 1
-                    if hit <= t.lctr_smoke:
-                        self.smoke.add(c)
-                    attack = Attack(f"LCT(R) {n}", t.lctr_weapon, 0, self.label(c), rounds, "2.2b")
-                    verdicts.append(self._resolve(attack))
-            self.note(
-                "tcs.lctr.rounds",
-                "2.2b",
-                dice=rolls,
-                player="US",
-                fire=n,
-                weapon=t.lctr_weapon,
-                hexes=hexes or ["no enemy in Area C"],
-                result="; ".join(sorted(set(verdicts))) or "nothing hit",
-            )
-            left = smoke_left(t.lctr_smoke, hit)
-            self.smoke_sessions.append(
-                {"fire": n, "area": [self.label(c) for c in area], "left": left, "checked": []}
-            )
-        return True
-
-    def _resolve(self, attack: Attack) -> str:
-        """Hand an attack to the game's fire resolver (see :mod:`omaha.tcs.fire`)."""
-        resolver: FireResolver = getattr(self.game, "resolver", None) or UnresolvedFire()
-        return resolver.resolve(self, attack).text  # type: ignore[arg-type]
-
-    def _step_smoke(self) -> bool:
-        """TCS Omaha 2.2a: the US checks hexes of Area C for smoke with the Miller roll."""
-        while self.smoke_sessions:
-            s = self.smoke_sessions[0]
-            if s["left"] <= 0 or not self._smoke_candidates():
-                self.note("tcs.lctr.smoke", "2.2a", player="US", fire=s["fire"], unused=s["left"])
-                self.smoke_sessions.pop(0)
-                continue
-            return self.set_wait(
-                "smoke",
-                "US",
-                f"LCT(R) {s['fire']}: check a hex of Area C for smoke ({s['left']} markers left)",
-            )
-        return True
-
-    def _smoke_candidates(self) -> list[str]:
-        s = self.smoke_sessions[0]
-        done = set(s["checked"])
-        return [x for x in s["area"] if x not in done and self.cell(x) not in self.smoke]
-
-    def _legal_smoke(self) -> Iterator[Action]:
-        yield EndSmoke()
-        for x in self._smoke_candidates():
-            yield SmokeCheck.of(x)
-
-    def _apply_smoke(self, action: Action) -> None:
-        s = self.smoke_sessions[0]
-        if isinstance(action, EndSmoke):
-            s["left"] = 0
-            return
-        assert isinstance(action, SmokeCheck)
-        tens, units = self.dice.d6(), self.dice.d6()
-        rounds = miller_rounds(10 * tens + units, self.scen.tables)
-        s["checked"].append(action.hex)
-        if rounds:
-            self.smoke.add(self.cell(action.hex))
-            s["left"] -= 1
-        self.note(
-            "tcs.lctr.check",
-            "2.2a",
-            dice=(tens, units),
-            player="US",
-            fire=s["fire"],
-            hex=action.hex,
-            result="smoke" if rounds else "no smoke",
-        )
 
     # ------------------------------------------------------------------ landings (2.1i-n)
-    def _box_order(self) -> list[str]:
-        beach = self.scen.beach
-        first = {s.beach: s.cols[0] for s in reversed(beach.sectors)}
-        return sorted(beach.assault_boxes, key=lambda b: (first[beach.assault_boxes[b]], b))
-
-    def _step_assault(self) -> bool:
-        """TCS Omaha 2.1a, 2.1i-2.1l: an assault wave lands on 0640, 0740 and 0940.
-
-        Landing is the first activity of the US Action Phase (2.1n). Box by box
-        (west to east): survival rolls, scatter to a sector, hex on the tide line
-        of the hour; then the US chooses among the hexes of a minor sector (Dog
-        Red 1, Fox Red 8) and the wave is placed, in move mode.
-        """
-        wave = next((w for w in (1, 2, 3) if self.turn_has(f"wave{w}")), None)
-        if wave is None or self.plan is None or self.landing is not None:
-            return True
-        plan = self.plan
-        boats = [b for b in plan.boats if b.wave == wave]
-        if not boats:
-            return True
-        hour = hour_of(self.turn_time)
-        pools = {
-            g.id: [list(x) for x in g.pool] for g in plan.groups if g.wave == wave and g.pooled
-        }
-        fates: dict[str, str] = {}
-        choices: dict[str, list[str]] = {}
-        self.note(
-            "tcs.wave.begin",
-            "2.1a",
-            player="US",
-            wave=wave,
-            boats=len(boats),
-            line=hour,
-            pillboxes=len(self.pillboxes),
-        )
-        for box in self._box_order():
-            in_box = [b for b in boats if b.box == box]
-            if not in_box:
-                continue
-            running = [
-                RunningBoat(b.id, b.kind, b.group, self._key(b, pools), self._points(b, pools))
-                for b in in_box
-            ]
-
-            def on_survival(rb: RunningBoat, out: BoatOutcome, box: str = box) -> None:
-                self._log_survival(rb, out, box)
-                if not out.survived:
-                    self._sink(rb, pools)
-
-            outcomes = resolve_box(
-                box,
-                running,
-                hour,
-                len(self.pillboxes),
-                self.dice,
-                self.scen.beach,
-                self.scen.tables,
-                on_survival=on_survival,
-            )
-            self._log_scatter(outcomes, {b.id: b for b in in_box})
-            for out in outcomes:
-                if not out.survived:
-                    fates[out.boat] = SUNK
-                elif not out.hexes:
-                    fates[out.boat] = OFF
-                elif len(out.hexes) == 1:
-                    fates[out.boat] = self.label(out.hexes[0])
-                else:
-                    fates[out.boat] = CHOOSE
-                    choices[out.boat] = [self.label(c) for c in out.hexes]
-        self.landing = {
-            "kind": "assault",
-            "wave": wave,
-            "fates": fates,
-            "choices": choices,
-            "pools": pools,
-        }
-        return True
-
-    def _key(self, b: PlannedBoat, pools: dict[str, list[list[Any]]]) -> str:
-        if b.kind == "DUKW":
-            classes = [self.scen.oob.unit(u).type.load_class for u, _ in b.load]
-            return survival_key("DUKW", classes)
-        return survival_key(b.kind)
-
-    def _points(self, b: PlannedBoat, pools: dict[str, list[list[Any]]]) -> int:
-        return b.points
-
-    def _log_survival(self, rb: RunningBoat, out: BoatOutcome, box: str) -> None:
-        c = out.check
-        self.note(
-            "tcs.boat.survival",
-            "2.1i",
-            dice=out.dice,
-            player="US",
-            boat=rb.id,
-            boat_type=rb.kind,
-            box=box,
-            roll=c.roll,
-            modifier=f"{c.modifier:+d}",
-            total=c.total,
-            result="survives" if c.survives else "lost",
-        )
-
-    def _sink(self, rb: RunningBoat, pools: dict[str, list[list[Any]]]) -> None:
-        """TCS Omaha 2.1i, 2.1j: a lost boat takes its load (a pooled group loses at random)."""
-        oob = self.scen.oob
-        if rb.group is not None and rb.group in pools:
-            pool = pools[rb.group]
-            cup = [(u, s, oob.unit(u).type.points) for u, s in pool if s > 0]
-            losses = random_losses(cup, rb.points, self.dice.pick)
-            for loss in losses:
-                for entry in pool:
-                    if entry[0] == loss.unit:
-                        entry[1] -= loss.steps
-            self.note(
-                "tcs.boat.losses",
-                "2.1j",
-                player="US",
-                boat=rb.id,
-                losses=[
-                    f"{x.unit} -{x.steps}" + (" (eliminated)" if x.eliminated else "")
-                    for x in losses
-                ],
-            )
-        for k, s in enumerate(self.leader_status):
-            if s == "aboard" and self.leader_boat[k] == rb.id:
-                self.leader_status[k] = "lost"
-                self.note(
-                    "tcs.leaders.drowned", "2.3f", player="US", leader=self._lid(k), boat=rb.id
-                )
-
-    def _log_scatter(self, outcomes: Sequence[BoatOutcome], boats: dict[str, PlannedBoat]) -> None:
-        seen: set[str] = set()
-        for out in outcomes:
-            if not out.survived:
-                continue
-            b = boats[out.boat]
-            key = b.group or b.id
-            if key in seen:
-                continue
-            seen.add(key)
-            members = [
-                o.boat for o in outcomes if o.survived and (boats[o.boat].group or o.boat) == key
-            ]
-            self.note(
-                "tcs.boat.scatter",
-                "2.1l",
-                dice=(out.scatter or 0,),
-                player="US",
-                boats=members,
-                box=b.box,
-                sector=out.sector,
-            )
-        for out in outcomes:
-            if not out.survived:
-                continue
-            where = ", ".join(self.label(c) for c in out.hexes) or "off the map (removed)"
-            self.note(
-                "tcs.boat.hex",
-                "2.1l",
-                dice=(out.hex_roll or 0,),
-                player="US",
-                boat=out.boat,
-                sector=out.sector,
-                line=self.tide_hour,
-                where=where,
-            )
-
-    def _step_landing_choices(self) -> bool:
-        """TCS Omaha 2.1l, 2.1m: the US picks a hex where the rules leave a choice."""
-        if self.landing is None:
-            return True
-        for bid, fate in sorted(self.landing["fates"].items()):
-            if fate == CHOOSE:
-                return self.set_wait("land", "US", f"choose the landing hex of boat {bid}")
-        self._place_landing()
-        return True
-
-    _step_transport_choices = _step_landing_choices
-
-    def _legal_land(self) -> Iterator[Action]:
-        assert self.landing is not None
-        for bid, fate in sorted(self.landing["fates"].items()):
-            if fate == CHOOSE:
-                for x in self.landing["choices"][bid]:
-                    yield LandAt.of(bid, x)
-                return
-
-    def _apply_land(self, action: LandAt) -> None:
-        assert self.landing is not None
-        self.landing["fates"][action.boat] = action.hex
-        self.note("tcs.boat.choose", "2.1l", player="US", boat=action.boat, hex=action.hex)
-
-    def _landing_boats(self) -> tuple[list[PlannedBoat], list[PlannedGroup]]:
-        assert self.landing is not None
-        if self.landing["kind"] == "assault":
-            assert self.plan is not None
-            w = self.landing["wave"]
-            return (
-                [b for b in self.plan.boats if b.wave == w],
-                [g for g in self.plan.groups if g.wave == w],
-            )
-        return list(self.transports.get(self.landing["turn"], [])), []
-
-    def _place_landing(self) -> None:
-        """Units of surviving boats go to their hexes, in move mode (2.1, 2.1l)."""
-        landing = self.landing
-        assert landing is not None
-        oob, t = self.scen.oob, self.scen.tables
-        boats, groups = self._landing_boats()
-        fates: dict[str, str] = landing["fates"]
-        pools: dict[str, list[list[Any]]] = landing["pools"]
-        parts: dict[str, list[tuple[int, int]]] = {}
-        planned: dict[str, int] = {}
-        via_dukw: set[str] = set()
-        assault = landing["kind"] == "assault"
-        for b in boats:
-            fate = fates[b.id]
-            kind = b.kind
-            self.bump(f"boats_sent_{kind}")
-            if fate == SUNK:
-                self.bump(f"boats_lost_{kind}")
-            if kind == DD:
-                self.bump("dd_launched")
-                if fate not in (SUNK, OFF):
-                    self.bump("dd_landed")
-            for u, s in b.load:
-                planned[u] = planned.get(u, 0) + s
-                if kind == "DUKW" and oob.unit(u).is_gun:
-                    self.bump("dukw_guns_loaded", s)
-                    if fate in (SUNK, OFF):
-                        self.bump("dukw_guns_lost", s)
-                    else:
-                        self.bump("dukw_guns_landed", s)
-                if fate not in (SUNK, OFF):
-                    parts.setdefault(u, []).append((self.cell(fate), s))
-                    if kind == "DUKW":
-                        via_dukw.add(u)
-        for g in groups:
-            if not g.pooled:
-                continue
-            for u, s in g.pool:
-                planned[u] = planned.get(u, 0) + s
-            alive = [x for x in g.boats if fates[x] not in (SUNK, OFF)]
-            if not alive:
-                continue
-            caps = [next(b.points for b in boats if b.id == x) for x in alive]
-            survivors = [(u, s, oob.unit(u).type.points) for u, s in pools[g.id] if s > 0]
-            for bid, load in zip(alive, spread_pool(survivors, caps), strict=True):
-                for u, s in load:
-                    parts.setdefault(u, []).append((self.cell(fates[bid]), s))
-        placed: dict[int, list[str]] = {}
-        for u in sorted(planned, key=oob.index):
-            i = oob.index(u)
-            unit = oob.units[i]
-            got = sum(s for _, s in parts.get(u, []))
-            lost = planned[u] - got
-            self.bump("steps_committed", planned[u])
-            if landing.get("wave") == 1:
-                self.bump("wave1_planned", planned[u])
-                self.bump("wave1_landed", got)
-            self.bump(f"steps_lost_{unit.type.name}", lost)
-            self.bump(f"steps_landed_{unit.type.name}", got)
-            if got == 0:
-                self.where[i], self.steps[i] = LOST, 0
-                continue
-            cell = majority_hex(parts[u])
-            self.where[i], self.steps[i] = cell, got
-            self.carried[i] = u in via_dukw and unit.type.move == "tow"
-            placed.setdefault(cell, []).append(u + (f" ({got}/{planned[u]})" if lost else ""))
-            sector = self.scen.beach.sector_of(cell)
-            if assault and sector is not None:
-                if sector.beach == self.planned_beach[i]:
-                    self.bump("units_correct_beach")
-                else:
-                    self.bump("units_wrong_beach")
-            self._check_task(i)
-            if unit.is_gun:
-                self._battery_lands(unit.id, got)
-            self._nfst_lands(unit.id)
-        for cell in sorted(placed):
-            sector = self.scen.beach.sector_of(cell)
-            self.note(
-                "tcs.land.units",
-                "2.1l",
-                player="US",
-                hex=self.label(cell),
-                sector=sector.name if sector else "-",
-                units=placed[cell],
-            )
-        for k, st in enumerate(self.leader_status):
-            if st == "aboard" and self.leader_boat[k] in fates:
-                fate = fates[self.leader_boat[k] or ""]
-                if fate == OFF:
-                    self.leader_status[k] = "lost"
-                elif fate != SUNK:
-                    self.leader_status[k] = "map"
-                    self.leader_cell[k] = self.cell(fate)
-                    self.bump("leaders_landed")
-                    self.note(
-                        "tcs.leaders.land", "2.3f", player="US", leader=self._lid(k), hex=fate
-                    )
-        if landing["kind"] == "transport":
-            self.transports.pop(landing["turn"], None)
-        self.landing = None
-        _ = t
-
-    def _check_task(self, i: int) -> None:
-        """TCS Omaha 2.3a: a landing op sheet is carried out only from its correct sector."""
-        sheet = self._sheet_sector(i)
-        if sheet is None or self.on_task[i] or self.where[i] < 0:
-            return
-        sector = self.scen.beach.sector_of(self.where[i])
-        if sector is not None and sector.name == sheet:
-            self.on_task[i] = True
-            self.note("tcs.opsheet.start", "2.3a", player="US", unit=self.uid(i), sector=sheet)
-
-    def _sheet_sector(self, i: int) -> str | None:
-        if self.plan is None or self.scen.no_opsheets:
-            return None
-        uid = self.uid(i)
-        for o in self.plan.opsheets:
-            if uid in o.units:
-                return o.sector
-        return None
-
-    def _battery_lands(self, uid: str, guns: int) -> None:
-        """TCS Omaha 2.9: a battery lands with battery fires for its surviving guns."""
-        t = self.scen.tables
-        unit = self.scen.oob.unit(uid)
-        row = next(
-            (r for r in t.batteries if r.unit in (unit.formation, unit.battalion)),
-            None,
-        )
-        if row is None:
-            return
-        f = battery_fires(guns, row.divisor, t)
-        pool = self.ammo.setdefault(row.calibre, [0, 0, 0])
-        pool[0] += f.he
-        pool[1] += f.smoke
-        pool[2] += f.illum
-        self.note(
-            "tcs.ammo.battery",
-            "2.9",
-            player="US",
-            battery=unit.formation,
-            guns=guns,
-            calibre=row.calibre,
-            he=f.he,
-            smoke=f.smoke,
-            illum=f.illum,
-        )
-
-    def _nfst_lands(self, uid: str) -> None:
-        """TCS Omaha 2.6d: an NFST landing on the beach rolls a die: its radio works on a 6."""
-        for bn, entry in sorted(self.nfst.items()):
-            if entry[0] == uid and entry[1] == "assigned":
-                d = self.dice.d6()
-                works = nfst_works(d, self.scen.tables)
-                entry[1] = "working" if works else "radio dead"
-                if works:
-                    self.bump("nfst_working")
-                self.note(
-                    "tcs.nfst.roll",
-                    "2.6d",
-                    dice=(d,),
-                    player="US",
-                    battalion=bn,
-                    unit=uid,
-                    result=entry[1],
-                )
-
-    def _step_transport_landing(self) -> bool:
-        """TCS Omaha 2.1m, 2.1i: transports assigned last hour land now, without scatter.
-
-        Each boat rolls for survival (with the pill box modifier); the US picks the
-        hex of each survivor along the tide line of any sector of its beach.
-        """
-        label = self.scen.turns[self.turn].label
-        boats = self.transports.get(label)
-        if not boats or self.landing is not None:
-            return True
-        pools: dict[str, list[list[Any]]] = {}
-        fates: dict[str, str] = {}
-        choices: dict[str, list[str]] = {}
-        beach = self.scen.beach
-        hour = hour_of(self.turn_time)
-        self.note("tcs.transport.begin", "2.1m", player="US", boats=len(boats), line=hour)
-        for b in boats:
-            d = self.dice.two_d6()
-            check = survival_check(
-                survival_key(b.kind), d[0] + d[1], len(self.pillboxes), self.scen.tables
-            )
-            rb = RunningBoat(b.id, b.kind, None, check.key, b.points)
-            self._log_survival(rb, BoatOutcome(b.id, d, check), b.box)
-            if not check.survives:
-                fates[b.id] = SUNK
-                self._sink(rb, pools)
-                continue
-            fates[b.id] = CHOOSE
-            sectors = beach.sectors_of_beach(beach.transport_boxes[b.box])
-            choices[b.id] = [self.label(c) for s in sectors for c in beach.sector_line(s, hour)]
-        self.landing = {
-            "kind": "transport",
-            "turn": label,
-            "fates": fates,
-            "choices": choices,
-            "pools": pools,
-        }
-        return True
 
     # ------------------------------------------------------------------ air strikes (2.10a)
-    def _step_air_strikes(self) -> bool:
-        if not self.air_attacks:
-            return True
-        if not any(True for _ in self._legal_strike()):
-            return True
-        a = self.air_attacks[0]
-        who = self.air_controller or "US"
-        return self.set_wait(
-            "strike",
-            who,
-            f"A-20 {a['aircraft']}: {a['kind']} (firepower {a['firepower']}) "
-            f"- choose a target ({len(self.air_attacks)} attacks left)",
-        )
-
-    def _strike_targets(self) -> tuple[list[int], list[str]]:
-        """Hexes and point-target units the controller of the sortie may attack."""
-        if self.air_controller == "German":
-            occ = self.occupied_us()
-            cells = sorted(occ)
-            units = [
-                self.uid(i)
-                for c in cells
-                for i in occ[c]
-                if self.scen.oob.units[i].type.target == "point"
-            ]
-            return cells, units
-        cells = sorted(self.german_cells())
-        return cells, [f"RP-{self.label(c)}" for c in self.pits]  # pill boxes: never (3.3d)
-
-    def _legal_strike(self) -> Iterator[Action]:
-        cells, units = self._strike_targets()
-        if not cells:
-            return
-        a = self.air_attacks[0]
-        yield HoldStrike()
-        for c in cells:
-            yield Strike.of(self.label(c)) if a["kind"] == "strafe" else BombHex.of(self.label(c))
-        if a["kind"] == "bomb":
-            yield from (BombUnit.of(u) for u in units)
-
-    def _apply_strike(self, action: Action) -> None:
-        a = self.air_attacks.pop(0)
-        who = self.air_controller or "US"
-        src = f"A-20 {a['aircraft']} ({who})"
-        if isinstance(action, HoldStrike):
-            self.note("tcs.air.hold", "2.10a", player=who, source=src, attack=a["kind"])
-        elif isinstance(action, Strike | BombHex):
-            verdict = self._resolve(Attack(src, a["kind"], a["firepower"], action.hex, 1, "2.10a"))
-            self.note(
-                "tcs.air.attack",
-                "2.10a",
-                player=who,
-                source=src,
-                attack=a["kind"],
-                firepower=a["firepower"],
-                hex=action.hex,
-                result=verdict,
-            )
-        elif isinstance(action, BombUnit):
-            d = self.dice.two_d6()
-            from omaha.tcs.rules import AirAttack
-
-            hit = bomb_hits(d[0] + d[1], AirAttack(a["aircraft"], "bomb", a["firepower"], a["hit"]))
-            target = action.unit
-            if hit:
-                if target.startswith("RP-"):
-                    self.pits.remove(self.cell(target[3:]))
-                else:
-                    self._lose_unit(self.unit_index(target), "tcs.air.kill", "2.10a")
-            self.note(
-                "tcs.air.bomb",
-                "2.10a",
-                dice=d,
-                player=who,
-                source=src,
-                target=target,
-                result="destroyed" if hit else "missed",
-            )
-        if not self.air_attacks:
-            self.air_controller = None
 
     # ------------------------------------------------------------------ movement
     def _step_move(self) -> bool:
@@ -1272,11 +586,3 @@ class TurnSteps(TcsBase):
         return True
 
     # ================================================================== shared helpers
-    def _lid(self, k: int) -> str:
-        return self.scen.oob.leaders[k].id
-
-    def _lose_unit(self, i: int, kind: str, rule: str, **details: Any) -> None:
-        u = self.scen.oob.units[i]
-        self.bump(f"steps_lost_{u.type.name}", self.steps[i])
-        self.note(kind, rule, player="US", unit=u.id, steps=self.steps[i], **details)
-        self.where[i], self.steps[i] = LOST, 0
