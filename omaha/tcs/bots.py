@@ -199,15 +199,13 @@ class HistoricalUS:
         return AirLoadout(1)
 
     def _smoke(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
-        checks = [a for a in legal if isinstance(a, SmokeCheck)]
+        """Smoke the pill box hexes and their neighbours (they blind the beach defence)."""
         board = s.scen.board
-        best = None
-        for a in checks:
-            c = s.cell(a.hex)
-            d = min((board.distance(c, p) for p in s.pillboxes), default=99)
-            if d <= 1 and (best is None or (d, a.hex) < best[0]):
-                best = ((d, a.hex), a)
-        return best[1] if best else EndSmoke()
+        near = set(s.pillboxes)
+        for p in s.pillboxes:
+            near.update(board.neighbours[p])
+        checks = [a for a in legal if isinstance(a, SmokeCheck) and s.cell(a.hex) in near]
+        return checks[0] if checks else EndSmoke()
 
     def _land(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
         options = [a for a in legal if isinstance(a, LandAt)]

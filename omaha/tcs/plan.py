@@ -119,7 +119,14 @@ class Plan:
         return tuple(b for b in self.boats if b.wave == wave)
 
     def units_aboard(self) -> dict[str, int]:
-        """Steps of each unit in the plan (fixed loads and pooled groups)."""
+        """Steps of each unit in the plan (fixed loads and pooled groups); do not mutate."""
+        hit: dict[str, int] | None = self.__dict__.get("_aboard")
+        if hit is None:
+            hit = self._units_aboard()
+            object.__setattr__(self, "_aboard", hit)
+        return hit
+
+    def _units_aboard(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for b in self.boats:
             for u, s in b.load:

@@ -298,6 +298,8 @@ class TcsState(SetupSteps, TurnSteps, LandingSteps, SupportSteps, State):
                 return "assault landings come in waves 1, 2 and 3 only (2.1a)"
             if action.kind in BOAT_KINDS and action.kind != "LCI":
                 have = t.wave(action.wave).count(action.kind)
+                if have == 0:
+                    return f"wave {action.wave} has no {action.kind}s (2.1g)"
                 if self._used(action.wave, action.kind) >= have:
                     return f"wave {action.wave} has {have} {action.kind}s and all are used (2.1g)"
                 if action.kind in ("LCT", "Rhino") and not self._dukws_ready(action.wave):

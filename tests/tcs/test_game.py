@@ -25,6 +25,7 @@ from omaha.tcs.actions import (
     HoldStrike,
     LandAt,
     Load,
+    MoveTo,
     OpenTransport,
     Overdraft,
     Select,
@@ -346,3 +347,102 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winner == "German" and outcome.level == "US forfeit"
     assert "4 29th ID units" in outcome.detail
+
+
+# ----------------------------------------------------------------------------- more landing
+def test_fixed_contents_group_loses_exactly_its_boat(start: Starter, oob: Oob) -> None:
+    """2.1j: a group whose boat contents were fixed beforehand loses exactly what the
+    sunk boat carried (no random draw)."""
+    from omaha.tcs.plan import PlannedGroup
+
+    b0 = boat("f.0", 1, "LCA", "EasyRed", (("E/2/116.1", 5), ("E/2/116.3", 4)), oob)
+    b1 = boat(
+        "f.1",
+        1,
+        "LCA",
+        "EasyRed",
+        (("E/2/116.2", 5), ("E/2/116.3", 1), ("E/2/116.mg", 1), ("E/2/116.mtr", 1)),
+        oob,
+    )
+    b0, b1 = (attrs_evolve(b0, group="f"), attrs_evolve(b1, group="f"))
+    plan = Plan("fixed", (b0, b1), (PlannedGroup("f", 1, "EasyRed", ("f.0", "f.1"), False, ()),))
+    state = start(plan, [6, 6, 1, 1, 2, 4])
+    assert not events(state, "tcs.boat.losses")  # nothing drawn at random
+    assert at(state, "E/2/116.1") == "lost"
+    assert state.steps[state.unit_index("E/2/116.3")] == 1  # 4 of its 5 steps went down
+    assert at(state, "E/2/116.2") == "A15.18"
+
+
+def attrs_evolve(b: object, **changes: object) -> object:
+    import attrs
+
+    return attrs.evolve(b, **changes)  # type: ignore[misc]
+
+
+def test_dukw_guns_battery_fires_and_carrier(start: Starter, oob: Oob) -> None:
+    """2.1f/2.1i: a 4-gun battery in four Dukws (class II: 2-5, unmodified); three
+    survive; 2.9: the battery lands with 20 x 3 / 4 = 15 HE, 9 / 4 = 2 smoke, 1 illum;
+    the guns keep their Dukws as carriers when the 0800 tide comes (reading)."""
+    dukws = [boat(f"d{k}", 2, "DUKW", "EasyRed", (("A/7FA.guns", 1),), oob) for k in range(4)]
+    # the ADC rides d3; nothing to decide before the 0740 landing, so all dice go in now
+    landing = [1, 1, 2, 3, 1, 4, 6, 6, 2, 2, 2, 1, 1, 2]
+    state = start(Plan("guns", tuple(dukws)), [1, 1, 0, 3, *landing])
+    assert state.turn_label == "0740 6 June" and state.wait is not None
+    assert [e["result"] for e in events(state, "tcs.boat.survival")] == [
+        "survives",
+        "survives",
+        "survives",
+        "lost",
+    ]
+    i = state.unit_index("A/7FA.guns")
+    assert state.steps[i] == 3 and state.carried[i]
+    assert at(state, "A/7FA.guns") == "A12.17"  # 1 step each: the first boat's hex
+    assert state.ammo["105mm"] == [15, 2, 1]
+    m = state.metrics()
+    assert m["dukw_guns_loaded"] == 4 and m["dukw_guns_landed"] == 3
+    assert m["dukw_guns_lost"] == pytest.approx(0.25)
+    assert m["battery_fires_he"] == 15
+    assert state.leader_status[oob.leader("Ldr-ADC").index] == "lost"
+    play_until(state, "move", "0800 6 June")
+    assert at(state, "A/7FA.guns") in ("A11.16", "A12.16", "A13.16")  # advanced, not lost
+
+
+def test_landed_units_move_with_full_allowance(start: Starter, oob: Oob) -> None:
+    """2.1n: landing comes first in the US Action Phase; the landed units then move with
+    their whole allowance, along the beach seaward of the shingle (2.3d)."""
+    plan = company_plan(oob, "E/2/116", "EasyRed")
+    state = start(plan, [1, 1, 1, 1, 2, 4, 4])
+    state.apply(Select("E/2/116.3"))
+    dests = {a.hex for a in state.legal_actions() if hasattr(a, "hex")}
+    beach = state.scen.beach
+    here = state.cell("A15.18")
+    cells = {state.cell(x) for x in dests}
+    assert max(state.board.distance(here, c) for c in cells) == 4  # 4 MP of foot movement
+    assert all(c in beach.strand and c not in beach.sea("0600") for c in cells)
+    state.apply(MoveTo("A11.18"))
+    assert at(state, "E/2/116.3") == "A11.18"
+    assert events(state, "tcs.move")[0]["mp"] == 4
+
+
+def test_op_sheet_starts_only_on_its_sector(start: Starter, oob: Oob) -> None:
+    """2.3a: a landing op sheet is carried out only once its unit is on the correct
+    sector; a unit landing elsewhere may walk there along the beach (2.3e)."""
+    from omaha.tcs.plan import OpSheet
+
+    units = tuple(u for u, _ in full(oob, "E/2/116"))
+    plan = company_plan(oob, "E/2/116", "EasyRed", opsheets=(OpSheet("s", "Easy Red 4", units),))
+    state = start(plan, [1, 1, 1, 1, 2, 4, 4])  # lands in Easy Red 3
+    assert not any(state.on_task)
+    state.apply(Select("E/2/116.3"))
+    state.apply(MoveTo("A18.18"))  # first hex of Easy Red 4
+    assert state.on_task[state.unit_index("E/2/116.3")]
+    assert events(state, "tcs.opsheet.start")[0]["sector"] == "Easy Red 4"
+
+
+def test_transports_are_not_bound_by_the_dukw_rule(oob: Oob, rules: object) -> None:
+    """Reading of 2.1f: the Dukw condition binds assault waves; a first transport landing
+    of LCTs needs no Dukws."""
+    from omaha.tcs.plan import PlannedBoat, check_plan
+
+    lct = PlannedBoat("T1", 0, "LCT", "EasyRed-T", None, (("A/745.1", 1),), 6)
+    check_plan(Plan("t", (lct,), transport_hour="1000"), rules)  # type: ignore[arg-type]

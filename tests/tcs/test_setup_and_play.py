@@ -97,7 +97,7 @@ def test_plan_built_step_by_step(oob: Oob) -> None:
     group = state.draft_groups[0]
     assert [b.points for b in state.draft_boats] == [9, 8] and group.pooled
     refuse(state, OpenBoat(2, "Rhino", "EasyRed"), r"every Dukw of wave 2 must carry 4\+")
-    refuse(state, OpenBoat(2, "LCT", "EasyRed"), "wave 2 has 0 LCTs")
+    refuse(state, OpenBoat(2, "LCT", "EasyRed"), "wave 2 has no LCTs")
     refuse(state, OpenBoat(1, "LCI", "EasyRed"), "LCIs land only in transport landings")
     state.apply(OpenBoat(2, "DUKW", "EasyRed"))
     assert LoadSteps("A/7FA.guns", 1) in state.legal_actions()
