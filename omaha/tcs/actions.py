@@ -136,6 +136,13 @@ class EndPlan(TcsAction):
 
 
 @attrs.frozen(slots=False, cache_hash=True)
+class ClearPlan(TcsAction):
+    """Discard the boats laid out so far and start the landing schematic again."""
+
+    notation = "clear plan"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
 class Rockets(TcsAction):
     notation = "rockets at {hex}"
     hex: str
@@ -275,6 +282,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Load,
     CloseBoat,
     EndPlan,
+    ClearPlan,
     Rockets,
     EndRockets,
     AssignNfst,

@@ -14,7 +14,6 @@ from omaha.tcs.landing import BoatOutcome, RunningBoat, resolve_box
 from omaha.tcs.plan import PlannedBoat, PlannedGroup
 from omaha.tcs.rules import (
     battery_fires,
-    hour_of,
     majority_hex,
     nfst_works,
     random_losses,
@@ -48,7 +47,7 @@ class LandingSteps(TcsBase):
         boats = [b for b in plan.boats if b.wave == wave]
         if not boats:
             return True
-        hour = hour_of(self.turn_time)
+        hour = self.tide_hour  # the line in force: 0740 lands on the 0700 line (2.1l)
         pools = {
             g.id: [list(x) for x in g.pool] for g in plan.groups if g.wave == wave and g.pooled
         }
@@ -67,10 +66,7 @@ class LandingSteps(TcsBase):
             in_box = [b for b in boats if b.box == box]
             if not in_box:
                 continue
-            running = [
-                RunningBoat(b.id, b.kind, b.group, self._key(b, pools), self._points(b, pools))
-                for b in in_box
-            ]
+            running = [RunningBoat(b.id, b.kind, b.group, self._key(b), b.points) for b in in_box]
 
             def on_survival(rb: RunningBoat, out: BoatOutcome, box: str = box) -> None:
                 self._log_survival(rb, out, box)
@@ -107,14 +103,10 @@ class LandingSteps(TcsBase):
         }
         return True
 
-    def _key(self, b: PlannedBoat, pools: dict[str, list[list[Any]]]) -> str:
-        if b.kind == "DUKW":
-            classes = [self.scen.oob.unit(u).type.load_class for u, _ in b.load]
-            return survival_key("DUKW", classes)
-        return survival_key(b.kind)
-
-    def _points(self, b: PlannedBoat, pools: dict[str, list[list[Any]]]) -> int:
-        return b.points
+    def _key(self, b: PlannedBoat) -> str:
+        """The survival line of a boat (2.1i): a Dukw's depends on its load class."""
+        classes = [self.scen.oob.unit(u).type.load_class for u, _ in b.load]
+        return survival_key(b.kind, classes)
 
     def _log_survival(self, rb: RunningBoat, out: BoatOutcome, box: str) -> None:
         c = out.check
@@ -237,7 +229,7 @@ class LandingSteps(TcsBase):
         """Units of surviving boats go to their hexes, in move mode (2.1, 2.1l)."""
         landing = self.landing
         assert landing is not None
-        oob, t = self.scen.oob, self.scen.tables
+        oob = self.scen.oob
         boats, groups = self._landing_boats()
         fates: dict[str, str] = landing["fates"]
         pools: dict[str, list[list[Any]]] = landing["pools"]
@@ -338,7 +330,6 @@ class LandingSteps(TcsBase):
         if landing["kind"] == "transport":
             self.transports.pop(landing["turn"], None)
         self.landing = None
-        _ = t
 
     def _check_task(self, i: int) -> None:
         """TCS Omaha 2.3a: a landing op sheet is carried out only from its correct sector."""
@@ -419,7 +410,7 @@ class LandingSteps(TcsBase):
         fates: dict[str, str] = {}
         choices: dict[str, list[str]] = {}
         beach = self.scen.beach
-        hour = hour_of(self.turn_time)
+        hour = self.tide_hour
         self.note("tcs.transport.begin", "2.1m", player="US", boats=len(boats), line=hour)
         for b in boats:
             d = self.dice.two_d6()

@@ -11,6 +11,7 @@ from omaha.kernel.decks import Cup
 from omaha.tcs.actions import (
     AddLca,
     AssignNfst,
+    ClearPlan,
     CloseBoat,
     CommitPlan,
     CommitSetup,
@@ -158,6 +159,14 @@ class SetupSteps(TcsBase):
     def _capacity(self, kind: str, lcas: int = 1) -> int:
         return self.scen.tables.boat(kind).max_points * (lcas if kind == "LCA" else 1)
 
+    def _draft_problem(self) -> str | None:
+        """Why the boats laid out so far are not a valid plan (None when they are)."""
+        try:
+            check_plan(self._draft_plan(), self.scen.rules)
+        except PlanError as exc:
+            return str(exc)
+        return None
+
     def _dukws_ready(self, wave: int) -> bool:
         """TCS Omaha 2.1f (per wave): every Dukw of the wave loaded with 4+ points."""
         t = self.scen.tables
@@ -246,7 +255,10 @@ class SetupSteps(TcsBase):
         if ob is None:
             if not self.draft_boats:
                 yield from (UsePlan(n) for n in sorted(self.scen.plans))
-            yield EndPlan()
+            else:
+                yield ClearPlan()
+            if self._draft_problem() is None:
+                yield EndPlan()
             planned = self._planned_steps()
             dd_left = any(u.dd and u.id not in planned for u in self.scen.oob.units)
             for wave in ASSAULT_WAVES:
@@ -335,6 +347,9 @@ class SetupSteps(TcsBase):
             self._close_boat()
         elif isinstance(action, EndPlan):
             self._commit(self._draft_plan())
+        elif isinstance(action, ClearPlan):
+            self.draft_boats, self.draft_groups, self.counters = [], [], {}
+            self.note("tcs.plan.cleared", "2.1h", player="US")
 
     def _close_boat(self) -> None:
         ob = self.open_boat

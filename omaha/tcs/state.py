@@ -27,6 +27,7 @@ from omaha.tcs.actions import (
     AssignNfst,
     CommitPlan,
     CommitSetup,
+    EndPlan,
     Load,
     LoadSteps,
     MoveTo,
@@ -62,6 +63,7 @@ register_templates(
         "tcs.setup.whole": "German set-up '{name}': pill boxes {pillboxes}; rocket pits {pits}",
         "tcs.setup.done": "German set-up complete: {pillboxes} pill boxes, {pits} rocket pits",
         "tcs.plan.commit": "US landing plan '{name}' committed: {waves}; {opsheets} op sheets",
+        "tcs.plan.cleared": "the US clears the landing schematic and starts again",
         "tcs.leaders.none": "no leader has units in the assault waves",
         "tcs.leaders.selection": "leader selection: {eligible} leaders in the cup, "
         "{available} available; drawn {drawn}",
@@ -83,6 +85,7 @@ register_templates(
         "tcs.air.arrive": "two A-20s ({loadout}) arrive; the sortie is used by the {controller} "
         "(German roll +{bonus})",
         "tcs.air.hold": "{source} holds its {attack}",
+        "tcs.air.idle": "the A-20s find no target: {attacks} attacks unused",
         "tcs.air.bomb": "{source} bombs {target}: {result}",
         "tcs.air.kill": "{unit} ({steps} steps) destroyed from the air",
         "tcs.leaders.loss": "{leader} in {hex} under enemy eyes: {result}",
@@ -334,6 +337,10 @@ class TcsState(SetupSteps, TurnSteps, LandingSteps, SupportSteps, State):
                 f"(room {self._capacity(bk, ob.get('lcas', 1)) - self._open_room_used(kind)}; "
                 "only LCA groups or units too large for one boat may be split, 2.1j)"
             )
+        if isinstance(action, EndPlan) and kind == "plan":
+            problem = self._draft_problem() if self.open_boat is None else "close the open boat"
+            if problem:
+                return problem
         if isinstance(action, AssignNfst) and kind == "nfst":
             return f"{action.unit} is not an infantry unit of {action.battalion} (2.6d)"
         if isinstance(action, Select) and kind == "move":

@@ -203,6 +203,13 @@ class SupportSteps(TcsBase):
         if not self.air_attacks:
             return True
         if not any(True for _ in self._legal_strike()):
+            self.note(
+                "tcs.air.idle",
+                "2.10a",
+                player=self.air_controller or "US",
+                attacks=len(self.air_attacks),
+            )
+            self.air_attacks, self.air_controller = [], None
             return True
         a = self.air_attacks[0]
         who = self.air_controller or "US"

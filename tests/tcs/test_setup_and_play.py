@@ -202,3 +202,25 @@ def test_cli_plays_the_historical_landing(capsys: pytest.CaptureFixture[str]) ->
     assert cli_main(["provenance", "tcs"]) == 0
     prov = capsys.readouterr().out
     assert "RECONSTRUCTED map cells" in prov and "RECONSTRUCTED landing plan historical" in prov
+
+
+def test_end_plan_only_for_a_valid_plan_and_clear_plan() -> None:
+    """2.7a in a strictly historical game: a plan leaving out the 116th cannot end; the
+    schematic can be cleared and laid out again (never a dead end)."""
+    from pathlib import Path
+
+    from omaha.tcs.actions import ClearPlan
+
+    path = Path(__file__).parent / "data" / "mini-hist.toml"
+    state = GAME.new_state(str(path), seed=1)
+    assert isinstance(state, TcsState)
+    state.apply(UseSetup("historical"))
+    assert EndPlan() not in state.legal_actions()
+    refuse(state, EndPlan(), r"116th lands in assault waves 1-2")
+    state.apply(OpenBoat(1, "LCA", "EasyRed"))
+    state.apply(Load("E/2/16.1"))
+    state.apply(CloseBoat())
+    assert ClearPlan() in state.legal_actions()
+    state.apply(ClearPlan())
+    assert state.draft_boats == [] and state.draft_groups == []
+    assert OpenBoat(1, "LCA", "EasyRed") in state.legal_actions()
