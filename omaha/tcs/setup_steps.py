@@ -454,13 +454,15 @@ class SetupSteps(TcsBase):
         oob = self.scen.oob
         carriers: dict[int, list[str]] = {}
         unit_boats = plan.unit_boats()
+        order = {b.id: k for k, b in enumerate(plan.boats)}
+        swimming = {b.id for b in plan.boats if b.kind == DD}
         for ld in oob.leaders:
             boats: set[str] = set()
             for uid, bids in unit_boats.items():
                 if ld.commands_unit(oob.unit(uid)):
-                    boats.update(b for b in bids if plan.boat(b).kind != DD)
+                    boats.update(b for b in bids if b not in swimming)
             if boats:
-                carriers[ld.index] = sorted(boats, key=lambda b: _boat_order(plan, b))
+                carriers[ld.index] = sorted(boats, key=order.__getitem__)
         if not carriers:
             self.note("tcs.leaders.none", "2.3f", player="US")
             return True
@@ -551,10 +553,3 @@ class SetupSteps(TcsBase):
 
     def _apply_nfst(self, action: AssignNfst) -> None:
         self.nfst[action.battalion] = [action.unit, "assigned"]
-
-
-def _boat_order(plan: Plan, bid: str) -> int:
-    for k, b in enumerate(plan.boats):
-        if b.id == bid:
-            return k
-    return len(plan.boats)
