@@ -1,0 +1,321 @@
+"""TCS Omaha landing-system procedures as small pure functions.
+
+Each function states the rule it implements; the tables they read are data
+(:mod:`omaha.tcs.tables`). Dice come in as arguments (totals or a ``draw``
+callable), so every procedure can be tested with pinned values. The stateful
+sequencing (waves, turns, decisions) lives in :mod:`omaha.tcs.landing` and
+:mod:`omaha.tcs.state`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from omaha.tcs.tables import Band, Tables
+
+
+def _band(bands: Sequence[Band], x: int, what: str) -> int:
+    for b in bands:
+        if b.holds(x):
+            return b.value
+    raise ValueError(f"{x} is outside the {what} table")
+
+
+# --------------------------------------------------------------------------- 2.1i / 2.1k
+def pillbox_modifier(pillboxes: int, tables: Tables) -> int:
+    """TCS Omaha 2.1i, 2.1k: survival-roll modifier for the pill boxes remaining.
+
+    0-5 pill boxes: -1; 6-13: 0; 14-20: +1; 21 or more: +2. Reading: "remaining
+    on the beach" counts every pill box still in play on the map.
+    """
+    if pillboxes < 0:
+        raise ValueError("a negative number of pill boxes")
+    return _band(tables.pillbox_modifier, pillboxes, "pill box modifier")
+
+
+def survival_key(kind: str, load_classes: Iterable[int] = ()) -> str:
+    """TCS Omaha 2.1i: which line of the survival table a boat rolls on.
+
+    A DUKW with any class II item rolls on the class II range (reading: a mixed
+    class I and II load is a class II load); an empty or class I DUKW on the
+    class I range. DD tanks have their own line.
+    """
+    if kind == "DUKW":
+        return "DUKW_class2" if any(c >= 2 for c in load_classes) else "DUKW_class1"
+    return kind
+
+
+@attrs.frozen
+class SurvivalCheck:
+    """One boat's survival roll: the dice total, modifier, result."""
+
+    key: str
+    roll: int
+    modifier: int
+    survives: bool
+
+    @property
+    def total(self) -> int:
+        return self.roll + self.modifier
+
+
+def survival_check(key: str, roll: int, pillboxes: int, tables: Tables) -> SurvivalCheck:
+    """TCS Omaha 2.1i: a boat survives when its (modified) two-dice roll is in range.
+
+    LCA 2-12, Rhino/LCI/LCT 2-11, both modified by the pill boxes remaining;
+    DUKW with a class II load 2-5, class I load 2-8, DD tank 2-4, unmodified.
+    Reading: only the top of a range sinks a boat, so a modified roll below 2
+    (a 2 with -1) survives.
+    """
+    if not 2 <= roll <= 12:
+        raise ValueError(f"a two-dice roll is 2..12, not {roll}")
+    _, high = tables.success_range(key)
+    mod = pillbox_modifier(pillboxes, tables) if key in tables.modified else 0
+    return SurvivalCheck(key, roll, mod, roll + mod <= high)
+
+
+def most_laden_first(loads: Sequence[int]) -> list[int]:
+    """TCS Omaha 2.1j: order in which the boats of a group roll: most fully laden first.
+
+    Returns positions into ``loads``; ties keep their planned order.
+    """
+    return sorted(range(len(loads)), key=lambda k: (-loads[k], k))
+
+
+# --------------------------------------------------------------------------- 2.1j
+@attrs.frozen
+class Loss:
+    """Steps one unit loses to a sunk boat of a pooled LCA group."""
+
+    unit: str
+    steps: int
+    eliminated: bool
+
+
+def random_losses(
+    pool: Sequence[tuple[str, int, int]], points: int, draw: Callable[[int], int]
+) -> list[Loss]:
+    """TCS Omaha 2.1j: losses of a sunk LCA whose group carries units at random.
+
+    ``pool`` lists the units still aboard the group as ``(unit, steps, load
+    points per step)``; ``points`` is the sunk boat's load. Units are drawn at
+    random from a cup (``draw(n)`` picks an index among the ``n`` left) and each
+    drawn unit is eliminated whole before the next is touched, until the boat's
+    load is lost; the last unit drawn loses only the steps still needed. Reading:
+    the loss is counted in load points; a unit with steps of 2 points may lose
+    one point more than the boat carried (steps are not split).
+    """
+    cup = sorted(pool)
+    out: list[Loss] = []
+    need = points
+    while need > 0 and cup:
+        unit, steps, per = cup.pop(draw(len(cup)))
+        if steps * per <= need:
+            out.append(Loss(unit, steps, True))
+            need -= steps * per
+        else:
+            lost = -(-need // per)
+            out.append(Loss(unit, lost, lost >= steps))
+            need = 0
+    return out
+
+
+def spread_pool(
+    pool: Sequence[tuple[str, int, int]], capacities: Sequence[int]
+) -> list[list[tuple[str, int]]]:
+    """Where the units of a pooled LCA group ride, for placing them after the run-in.
+
+    Units (in plan order) fill the boats in order, each boat up to its planned
+    load points; a unit that straddles two boats rides in both. Used only to
+    place survivors: random losses (2.1j) are drawn from the whole pool.
+    """
+    boats: list[list[tuple[str, int]]] = [[] for _ in capacities]
+    if not capacities:
+        return boats
+    last = len(capacities) - 1
+    k, room = 0, capacities[0]
+    for unit, steps, per in pool:
+        left = steps
+        while left > 0:
+            take = left if k == last else min(left, room // per)
+            if take == 0:
+                k += 1
+                room = capacities[k]
+                continue
+            boats[k].append((unit, take))
+            left -= take
+            room -= take * per
+    return boats
+
+
+def majority_hex(parts: Sequence[tuple[int, int]]) -> int:
+    """Where a split unit lands: the hex of the boat that brought most of its steps.
+
+    ``parts`` are ``(hex, steps)`` per surviving boat in boat order. Reading: a
+    split unit comes together in one hex; on a tie, the first boat's hex.
+    """
+    best = max(steps for _, steps in parts)
+    return next(h for h, steps in parts if steps == best)
+
+
+# --------------------------------------------------------------------------- 1.12
+def hour_of(time: str) -> str:
+    """TCS Omaha 1.12, 2.1l: the tide line in force at a time (``"0740"`` -> ``"0700"``).
+
+    A tide line holds for the whole hour it is labelled with, so a 0740 landing
+    uses the 0700 line.
+    """
+    if len(time) != 4 or not time.isdigit():
+        raise ValueError(f"{time!r} is not a time like 0740")
+    return time[:2] + "00"
+
+
+def is_hour_turn(time: str) -> bool:
+    """An hour turn (the tide moves and transports land on hour turns: 1.12a, 2.1m)."""
+    return time.endswith("00")
+
+
+# --------------------------------------------------------------------------- 2.3
+def leaders_available(roll: int, tables: Tables) -> int:
+    """TCS Omaha 2.3f Leader Selection Table: leaders drawn for a two-dice roll.
+
+    2-4: 3, 5-6: 4, 7-8: 5, 9-10: 7, 11: 8, 12: 9. Reading: the printed
+    "9-1011" column header is split as 9-10 and 11.
+    """
+    return _band(tables.leader_selection, roll, "leader selection")
+
+
+def leader_killed(roll: int, tables: Tables) -> bool:
+    """TCS Omaha 2.3f Leader Losses: an exposed leader dies on a two-dice 12."""
+    return roll >= tables.leader_kill_roll
+
+
+def weighted_turn_rate(under_leader: bool, series_rate: int) -> int:
+    """TCS Omaha 2.3a: units moving under a leader accrue weighted turns at 1 a turn.
+
+    ``series_rate`` is what the TCS series op-sheet rules would give (not in our
+    text); under a leader it is replaced by 1, whatever the lack of enemy fire.
+    """
+    return 1 if under_leader else series_rate
+
+
+# --------------------------------------------------------------------------- 2.2
+def miller_rounds(d66: int, tables: Tables) -> int:
+    """TCS Omaha 2.2b: LCT(R) rounds impacting a hex, from two dice read as tens/units.
+
+    11-12: 0, 13-21: 1, 22-33: 2, 34-45: 3, 46-55: 4, 56-63: 5, 64-65: 6, 66: 7.
+    """
+    tens, units = divmod(d66, 10)
+    if not (1 <= tens <= 6 and 1 <= units <= 6):
+        raise ValueError(f"{d66} is not a d66 roll")
+    return _band(tables.miller, d66, "Miller")
+
+
+def designator(
+    direction_roll: int, distance_roll: int, multiplier: int, tables: Tables
+) -> tuple[str, int]:
+    """TCS Omaha 2.2a: where the designator round of an LCT(R) fire falls.
+
+    One die for the direction (1 north, then clockwise) and one die for the
+    distance, multiplied (x3 for LCT(R)s); the fire cannot be adjusted.
+    Returns the compass direction and the distance in hexes.
+    """
+    if not (1 <= direction_roll <= 6 and 1 <= distance_roll <= 6):
+        raise ValueError("designator dice are 1..6")
+    return tables.directions[direction_roll - 1], distance_roll * multiplier
+
+
+def smoke_left(markers: int, impact_hexes: int) -> int:
+    """TCS Omaha 2.2a: smoke markers left for the US checks after the impacts used theirs.
+
+    Reading: every hex of Area C attacked by at least one round uses one marker.
+    """
+    return max(0, markers - impact_hexes)
+
+
+# --------------------------------------------------------------------------- 2.9
+@attrs.frozen
+class BatteryFires:
+    he: int
+    smoke: int
+    illum: int
+
+
+def battery_fires(guns_landed: int, divisor: int, tables: Tables) -> BatteryFires:
+    """TCS Omaha 2.9: battery fires a battery lands with.
+
+    Rounds per gun (20 HE, 3 smoke) times the guns that survived the landing,
+    divided by the battalion's divisor (4, 8 for the 62nd, 6 for cannon
+    companies), fractions dropped; one illumination round for a battery landing
+    at least one gun. Reading: the rounding is done battery by battery.
+    """
+    if guns_landed <= 0:
+        return BatteryFires(0, 0, 0)
+    return BatteryFires(
+        tables.he_per_gun * guns_landed // divisor,
+        tables.smoke_per_gun * guns_landed // divisor,
+        tables.illum_per_battery,
+    )
+
+
+# --------------------------------------------------------------------------- 2.10
+def aircraft_available(roll: int, tables: Tables) -> bool:
+    """TCS Omaha 2.10: on a clear turn two A-20s are available on two dice of 8 or more."""
+    return roll >= tables.air_available_on
+
+
+def german_uses_sortie(roll: int, june6: bool, tables: Tables) -> bool:
+    """TCS Omaha 2.10: the German may use the sortie on two dice of 8 or more.
+
+    Reading: the +1 on 6 June turns is added to this (the German) roll, the roll
+    the sentence follows; the US availability roll is unmodified.
+    """
+    return roll + (tables.air_june6_bonus if june6 else 0) >= tables.air_german_use_on
+
+
+@attrs.frozen
+class AirAttack:
+    """One attack an A-20 may make (2.10a)."""
+
+    aircraft: int
+    kind: str  # "strafe" or "bomb"
+    firepower: int
+    hit_roll: int  # bombs: the 2d6 point-target alternative (0 for strafes)
+
+
+def air_attacks(loadouts: Sequence[str], tables: Tables) -> list[AirAttack]:
+    """TCS Omaha 2.10a: the attacks of the available A-20s, each configured alone.
+
+    Bomb laden: three strafes at firepower 5 and one bomb at firepower 36 (or a
+    hit roll of 8+ with an automatic kill); gunship: four strafes at firepower
+    15. Reading: the text's "four aircraft" are read as each aircraft of the
+    pair being configured separately, before the availability roll.
+    """
+    out: list[AirAttack] = []
+    for n, name in enumerate(loadouts, start=1):
+        t = tables.air_type(name)
+        out.extend(AirAttack(n, "strafe", t.strafe_firepower, 0) for _ in range(t.strafes))
+        out.extend(AirAttack(n, "bomb", t.bomb_firepower, t.bomb_hit_roll) for _ in range(t.bombs))
+    return out
+
+
+def bomb_hits(roll: int, attack: AirAttack) -> bool:
+    """TCS Omaha 2.10a: a bomb's hit roll on two dice against a point target kills on 8+."""
+    return attack.kind == "bomb" and roll >= attack.hit_roll
+
+
+# --------------------------------------------------------------------------- 2.6d
+def nfst_works(roll: int, tables: Tables) -> bool:
+    """TCS Omaha 2.6d (optional): a landing NFST's radio works on a die roll of 6."""
+    return roll >= tables.nfst_works_on
+
+
+# --------------------------------------------------------------------------- 2.11
+def overdraft_room(steps_now: int, full: int, added_to_company: int, tables: Tables) -> int:
+    """TCS Omaha 2.11: steps that may still be added to one unit of a line company.
+
+    Up to 5 steps per line company, no unit above its full strength.
+    """
+    return max(0, min(full - steps_now, tables.overdraft_steps - added_to_company))
