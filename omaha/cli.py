@@ -6,6 +6,7 @@ Uses only the registry and the protocol, never a game's internals.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -79,7 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--first-seed", type=int, default=1)
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--bot", help="bot name for every game (default: each game's strongest)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes")
+    p.add_argument(
+        "--workers", type=int, default=min(4, os.cpu_count() or 1), help="worker processes"
+    )
+    p.add_argument("--detail", action="store_true", help="also each design's own metrics")
     p.add_argument("--json", type=Path, help="also write every run's metrics here")
     p.set_defaults(run=cmd_compare)
 
@@ -238,7 +242,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.runs < 1:
         raise ValueError("--runs must be at least 1")
     columns = compare.compare(args.game, args.runs, args.first_seed, args.workers, args.bot)
-    print(compare.table(columns))
+    print(compare.table(columns, detail=args.detail))
     if args.json:
         args.json.write_text(compare.to_json(columns) + "\n")
         print(f"\nall runs written to {args.json}")

@@ -134,17 +134,13 @@ def _cell(values: list[float]) -> str:
     return f"{mean:.2f} [{lo:.2f}-{hi:.2f}]"
 
 
-def table(columns: Sequence[Column]) -> str:
-    """The comparison as a text table: common metrics, then each game's own, then outcomes."""
+def table(columns: Sequence[Column], detail: bool = False) -> str:
+    """The comparison as text: the common metrics side by side next to history, the
+    outcome levels, and (with ``detail``) each design's own metrics."""
     if not columns:
         return "no games installed"
     common = [m for m in COMMON if any(c.values(m.name) for c in columns)]
-    own: list[str] = []
-    for col in columns:
-        for run in col.runs[:1]:
-            own.extend(
-                k for k in sorted(run.metrics) if k not in {m.name for m in COMMON} and k not in own
-            )
+    common_names = {m.name for m in COMMON}
     headers = ["metric", *[c.label for c in columns], "history"]
     rows: list[list[str]] = []
     for m in common:
@@ -156,7 +152,7 @@ def table(columns: Sequence[Column]) -> str:
                 f"{hist.value:.2f}" if hist else "",
             ]
         )
-    width0 = max(len(h) for h in headers[:1] + [r[0] for r in rows] + own) + 2
+    width0 = max(len(h) for h in headers[:1] + [r[0] for r in rows]) + 2
     widths = [width0] + [max(24, len(c.label) + 2) for c in columns] + [8]
 
     def line(cells: Sequence[str]) -> str:
@@ -164,35 +160,31 @@ def table(columns: Sequence[Column]) -> str:
 
     def who(col: Column) -> str:
         bots = "/".join(f"{side}={bot}" for side, bot in sorted(col.bots.items()))
-        return f"{col.label} {len(col.runs)} runs ({bots})"
+        return f"  {col.label}: {col.title}; {len(col.runs)} seeded runs, bots {bots}"
 
-    out = [
-        "Side-by-side comparison: mean [10th-90th percentile] over "
-        + ", ".join(who(c) for c in columns),
-        "",
-        line(headers),
-        line(["-" * (w - 2) for w in widths]),
-    ]
+    out = ["Side-by-side comparison: mean [10th-90th percentile] of each metric", ""]
+    out.extend(who(c) for c in columns)
+    out += ["", line(headers), line(["-" * (w - 2) for w in widths])]
     out.extend(line(r) for r in rows)
-    if own:
-        out.append("")
-        out.append("Design-specific metrics")
-        for name in own:
-            out.append(line([name, *[_cell(c.values(name)) for c in columns], ""]))
-    out.append("")
-    out.append("Outcomes")
+    out += ["", "Outcomes"]
     for col in columns:
         total = len(col.runs)
         shares = ", ".join(f"{level} {100 * n / total:.0f}%" for level, n in col.levels())
         out.append(f"  {col.label}: {shares}")
+    if detail:
+        for col in columns:
+            own = sorted({k for r in col.runs for k in r.metrics} - common_names)
+            if own:
+                out += ["", f"{col.label}: design-specific metrics"]
+                wide = max(len(k) for k in own) + 2
+                out.extend(f"  {k.ljust(wide)}{_cell(col.values(k))}" for k in own)
     notes = [
         f"  {name}: {h.source}"
         for name, h in sorted(HISTORICAL.items())
         if any(m.name == name for m in common)
     ]
     if notes:
-        out.append("")
-        out.append("Historical figures")
+        out += ["", "Historical figures"]
         out.extend(notes)
     return "\n".join(out)
 

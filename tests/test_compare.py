@@ -37,6 +37,11 @@ def test_metrics_and_outcomes_are_aggregated() -> None:
     assert "toy/beach" in text
     mean = sum(col.values("turns_played")) / 40
     assert f"{mean:.2f}" in text
+    assert "squads_left" not in text
+    detail = compare.table([col], detail=True)
+    squads_mean = sum(squads) / 40
+    assert "toy/beach: design-specific metrics" in detail
+    assert f"squads_left  {squads_mean:.2f}" in detail
 
 
 def test_strongest_bot_preference() -> None:
