@@ -1,0 +1,849 @@
+"""The published charts of D-Day at Omaha Beach (Decision Games, 2009), applied.
+
+Each function applies one chart (or one note of a chart) of the only published
+text we have, ``landing-table-and-german-fire-charts.txt``: the Amphibious
+Landing Table, the German Fire Chart, the US Weapons Chart, the US Barrage
+Table, the Terrain Defense Table, the US Attack Results Chart and the German
+Action Summary (turns 17-32). The chart values live in ``data/charts.toml``,
+every record with its source; the functions here are pure (no state, no dice)
+and cite the chart and note they apply.
+
+Where the printed chart is blank, garbled or ambiguous the docstring says
+"Reading:" and the reading is tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from omaha.kernel.data import Node, Source, load_toml
+
+CHARTS_FILE = Path(__file__).parent / "data" / "charts.toml"
+
+LETTERS = ("A", "B", "C", "D")
+DOTS = ("intense", "steady", "sporadic")
+FIRERS = ("position", "unrevealed", "ambush")
+ACTION_LETTERS = ("F", "R", "M", "P", "A")
+STATUSES = ("us_in_fof", "no_us_in_fof", "unoccupied")
+LANDING_EFFECTS = frozenset(
+    {"none", "drift", "lose", "lose_drift", "delay", "delay_to", "eliminated", "remove", "no_check"}
+)
+ATTACK_RESULTS = frozenset(
+    {
+        "us_disrupted",
+        "german_gains_depth",
+        "german_unrevealed",
+        "german_disrupted",
+        "german_defeated",
+        "depth_eliminated",
+        "optional_attrition",
+        "reveal_compare",
+        "none",
+    }
+)
+GERMAN_ACTIONS = frozenset(
+    {
+        "fire",
+        "no_action",
+        "reoccupy",
+        "resupply_fire",
+        "redeploy",
+        "reinforce",
+        "mortar_fire",
+        "patrol_all",
+        "patrol_one",
+        "artillery_fire",
+        "advance_or_fire",
+        "advance",
+        "ambush",
+    }
+)
+ARMOUR_ACTIONS = frozenset(
+    {"fire_or_move", "overrun", "move_or_fire", "position_and_fire", "aimed_fire"}
+)
+
+
+# --------------------------------------------------------------------------
+# Chart records
+# --------------------------------------------------------------------------
+@attrs.frozen
+class LandingEffect:
+    """One cell of the Amphibious Landing Table.
+
+    ``effect`` is one of: ``none``; ``drift`` (``drift`` boxes, east positive);
+    ``lose`` (``steps``); ``lose_drift``; ``delay`` (``turns`` ahead on the
+    track); ``delay_to`` (to turn ``to_turn``); ``eliminated``; ``remove``
+    (delayed until 7 June: out of play); ``no_check`` (no landing hazard; mine
+    strikes still apply). ``ranger_option`` marks the ``**`` note.
+    """
+
+    effect: str
+    steps: int = 0
+    drift: int = 0
+    turns: int = 0
+    to_turn: int = 0
+    ranger_option: bool = False
+    source: str = ""
+
+    def describe(self) -> str:
+        """The effect in a few words, for the log."""
+        e = self.effect
+        if e == "none":
+            return "no effect"
+        if e == "no_check":
+            return "no landing hazard (mine strikes only)"
+        if e == "eliminated":
+            return "eliminated"
+        if e == "remove":
+            return "delayed until 7 June (out of play)"
+        if e == "delay":
+            return f"delayed {self.turns} turns"
+        if e == "delay_to":
+            return f"delayed to turn {self.to_turn}"
+        parts = []
+        if e in ("lose", "lose_drift"):
+            parts.append(f"loses {self.steps} step{'s' if self.steps != 1 else ''}")
+        if e in ("drift", "lose_drift"):
+            way = "east" if self.drift > 0 else "west"
+            n = abs(self.drift)
+            parts.append(f"drifts {n} box{'es' if n != 1 else ''} {way}")
+        return " and ".join(parts)
+
+
+@attrs.frozen
+class FireEffect:
+    """What a German fire result does to one eligible US unit (German Fire Chart)."""
+
+    lose: bool
+    disrupt: bool
+    one: bool = False  # an ambush hits a single unit
+
+    def describe(self) -> str:
+        if self.lose and self.disrupt:
+            return "loses a step and is disrupted"
+        return "loses a step" if self.lose else "is disrupted"
+
+
+@attrs.frozen
+class _FireRow:
+    targets: str
+    lose: bool
+    disrupt: bool
+
+
+@attrs.frozen
+class WeaponsVerdict:
+    """Whether attackers meet a German unit's weapons requirements (US Weapons Chart)."""
+
+    ok: bool
+    missing: tuple[str, ...]
+    flanking_met: bool
+    hero_used: bool = False
+
+
+@attrs.frozen
+class Charts:
+    """Every published chart, read from ``charts.toml``."""
+
+    bands: tuple[tuple[str, int, int, tuple[int, int] | None], ...]
+    landing: dict[tuple[str, str, str], LandingEffect]
+    mine_first: int
+    mine_last: int
+    all_cleared_turn: int
+    ranger_drift: int
+    dot_priority: dict[str, int]
+    dot_symbol: dict[str, str]
+    fire: dict[tuple[str, str], _FireRow]
+    concentrated_steps: int
+    leader_dots: tuple[str, ...]
+    hit_limits: tuple[tuple[int, int, int], ...]
+    weapons: dict[str, frozenset[str]]
+    tank_close: int
+    weapon_names: dict[str, str]
+    hero_never: frozenset[str]
+    barrage_bands: tuple[tuple[int, int], ...]
+    barrage: dict[tuple[bool, bool, str], tuple[str, ...]]
+    hex_mult: dict[str, tuple[int, int]]
+    side_mult: dict[str, tuple[int, int]]
+    prohibited: frozenset[str]
+    attack: dict[tuple[bool, str, str], tuple[tuple[int, int, tuple[str, ...]], ...]]
+    action_first: int
+    actions: dict[tuple[str, str, str], str]
+    action_params: dict[str, Any]
+    armour: dict[str, tuple[str, int]]
+    sources: tuple[tuple[str, str, Source], ...]
+
+
+def load_charts(path: str | Path = CHARTS_FILE) -> Charts:
+    """Read and validate a charts file; problems raise ``ScenarioError``."""
+    return charts_from_node(load_toml(path))
+
+
+def charts_from_node(root: Node) -> Charts:
+    sources: list[tuple[str, str, Source]] = []
+
+    def src(node: Node, component: str, key: str) -> None:
+        sources.append((component, key, node.source()))
+
+    bands = []
+    for bn in root.req("landing_band").as_list():
+        bn.only({"band", "first", "last", "mines", "source"})
+        mines = bn.get("mines")
+        window = None
+        if mines is not None:
+            lo, hi = mines.as_int_list()
+            window = (lo, hi)
+        name = bn.req("band").as_str()
+        bands.append((name, bn.req("first").as_int(), bn.req("last").as_int(), window))
+        src(bn, "chart: Amphibious Landing Table", f"band {name}")
+    band_names = {b[0] for b in bands}
+    notes = root.req("landing_notes").only(
+        {"mine_first", "mine_last", "all_cleared_turn", "ranger_voluntary_drift", "source"}
+    )
+    src(notes, "chart: Amphibious Landing Table", "notes")
+    landing: dict[tuple[str, str, str], LandingEffect] = {}
+    for ln in root.req("landing").as_list():
+        ln.only(
+            {"band", "row", "result", "effect", "steps", "drift", "turns", "to_turn"}
+            | {"ranger_option", "source"}
+        )
+        band = ln.req("band").as_choice(band_names)
+        row = ln.req("row").as_str()
+        letter = ln.req("result").as_choice(set(LETTERS))
+        effect = ln.req("effect").as_choice(LANDING_EFFECTS)
+
+        def opt(key: str, node: Node = ln) -> int:
+            child = node.get(key)
+            return child.as_int() if child is not None else 0
+
+        ranger = ln.get("ranger_option")
+        key = (band, row, letter)
+        if key in landing:
+            raise ln.error(f"landing cell {band}/{row}/{letter} is given twice")
+        landing[key] = LandingEffect(
+            effect,
+            steps=opt("steps"),
+            drift=opt("drift"),
+            turns=opt("turns"),
+            to_turn=opt("to_turn"),
+            ranger_option=ranger.as_bool() if ranger is not None else False,
+            source=ln.source().text,
+        )
+        src(ln, "chart: Amphibious Landing Table", f"{band} {row} {letter}")
+    dot_priority: dict[str, int] = {}
+    dot_symbol: dict[str, str] = {}
+    for dn in root.req("fire_dot").as_list():
+        dn.only({"dot", "priority", "symbol", "source"})
+        dot = dn.req("dot").as_choice(set(DOTS))
+        dot_priority[dot] = dn.req("priority").as_int()
+        dot_symbol[dot] = dn.req("symbol").as_str()
+    fire: dict[tuple[str, str], _FireRow] = {}
+    for fn in root.req("fire").as_list():
+        fn.only({"dot", "firer", "targets", "lose", "disrupt", "reading", "source"})
+        dot = fn.req("dot").as_choice(set(DOTS))
+        firer = fn.req("firer").as_choice(set(FIRERS))
+        fire[(dot, firer)] = _FireRow(
+            fn.req("targets").as_choice({"all", "nonarmoured", "one_symbol", "none"}),
+            fn.req("lose").as_bool(),
+            fn.req("disrupt").as_bool(),
+        )
+        src(fn, "chart: German Fire Chart", f"{dot} / {firer}")
+    for dot in DOTS:
+        for firer in FIRERS:
+            if (dot, firer) not in fire:
+                raise root.req("fire").error(f"the cell {dot} / {firer} is missing")
+    fnotes = root.req("fire_notes").only(
+        {"concentrated_steps", "leader_dots", "selection", "source"}
+    )
+    src(fnotes, "chart: German Fire Chart", "notes")
+    limits = []
+    for hn in root.req("hit_limit").as_list():
+        hn.only({"first", "last", "multiplier", "source"})
+        limits.append(
+            (hn.req("first").as_int(), hn.req("last").as_int(), hn.req("multiplier").as_int())
+        )
+        src(hn, "chart: German Fire Chart", "hit limits")
+    weapons: dict[str, frozenset[str]] = {}
+    tank_close = 3
+    for wn in root.req("weapons").as_list():
+        wn.only({"row", "weapons", "within", "source"})
+        row = wn.req("row").as_str()
+        weapons[row] = frozenset(wn.req("weapons").as_str_list())
+        if (within := wn.get("within")) is not None:
+            tank_close = within.as_int()
+        src(wn, "chart: US Weapons Chart", row)
+    names_node = root.req("weapon_names")
+    names = {k: v.as_str() for k, v in names_node.items() if k != "source"}
+    for row, ws in weapons.items():
+        for code in sorted(ws):
+            if code not in names:
+                raise root.req("weapons").error(f"row {row}: {code!r} is not a weapon code")
+    wnotes = root.req("weapon_notes").only({"flanking", "hero_stands_for", "hero_never", "source"})
+    src(wnotes, "chart: US Weapons Chart", "footnote")
+    bb = root.req("barrage_bands")
+    bands_b = tuple(tuple(p.as_int_list()) for p in bb.req("bands").as_list())
+    barrage: dict[tuple[bool, bool, str], tuple[str, ...]] = {}
+    for brn in root.req("barrage").as_list():
+        brn.only({"colour", "symbol", "depth", "results", "reading", "source"})
+        results = tuple(brn.req("results").as_str_list())
+        if len(results) != len(bands_b):
+            raise brn.req("results").error(f"expected {len(bands_b)} results, one per strength")
+        for r in results:
+            if r not in ("none", "disrupt", "disrupt_remove_depth"):
+                raise brn.req("results").error(f"{r!r} is not a barrage result")
+        key_b = (
+            brn.req("colour").as_bool(),
+            brn.req("symbol").as_bool(),
+            brn.req("depth").as_choice({"yes", "no", "any"}),
+        )
+        barrage[key_b] = results
+        src(brn, "chart: US Barrage Table", f"colour={key_b[0]} symbol={key_b[1]} depth={key_b[2]}")
+    hex_mult: dict[str, tuple[int, int]] = {}
+    for tn in root.req("terrain_hex").as_list():
+        tn.only({"terrain", "unit", "depth", "source"})
+        for t in tn.req("terrain").as_str_list():
+            hex_mult[t] = (tn.req("unit").as_int(), tn.req("depth").as_int())
+        src(tn, "chart: Terrain Defense Table", ", ".join(tn.req("terrain").as_str_list()))
+    side_mult: dict[str, tuple[int, int]] = {}
+    prohibited: set[str] = set()
+    for sn in root.req("terrain_side").as_list():
+        sn.only({"side", "unit", "depth", "prohibited", "source"})
+        sides = sn.req("side").as_str_list()
+        if (p := sn.get("prohibited")) is not None and p.as_bool():
+            prohibited.update(sides)
+        else:
+            for s in sides:
+                side_mult[s] = (sn.req("unit").as_int(), sn.req("depth").as_int())
+        src(sn, "chart: Terrain Defense Table", ", ".join(sides))
+    attack: dict[tuple[bool, str, str], list[tuple[int, int, tuple[str, ...]]]] = {}
+    for an in root.req("attack").as_list():
+        an.only({"weapons", "compare", "column", "results", "first", "last", "reading", "source"})
+        wok = an.req("weapons").as_bool()
+        cmps = {"less_or_equal", "greater"} if not wok else {"less", "equal", "greater"}
+        cmp = an.req("compare").as_choice(cmps | {"double"})
+        col = an.req("column").as_choice({"alone", "unrevealed", "revealed"})
+        res = tuple(an.req("results").as_str_list())
+        for r in res:
+            if r not in ATTACK_RESULTS:
+                raise an.req("results").error(f"{r!r} is not an attack result")
+        first = an.get("first")
+        last = an.get("last")
+        attack.setdefault((wok, cmp, col), []).append(
+            (first.as_int() if first else 1, last.as_int() if last else 99, res)
+        )
+        src(an, "chart: US Attack Results Chart", f"weapons={wok} {cmp} {col}")
+    anotes = root.req("attack_notes")
+    src(anotes, "chart: US Attack Results Chart", "notes")
+    at = root.req("action_turns")
+    actions: dict[tuple[str, str, str], str] = {}
+    for acn in root.req("action").as_list():
+        acn.only({"letter", "position", "actions", "source"})
+        letter = acn.req("letter").as_choice(set(ACTION_LETTERS))
+        pos = acn.req("position").as_choice({"wn", "reinforcement"})
+        table = acn.req("actions").only(set(STATUSES))
+        for status in STATUSES:
+            actions[(letter, pos, status)] = table.req(status).as_choice(GERMAN_ACTIONS)
+        src(acn, "chart: German Action Summary", f"{letter} {pos}")
+    params_node = root.req("action_params")
+    params = {k: v.value for k, v in params_node.items() if k != "source"}
+    src(params_node, "chart: German Action Summary", "column conditions")
+    armour: dict[str, tuple[str, int]] = {}
+    for arn in root.req("armour_action").as_list():
+        arn.only({"letter", "action", "move", "through_us_hexes", "source"})
+        armour[arn.req("letter").as_choice(set(ACTION_LETTERS))] = (
+            arn.req("action").as_choice(ARMOUR_ACTIONS),
+            arn.req("move").as_int(),
+        )
+        src(arn, "chart: German Action Summary", f"armour {arn.req('letter').as_str()}")
+    return Charts(
+        bands=tuple(bands),
+        landing=landing,
+        mine_first=notes.req("mine_first").as_int(),
+        mine_last=notes.req("mine_last").as_int(),
+        all_cleared_turn=notes.req("all_cleared_turn").as_int(),
+        ranger_drift=notes.req("ranger_voluntary_drift").as_int(),
+        dot_priority=dot_priority,
+        dot_symbol=dot_symbol,
+        fire=fire,
+        concentrated_steps=fnotes.req("concentrated_steps").as_int(),
+        leader_dots=tuple(fnotes.req("leader_dots").as_str_list()),
+        hit_limits=tuple(limits),
+        weapons=weapons,
+        tank_close=tank_close,
+        weapon_names=names,
+        hero_never=frozenset(wnotes.req("hero_never").as_str_list()),
+        barrage_bands=tuple((b[0], b[1]) for b in bands_b),
+        barrage=barrage,
+        hex_mult=hex_mult,
+        side_mult=side_mult,
+        prohibited=frozenset(prohibited),
+        attack={k: tuple(v) for k, v in attack.items()},
+        action_first=at.req("first").as_int(),
+        actions=actions,
+        action_params=params,
+        armour=armour,
+        sources=tuple(sources),
+    )
+
+
+CHARTS = load_charts()
+
+
+# --------------------------------------------------------------------------
+# Amphibious Landing Table
+# --------------------------------------------------------------------------
+def landing_band(turn: int, charts: Charts = CHARTS) -> str:
+    """DDOB Amphibious Landing Table: the turn band (1-3, 4-14, 15+) of ``turn``."""
+    for name, first, last, _ in charts.bands:
+        if first <= turn <= last:
+            return name
+    raise ValueError(f"turn {turn} is in no band of the Amphibious Landing Table")
+
+
+def landing_row(kind: str, turn: int, sector: str) -> str | None:
+    """DDOB Amphibious Landing Table: which row a landing unit checks, or None.
+
+    ``kind`` is the unit's class, ``sector`` the sector of its planned box.
+
+    * HQs and generals never check (Notes).
+    * Tanks: the turn-1 row on turn 1, the turns 2-3 row on turns 2-3.
+      Reading: the table has no tank row after turn 3, so a tank landing later
+      lands without a hazard check.
+    * Infantry, Rangers, heavy-weapons (9-2) companies and engineers use the
+      infantry rows. Reading: on turns 1-3 the Dog Green / Charlie row applies
+      to every infantry-class unit planned for those two sectors and the
+      "except DG & CH" row to the rest, Rangers included (Rangers are infantry);
+      engineers and heavy-weapons companies land as infantry.
+    * DUKW artillery: the DUKW row; artillery, anti-aircraft and anti-tank
+      units: their shared row (turns 1-3 have none: see :func:`landing_result`).
+    """
+    if kind in ("hq", "general", "naval"):
+        return None
+    if kind == "tank":
+        if turn == 1:
+            return "tank_turn1"
+        return "tank_turn2_3" if turn <= 3 else None
+    if kind in ("infantry", "ranger", "heavy", "engineer"):
+        if turn <= 3 and sector in ("DG", "CH"):
+            return "infantry_dg_ch"
+        return "infantry"
+    if kind == "dukw":
+        return "dukw"
+    if kind in ("artillery", "anti_aircraft", "anti_tank"):
+        return "artillery"
+    raise ValueError(f"unknown unit class {kind!r}")
+
+
+def landing_result(turn: int, row: str, letter: str, charts: Charts = CHARTS) -> LandingEffect:
+    """DDOB Amphibious Landing Table: the effect of result ``letter`` for ``row`` on ``turn``.
+
+    Reading: the turns 1-3 band prints no DUKW or artillery/AA/AT rows; a unit
+    of those classes landing on turns 1-3 uses its turns 4-14 row (the DUKW row
+    is the same in both later bands). The infantry rows of band 1-3 exist only
+    there; on later turns infantry uses the band's own infantry row.
+    """
+    if letter not in LETTERS:
+        raise ValueError(f"{letter!r} is not a landing result (A-D)")
+    band = landing_band(turn, charts)
+    effect = charts.landing.get((band, row, letter))
+    if effect is None and band == "1-3":
+        effect = charts.landing.get(("4-14", row, letter))
+    if effect is None:
+        raise ValueError(f"the Amphibious Landing Table has no row {row!r} for turn {turn}")
+    return effect
+
+
+def mine_turn(turn: int, charts: Charts = CHARTS) -> bool:
+    """DDOB Amphibious Landing Table, note *: mine explosions are possible on turns 7-22."""
+    return charts.mine_first <= turn <= charts.mine_last
+
+
+def obstacles_all_cleared(turn: int, charts: Charts = CHARTS) -> bool:
+    """DDOB Amphibious Landing Table, note *: from turn 23 every obstacle hex counts as cleared."""
+    return turn >= charts.all_cleared_turn
+
+
+def drift_box(box: int, drift: int, boxes: int) -> tuple[int, int]:
+    """DDOB Amphibious Landing Table: move a landing box ``drift`` boxes (east positive).
+
+    Boxes are numbered 1 (west) to ``boxes`` (east). Returns the new box and
+    how many boxes the drift ran past the east end.
+
+    Reading: a drift west past box 1 stops at box 1 (beyond it are the cliffs
+    of Pointe de la Percée, where no craft could beach); a drift east past the
+    last box lands in the last box and reports the overrun, which the game
+    treats as a craft that went on towards Port-en-Bessin and came back late
+    (see ``LandingState``).
+    """
+    target = box + drift
+    if target < 1:
+        return 1, 0
+    if target > boxes:
+        return boxes, target - boxes
+    return target, 0
+
+
+def ranger_may_drift(kind: str, effect: LandingEffect, charts: Charts = CHARTS) -> int:
+    """DDOB Amphibious Landing Table, note **: boxes a Ranger may drift east by choice.
+
+    Reading: the ``**`` mark sits on the "No effect" cell of the turns 4-14
+    infantry & Rangers row, so only a Ranger unit with that result may choose
+    to drift 0 to 4 boxes east; every other unit (and every other result) has
+    no such option.
+    """
+    return charts.ranger_drift if kind == "ranger" and effect.ranger_option else 0
+
+
+# --------------------------------------------------------------------------
+# German Fire Chart
+# --------------------------------------------------------------------------
+def matches_target(
+    unit_symbol: str, card_symbols: Iterable[str], hex_steps: int, charts: Charts = CHARTS
+) -> bool:
+    """DDOB German Fire Chart, note Concentrated Target.
+
+    A unit matches when the card shows its target symbol, or when its hex holds
+    ``concentrated_steps`` (5) or more US steps, whatever its symbol.
+    """
+    return unit_symbol in card_symbols or hex_steps >= charts.concentrated_steps
+
+
+def counts_as_armoured(armoured: bool, armour_bonus: bool) -> bool:
+    """DDOB German Fire Chart, note Armour bonus: with the bonus, armour counts as non-armoured."""
+    return armoured and not armour_bonus
+
+
+def fire_effect(
+    dot: str, firer: str, armoured: bool, matches: bool, charts: Charts = CHARTS
+) -> FireEffect | None:
+    """DDOB German Fire Chart: the effect of one position's fire on one US unit.
+
+    ``dot`` is the position's fire dot in the unit's hex (intense, steady,
+    sporadic); ``firer`` is ``position`` (a WN or a revealed reinforcement
+    position), ``unrevealed`` (an unrevealed reinforcement position) or
+    ``ambush`` (an unoccupied position, turn 17 and later); ``armoured`` is
+    after the armour bonus (:func:`counts_as_armoured`); ``matches`` after the
+    concentrated-target note (:func:`matches_target`). None: no effect.
+
+    Reading: the sporadic row prints one cell and two blanks. Its cell spans
+    the two firing columns (a disruption is all it does, so the unrevealed
+    column has nothing to add); an ambush from a sporadic field has no effect,
+    since the ambush column weakens by one degree from row to row (one unit
+    loses a step, then one unit is disrupted, then nothing).
+    """
+    row = charts.fire[(dot, firer)]
+    if row.targets == "none":
+        return None
+    if row.targets == "all":
+        return FireEffect(row.lose, row.disrupt)
+    if row.targets == "nonarmoured":
+        if armoured or not matches:
+            return None
+        return FireEffect(row.lose, row.disrupt)
+    # one_symbol: one unit of any type (armour included) with the target symbol
+    if not matches:
+        return None
+    return FireEffect(row.lose, row.disrupt, one=True)
+
+
+def hit_limit(turn: int, german_units: int, depth_markers: int, charts: Charts = CHARTS) -> int:
+    """DDOB German Fire Chart, Hit Limits.
+
+    Turns 1-16: as many US units as the position holds German units and depth
+    markers; turns 17-32: twice as many.
+    """
+    base = german_units + depth_markers
+    for first, last, mult in charts.hit_limits:
+        if first <= turn <= last:
+            return base * mult
+    return base * charts.hit_limits[-1][2]
+
+
+def selection_key(
+    dot: str, distance: int, steps: int, charts: Charts = CHARTS
+) -> tuple[int, int, int]:
+    """DDOB German Fire Chart, Selection Priorities, as a sort key.
+
+    Fire dot priority (intense, steady, sporadic) first, then the unit closest
+    to the firing position, then the unit with most steps; what still ties is
+    the player's choice.
+    """
+    return (charts.dot_priority[dot], distance, -steps)
+
+
+def select_hits(
+    candidates: Sequence[tuple[tuple[int, int, int], str]], limit: int
+) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """DDOB German Fire Chart, Hit Limits and Selection Priorities.
+
+    ``candidates`` are ``(selection_key, unit)`` pairs. Returns the units hit
+    for certain, the tied group at the limit from which the player picks, and
+    how many of that group must be picked. Units are listed in key order
+    (then by id, which decides nothing: the player picks among ties).
+    """
+    ordered = sorted(candidates)
+    if len(ordered) <= limit:
+        return tuple(u for _, u in ordered), (), 0
+    if limit <= 0:
+        return (), (), 0
+    cut_key = ordered[limit - 1][0]
+    sure = tuple(u for k, u in ordered if k < cut_key)
+    tied = tuple(u for k, u in ordered if k == cut_key)
+    need = limit - len(sure)
+    if need == len(tied):
+        return sure + tied, (), 0
+    return sure, tied, need
+
+
+# --------------------------------------------------------------------------
+# US Weapons Chart
+# --------------------------------------------------------------------------
+def unit_weapons(
+    kind: str,
+    full: bool,
+    distance: int,
+    range2: bool = False,
+    reduced: Iterable[str] = (),
+    charts: Charts = CHARTS,
+) -> frozenset[str]:
+    """DDOB US Weapons Chart: the weapons a US unit brings to an attack.
+
+    ``distance`` is from the unit to the target; ``range2`` marks a 9-2
+    infantry unit (range 2). Full-strength infantry and Rangers have the
+    infantry row; a full 9-2 unit has its adjacent row next to the target and
+    its non-adjacent row at range 2; a tank adds MG and BR within 3 hexes.
+
+    Reading: the chart lists infantry only at full strength; a reduced infantry,
+    Ranger, 9-2 or engineer unit brings the weapons of its reduced side, which
+    the order of battle gives as ``reduced`` (a reconstruction). Engineers
+    count as infantry. A general counts as a headquarters (RD). The chart does
+    not distinguish full and reduced for the other classes.
+    """
+    w = charts.weapons
+    if kind in ("infantry", "ranger", "engineer", "heavy"):
+        if not full:
+            return frozenset(reduced)
+        if range2 or kind == "heavy":
+            return w["infantry_9_2_adjacent"] if distance <= 1 else w["infantry_9_2_ranged"]
+        return w["infantry_full"]
+    if kind == "tank":
+        return w["tank_within_3"] if distance <= charts.tank_close else w["tank"]
+    if kind in ("artillery", "dukw"):
+        return w["artillery"]
+    if kind == "anti_tank":
+        return w["anti_tank"]
+    if kind == "anti_aircraft":
+        return w["anti_aircraft"]
+    if kind == "naval":
+        return w["naval"]
+    if kind in ("hq", "general"):
+        return w["hq"]
+    raise ValueError(f"unknown unit class {kind!r}")
+
+
+def check_weapons(
+    required: Iterable[str],
+    available: Iterable[str],
+    directions: int,
+    hero: bool = False,
+    charts: Charts = CHARTS,
+) -> WeaponsVerdict:
+    """DDOB US Weapons Chart and its footnote: are the requirements met?
+
+    Every required weapon must be brought by some attacker. FL (flanking) is
+    met not by a weapon but by attacking from more than one direction
+    (``directions`` >= 2). With ``hero`` the Hero wildcard stands in for one
+    missing weapon, never for FL.
+    """
+    req = frozenset(required)
+    have = frozenset(available)
+    flanking_met = "FL" not in req or directions >= 2
+    missing = tuple(sorted(req - have - {"FL"}))
+    if flanking_met and not missing:
+        return WeaponsVerdict(True, (), True)
+    if hero and flanking_met and len(missing) == 1 and missing[0] not in charts.hero_never:
+        return WeaponsVerdict(True, missing, True, hero_used=True)
+    return WeaponsVerdict(False, missing, flanking_met)
+
+
+# --------------------------------------------------------------------------
+# US Barrage Table
+# --------------------------------------------------------------------------
+def barrage_result(
+    colour_shown: bool,
+    symbol_shown: bool,
+    has_depth: bool,
+    strength: int,
+    charts: Charts = CHARTS,
+) -> str:
+    """DDOB US Barrage Table: ``none``, ``disrupt`` or ``disrupt_remove_depth``.
+
+    ``colour_shown``: the fire card drawn shows the barraged position's colour;
+    ``symbol_shown``: it shows the barraging unit's target symbol.
+
+    Reading: two rows print their text in one strength column only and leave
+    the others blank. A blank right of printed text continues it (a merged
+    cell), a blank with nothing printed left of it means no effect: with the
+    symbol only and no depth, 1-2 has no effect and 3-5 and 6+ disrupt; with
+    the colour only and no depth, every strength disrupts.
+    """
+    depth = "yes" if has_depth else "no"
+    row = charts.barrage.get((colour_shown, symbol_shown, depth))
+    if row is None:
+        row = charts.barrage[(colour_shown, symbol_shown, "any")]
+    for i, (lo, hi) in enumerate(charts.barrage_bands):
+        if lo <= strength <= hi:
+            return row[i]
+    return "none"  # strength 0: nothing to barrage with
+
+
+# --------------------------------------------------------------------------
+# Terrain Defense Table
+# --------------------------------------------------------------------------
+def side_name(feature: str, direction: str | None) -> str:
+    """A hexside feature as the Terrain Defense Table names it, seen by the attacker.
+
+    ``direction`` is how the attack crosses the side: ``up`` when the defender
+    is the higher cell. Bluffs are directional (Bluff (up) / Bluff (down));
+    every other feature is named as it is.
+    """
+    if feature == "bluff":
+        return "bluff_up" if direction == "up" else "bluff_down"
+    return feature
+
+
+def attack_prohibited(sides: Iterable[str], charts: Charts = CHARTS) -> bool:
+    """DDOB Terrain Defense Table: no attack across a sheer or scaleable cliff or up a bluff."""
+    return any(s in charts.prohibited for s in sides)
+
+
+def defense_multipliers(
+    hex_terrain: str, side: Iterable[str] | None, charts: Charts = CHARTS
+) -> tuple[int, int]:
+    """DDOB Terrain Defense Table: (unit, depth marker) multipliers of the defender.
+
+    ``side`` are the features (table names) of the hexside every attacker
+    attacks through, or None when the attackers do not all attack through the
+    same hexside (then no hexside benefit). Effects are not cumulative: the
+    larger of the hex and hexside multiplier applies. Terrain the table does
+    not list (beach, open ground) is unmarked: x1.
+
+    Reading: "not cumulative" is applied to the unit and the depth columns
+    separately (a woods hex attacked across shingle doubles the unit once and
+    leaves the depth marker x1).
+    """
+    unit, depth = charts.hex_mult.get(hex_terrain, (1, 1))
+    if side is not None:
+        for s in side:
+            su, sd = charts.side_mult.get(s, (1, 1))
+            unit, depth = max(unit, su), max(depth, sd)
+    return unit, depth
+
+
+# --------------------------------------------------------------------------
+# US Attack Results Chart
+# --------------------------------------------------------------------------
+def compare_strengths(attack: int, defense: int, weapons: bool) -> str:
+    """DDOB US Attack Results Chart: which comparison row applies.
+
+    Without the required weapons the rows are ``less_or_equal``, ``greater``
+    (but not double) and ``double`` (at least double); with them ``less``,
+    ``equal``, ``greater`` and ``double``.
+    """
+    if attack >= 2 * defense and attack > defense:
+        return "double"
+    if attack > defense:
+        return "greater"
+    if not weapons:
+        return "less_or_equal"
+    return "equal" if attack == defense else "less"
+
+
+def attack_results(
+    weapons: bool, compare: str, column: str, turn: int, charts: Charts = CHARTS
+) -> tuple[str, ...]:
+    """DDOB US Attack Results Chart: the results of one attack.
+
+    ``column``: ``alone`` (German unit alone), ``unrevealed`` (with an
+    unrevealed depth marker), ``revealed`` (with a revealed one). The last cell
+    splits by turn (1-16 / 17-32).
+
+    Reading: the cell "at least double / unrevealed depth" is blank under
+    "reveal the depth marker; compare again": it continues that cell, so both
+    a greater and a double attack reveal the marker (see :func:`reveal_results`).
+    """
+    rows = charts.attack.get((weapons, compare, column))
+    if rows is None:
+        raise ValueError(f"no attack cell weapons={weapons} {compare} {column}")
+    for first, last, results in rows:
+        if first <= turn <= last:
+            return results
+    return rows[-1][2]
+
+
+def reveal_results(
+    marker: str,
+    attack: int,
+    unit_defense: int,
+    marker_defense: int,
+    turn: int,
+    charts: Charts = CHARTS,
+) -> tuple[str, ...]:
+    """DDOB US Attack Results Chart, "reveal and compare again" and footnote (1).
+
+    The depth marker is revealed; if it calls for a Tactical Reinforcement
+    (``TR``) the German unit is defeated. Otherwise the marker's (multiplied)
+    strength joins the defence, the strengths are compared again (the attackers
+    still have the required weapons) and the revealed-depth column applies.
+
+    Reading: footnote (1) is taken as printed: a Tactical Reinforcement marker
+    is a call for help, not strength in the position, so the position falls;
+    the marker is removed with it.
+    """
+    if marker == "TR":
+        return ("depth_eliminated", charts_tr_result(charts))
+    cmp = compare_strengths(attack, unit_defense + marker_defense, True)
+    return attack_results(True, cmp, "revealed", turn, charts)
+
+
+def charts_tr_result(charts: Charts = CHARTS) -> str:
+    """DDOB US Attack Results Chart footnote (1): the result of a Tactical Reinforcement marker."""
+    return "german_defeated"
+
+
+# --------------------------------------------------------------------------
+# German Action Summary (turns 17-32)
+# --------------------------------------------------------------------------
+def uses_action_summary(turn: int, charts: Charts = CHARTS) -> bool:
+    """DDOB German Action Summary: it drives the German side from turn 17."""
+    return turn >= charts.action_first
+
+
+def german_action(letter: str, position: str, status: str, charts: Charts = CHARTS) -> str:
+    """DDOB German Action Summary: what a position does for a fire card's action letter.
+
+    ``position`` is ``wn`` or ``reinforcement``; ``status`` is ``us_in_fof``
+    (occupied, US units in its field of fire), ``no_us_in_fof`` (occupied, none)
+    or ``unoccupied``. The column conditions of the unoccupied columns (German
+    communication; for reinforcement positions also a US unit within 2 hexes)
+    are checked by the caller: when they fail the action is ``no_action``.
+
+    Reading: the three F rows differ only in what the fire may hit (armour,
+    6.36; a leader, 11.4); they are the armour-bonus and leader icons of the
+    fire card, applied by the fire procedure, so the action is ``fire`` in all.
+    """
+    return charts.actions[(letter, position, status)]
+
+
+def armour_action(letter: str, charts: Charts = CHARTS) -> tuple[str, int]:
+    """DDOB German Action Summary, optional variant German Armour: (action, hexes of move).
+
+    Reading: the optional armour column is a separate variant; this library
+    provides the column but its scenarios do not field German armour (none
+    fought at Omaha on 6 June; HISTORY.md), so no game procedure calls it.
+    """
+    return charts.armour[letter]
