@@ -44,7 +44,7 @@ from omaha.landing_table.actions import (
     Resolve,
     ResolveHero,
 )
-from omaha.landing_table.combat import approach
+from omaha.landing_table.combat import MAX_ATTACKERS, approach
 from omaha.landing_table.state import DDOBState
 
 __all__ = ["HeuristicBot", "RandomBot"]
@@ -52,6 +52,7 @@ __all__ = ["HeuristicBot", "RandomBot"]
 DOT_WEIGHT = {"intense": 3.0, "steady": 2.0, "sporadic": 1.0}
 ASSUMED_DEFENSE = 6  # an unrevealed 352nd unit
 INF = 10**6
+DANGER_WEIGHT = 0.5  # German fire against progress when choosing a move
 
 _REVERSE: dict[tuple[str, str], list[list[tuple[int, int]]]] = {}
 
@@ -210,6 +211,8 @@ class HeuristicBot:
         if self._good_attack(state, pid, group):
             return group
         for uid in self._candidates(state, pid, first):
+            if len(group) >= MAX_ATTACKERS:
+                break
             group.append(uid)
             if self._good_attack(state, pid, group):
                 return group
@@ -273,8 +276,21 @@ class HeuristicBot:
         return best if threat(best)[0] > 0 else None
 
     def _goals(self, state: DDOBState, uid: str) -> frozenset[int]:
+        """Where a unit wants to go: next to an occupied position (in range for
+        vehicles), onto a cleared strongpoint nobody holds (so it is not
+        re-occupied), an unopened exit, or an unheld VP position. A leader goes
+        where units are disrupted, to rally them."""
         board = state.scen.board
         k = state.unit(uid).kind
+        us_cells = state.us_at()
+        if k.leader:
+            shaken = {
+                state.us[u].where
+                for u in state.ashore()
+                if state.us[u].disrupted and not state.is_leader(u)
+            }
+            if shaken:
+                return frozenset(shaken)
         reach = max(1, state.unit_range(uid)) if k.move == "vehicle" else 1
         goals: set[int] = set()
         german = state.german_cells()
@@ -282,13 +298,14 @@ class HeuristicBot:
             for c in board.within(cell, reach):
                 if c != cell and c not in german and not approach(board, c, cell).prohibited:
                     goals.add(c)
-        us_cells = state.us_at()
         for e in state.scen.exits:
             if e.id not in state.exits_open:
                 goals.add(e.cell)
         for p in state.scen.positions:
             ps = state.pos[p.id]
-            if p.vp > 0 and ps.unit is None and not ps.defeated and p.cell not in us_cells:
+            if ps.unit is not None or p.cell in us_cells:
+                continue
+            if (p.kind == "wn" and ps.defeated) or (p.vp > 0 and not ps.defeated):
                 goals.add(p.cell)
         return frozenset(goals)
 
@@ -321,7 +338,10 @@ class HeuristicBot:
             stack = steps_at.get(cell, 0) + (0 if cell == s.where else own)
             crowd = 4.0 if stack >= rules.CHARTS.concentrated_steps else 0.0
             wet = 20.0 if cell in flood_next else 0.0
-            return (3.0 * dist + 0.5 * danger.get(cell, 0.0) + crowd + wet, board.labels[cell])
+            return (
+                3.0 * dist + DANGER_WEIGHT * danger.get(cell, 0.0) + crowd + wet,
+                board.labels[cell],
+            )
 
         options: list[tuple[tuple[float, str], Action]] = [
             (score(board.cell(a.hex)), a) for a in moves if isinstance(a, Move)

@@ -17,6 +17,7 @@ Reconstructed procedure (the published rules of play are not available):
   once revealed, each times its Terrain Defense Table multiplier.
 * Barrage: an artillery unit (or Naval Fire Marker) within barrage range draws
   a fire card and reads the US Barrage Table.
+* At most three units (a Naval Fire Marker counts as one) attack together.
 * Naval Fire Markers (from the turns the scenario gives) attack or barrage a WN
   only when a US unit with a radio (RD) is within 3 hexes of it; one marker at
   most joins an attack.
@@ -59,6 +60,7 @@ from omaha.landing_table.scenario import Position
 ATTACK = "DDOB US Attack Results Chart"
 BARRAGE = "DDOB US Barrage Table"
 SEA: tuple[int, int] = (-2, -2)
+MAX_ATTACKERS = 3  # reconstructed
 
 
 @attrs.frozen
@@ -240,6 +242,8 @@ class CombatMixin(Core):
     def joiners(self) -> list[str]:
         """Units that may still join the attack being built."""
         pid = str(self.ctx["target"])
+        if len(self.ctx["attackers"]) >= MAX_ATTACKERS:
+            return []
         naval = not any(u.startswith("NF") for u in self.ctx["attackers"])
         out = []
         for uid in self.queue:
