@@ -222,7 +222,7 @@ class GermanMixin(Core):
         p = self.scen.pos_by_id[pid]
         g = self.pos[pid].unit
         if g is not None and self.ger[g].disrupted:
-            self.note("ddob.silent", SUMMARY, position=pid, why="disrupted")
+            self.note("ddob.idle", SUMMARY, position=pid, why="disrupted")
             return
         status = self._status(p)
         action = rules.german_action(card.action, p.kind, status)
@@ -232,7 +232,7 @@ class GermanMixin(Core):
             "ddob.action",
             SUMMARY,
             position=pid,
-            status=status.replace("_", " "),
+            status=_STATUS_TEXT[status],
             letter=card.action,
             action=action.replace("_", " "),
         )
@@ -431,6 +431,11 @@ class GermanMixin(Core):
         self.touch()
 
 
+_STATUS_TEXT = {
+    "us_in_fof": "occupied, US units in its field of fire",
+    "no_us_in_fof": "occupied, no US unit in its field of fire",
+    "unoccupied": "unoccupied",
+}
 _FIRER_TEXT = {
     "position": "WN or revealed position",
     "unrevealed": "unrevealed reinforcement position",

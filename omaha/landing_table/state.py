@@ -170,6 +170,10 @@ class DDOBState(LandingMixin, GermanMixin, CombatMixin):
             return f"{pid} is not a German position"
         if not self.occupied(pid):
             return f"no German unit holds {pid}"
+        if pid in self.attacked:
+            return f"{pid} has already been attacked this turn (one attack per position)"
+        if self.strength(uid) <= 0:
+            return f"{uid} has no attack strength"
         d = self.scen.board.distance(self.us[uid].where, p.cell)
         if d > self.unit_range(uid):
             return f"{pid} is {d} hexes away, beyond {uid}'s range of {self.unit_range(uid)}"
@@ -473,6 +477,8 @@ class DDOBState(LandingMixin, GermanMixin, CombatMixin):
                 "+" if len(ds) > 4 else ""
             )
             marks.append(Mark(labels[cell], text, "fire"))
+        for cell in sorted(self.cleared & self.scen.obstacle_cells):
+            marks.append(Mark(labels[cell], "cleared", "obstacles"))
         for e in self.scen.exits:
             state = "open" if e.id in self.exits_open else "closed"
             marks.append(Mark(labels[e.cell], f"exit {e.id} {state}", "exit"))
