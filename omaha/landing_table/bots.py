@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
+from omaha.kernel.board import Board
 from omaha.kernel.dice import RandomDice
 from omaha.kernel.movement import MovementGraph
 from omaha.kernel.protocol import RandomBot, State
@@ -90,12 +91,30 @@ def distance_to(graph: MovementGraph, key: tuple[str, str], goals: Iterable[int]
     return best
 
 
+_ATTACK_CELLS: dict[tuple[str, int, int], tuple[int, ...]] = {}
+
+
+def attack_cells(board: Board, cell: int, reach: int) -> tuple[int, ...]:
+    """Cells within ``reach`` from which ``cell`` may be attacked (cached, pure)."""
+    key = (board.id, cell, reach)
+    got = _ATTACK_CELLS.get(key)
+    if got is None:
+        got = tuple(
+            c
+            for c in board.within(cell, reach)
+            if c != cell and not approach(board, c, cell).prohibited
+        )
+        _ATTACK_CELLS[key] = got
+    return got
+
+
 class HeuristicBot:
     """A sensible US player (see the module docstring)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = RandomDice(seed)
         self._fields: dict[tuple[object, ...], list[int]] = {}
+        self._danger: dict[tuple[object, ...], dict[int, float]] = {}
 
     def choose(self, state: State) -> Action:
         if not isinstance(state, DDOBState):
@@ -127,12 +146,18 @@ class HeuristicBot:
     # -- appraisal ------------------------------------------------------------------------
     def danger(self, state: DDOBState) -> dict[int, float]:
         """German fire weight per cell, from occupied positions (public information)."""
-        out: dict[int, float] = {}
-        for p in state.scen.positions:
-            if state.occupied(p.id):
-                for cell, dot in p.fof.items():
-                    out[cell] = out.get(cell, 0.0) + DOT_WEIGHT[dot]
-        return out
+        occupied = tuple(p.id for p in state.scen.positions if state.occupied(p.id))
+        key = (id(state.scen), occupied)
+        got = self._danger.get(key)
+        if got is None:
+            got = {}
+            for pid in occupied:
+                for cell, dot in state.scen.pos_by_id[pid].fof.items():
+                    got[cell] = got.get(cell, 0.0) + DOT_WEIGHT[dot]
+            if len(self._danger) > 64:
+                self._danger.clear()
+            self._danger[key] = got
+        return got
 
     def _land(self, state: DDOBState, legal: tuple[Action, ...]) -> Action:
         d = state.decision
@@ -295,9 +320,7 @@ class HeuristicBot:
         goals: set[int] = set()
         german = state.german_cells()
         for cell in german:
-            for c in board.within(cell, reach):
-                if c != cell and c not in german and not approach(board, c, cell).prohibited:
-                    goals.add(c)
+            goals.update(c for c in attack_cells(board, cell, reach) if c not in german)
         for e in state.scen.exits:
             if e.id not in state.exits_open:
                 goals.add(e.cell)

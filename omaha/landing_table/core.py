@@ -230,7 +230,7 @@ class Core(State):
         return self.scen.us_by_id[uid]
 
     def strength(self, uid: str) -> int:
-        if uid in self.naval_ids():
+        if uid.startswith("NF"):
             return self.scen.naval_attack
         return self.unit(uid).kind.strength(self.us[uid].steps)
 
