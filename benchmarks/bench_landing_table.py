@@ -61,10 +61,20 @@ def playouts(scenario: str, bot: str, games: int) -> None:
         f"{actions / games:.0f} actions/game"
     )
     print("  levels: " + ", ".join(f"{k} {v}" for k, v in levels.most_common()))
-    keys = (
-        "us_win first_wave_ashore landed_off_target dd_tanks_ashore dukw_guns_lost "
-        "us_losses german_losses exits_by_1200 exits_by_1700 exits_opened wn_cleared vp"
-    ).split()
+    keys = [
+        "us_win",
+        "first_wave_ashore",
+        "landed_off_target",
+        "dd_tanks_ashore",
+        "dukw_guns_lost",
+        "us_losses",
+        "german_losses",
+        "exits_by_1200",
+        "exits_by_1700",
+        "exits_opened",
+        "wn_cleared",
+        "vp",
+    ]
     print("  " + ", ".join(f"{k} {statistics.fmean(metrics[k]):.2f}" for k in keys))
 
 
