@@ -225,7 +225,9 @@ class DDOBScenario(Scenario):
         super().__init__(
             id=s.req("id").as_str(),
             title=s.req("title").as_str(),
-            hash=content_hash(root.value, *(nodes[k].value for k in sorted(nodes))),
+            hash=content_hash(
+                rules.CHARTS_DATA, root.value, *(nodes[k].value for k in sorted(nodes))
+            ),
             board=board,
             provenance=prov,
         )
