@@ -55,6 +55,56 @@ KINDS = frozenset(
 PLATEAU_ROWS = frozenset("ABCDEF")
 
 
+#: The procedures of play this module had to reconstruct (the code states them in
+#: full in the docstrings of :mod:`state`, :mod:`landing`, :mod:`german`, :mod:`combat`).
+RECONSTRUCTED_RULES: tuple[tuple[str, str], ...] = (
+    ("sequence of play", "turn = 30 minutes from 06:30; landing, German phase, US actions, end"),
+    (
+        "fire cards",
+        "one card per landing unit (result letter, mine), per German phase, per barrage",
+    ),
+    ("landing", "units land in order of battle, leaders last, on a hex of the box in the tide row"),
+    (
+        "mine strikes",
+        "a unit coming ashore in an uncleared obstacle hex loses a step if its card shows a mine",
+    ),
+    ("east end", "a craft drifting past the last box lands there a turn late, without a new check"),
+    ("German fire", "turns 1-16: occupied positions of the card's colours fire, in file order"),
+    (
+        "German disruption",
+        "a disrupted German unit neither fires nor acts; it recovers after that phase",
+    ),
+    (
+        "action summary 16.1-16.9",
+        "re-occupy, redeploy, reinforce, mortar, patrol, artillery, advance, ambush",
+    ),
+    ("German communication", "a path of land hexes free of US units to the southern map edge"),
+    (
+        "US orders",
+        "unit by unit: move, attack, barrage, clear obstacles or hold; end actions ends the phase",
+    ),
+    (
+        "movement",
+        "stop on entering a hex next to an occupied position; disrupted units move one hex",
+    ),
+    (
+        "attacks",
+        "at most three attackers; one attack per position per turn; an attack reveals the unit",
+    ),
+    (
+        "naval fire",
+        "a marker fires at a WN within 3 hexes of a US unit with a radio; one per attack",
+    ),
+    ("leaders", "rally the units in their hex at the start of the US actions"),
+    (
+        "recovery",
+        "disrupted US units recover at the end unless in an occupied position's intense fire",
+    ),
+    ("exits", "open when no covering position is occupied and a US unit stands in the exit hex"),
+    ("victory", "VP for positions held or cleared and exits open, against the scenario's levels"),
+)
+
+
 @attrs.frozen
 class UnitKind:
     """A class of US unit (reconstructed counter values)."""
@@ -204,6 +254,8 @@ class DDOBScenario(Scenario):
         for component, key, source in rules.CHARTS.sources:
             prov.append(ProvenanceItem(component, key, source))
         prov.append(ProvenanceItem("scenario", ref, s.source()))
+        for key, what in RECONSTRUCTED_RULES:
+            prov.append(ProvenanceItem("rule", key, Source(f"reconstructed: {what}")))
         map_node = nodes["map"]
         board = board_from_node(map_node)
         prov.append(ProvenanceItem("map", board.id, board.source))

@@ -151,6 +151,23 @@ class DDOBState(LandingMixin, GermanMixin, CombatMixin):
     def explain_illegal(self, action: Action) -> str:
         d = self.decision
         unit = getattr(action, "unit", None)
+        if d is not None and d["kind"] == "land" and isinstance(action, Land):
+            box = int(d["box"])
+            hexes = " or ".join(self.scen.board.labels[c] for c in self.land_options(box))
+            if action.unit != d["unit"]:
+                return f"{d['unit']} is landing now, not {action.unit}"
+            return (
+                f"{action.hex} is not a hex of {self.scen.boxes[box - 1]} at {self.tide()} tide "
+                f"(choose {hexes})"
+            )
+        if d is not None and d["kind"] == "hit" and isinstance(action, Hit):
+            tied = ", ".join(d["units"])
+            return f"{action.unit} is not among the units tied for this hit ({tied})"
+        if d is not None and d["kind"] == "attack" and isinstance(action, Join):
+            return (
+                f"{action.unit} cannot join the attack on {self.ctx['target']}: it must not have "
+                "had its orders yet, be undisrupted and in range, and at most three units attack"
+            )
         if d is not None and d["kind"] == "orders" and unit is not None:
             current = str(d["unit"])
             if unit != current:

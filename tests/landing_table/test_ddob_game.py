@@ -264,3 +264,17 @@ def test_play_command_runs_a_full_game(capsys: pytest.CaptureFixture[str]) -> No
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "turn 8 begins" in out and "Result: US" in out and "Metrics: " in out
+
+
+def test_illegal_actions_say_why() -> None:
+    s = fresh(seed=5)
+    d = s.decision
+    assert d is not None and d["kind"] == "land"
+    before = s.to_json()
+    with pytest.raises(
+        omaha.IllegalAction, match=r"K30 is not a hex of L\d\d at low tide \(choose"
+    ):
+        s.apply(omaha.load("landing_table").parse_action(f"land {d['unit']} at K30"))
+    with pytest.raises(omaha.IllegalAction, match="is landing now, not Z/1"):
+        s.apply(omaha.load("landing_table").parse_action("land Z/1 at K5"))
+    assert s.to_json() == before
