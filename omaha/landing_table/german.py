@@ -204,9 +204,11 @@ class GermanMixin(Core):
 
     # -- the action summary ----------------------------------------------------------
     def _status(self, p: Position) -> str:
+        """The Action Summary column; any US counter, a leader too, is a US unit in the field."""
         if self.pos[p.id].unit is None:
             return "unoccupied"
-        return "us_in_fof" if self.fof_units(p) else "no_us_in_fof"
+        seen = any(cell in p.fof for cell in self.us_at())
+        return "us_in_fof" if seen else "no_us_in_fof"
 
     def _unoccupied_ok(self, p: Position) -> bool:
         """German Action Summary: the conditions of the two "unoccupied" columns."""

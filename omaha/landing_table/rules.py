@@ -63,6 +63,7 @@ __all__ = [
     "compare_strengths",
     "counts_as_armoured",
     "defense_multipliers",
+    "dot_for_symbol",
     "drift_box",
     "fire_effect",
     "german_action",
@@ -203,8 +204,29 @@ def matches_target(
     return unit_symbol in card_symbols or hex_steps >= charts.concentrated_steps
 
 
+def dot_for_symbol(symbol: str, charts: Charts = CHARTS) -> str:
+    """DDOB German Fire Chart: the fire dot a row's icon stands for.
+
+    Reading: the three row icons are the fire dots printed in the hexes of a
+    position's field of fire: ● intense (priority 1), ⊕ steady (priority 2),
+    ○ sporadic (priority 3). The two icons of the notes are not dots but marks
+    on a fire card: ◻ the armour bonus, ★ a leader hit (see
+    :func:`counts_as_armoured`).
+    """
+    for dot, sym in charts.dot_symbol.items():
+        if sym == symbol:
+            return dot
+    raise ValueError(f"{symbol!r} is not a fire dot of the German Fire Chart")
+
+
 def counts_as_armoured(armoured: bool, armour_bonus: bool) -> bool:
-    """DDOB German Fire Chart, note Armour bonus: with the bonus, armour counts as non-armoured."""
+    """DDOB German Fire Chart, note Armour bonus: with the bonus, armour counts as non-armoured.
+
+    Reading: ◻ (armour bonus) and ★ (leader hit) are icons on a fire card; they
+    apply to every fire the card causes (turns 1-16 and the FIRE results of the
+    Action Summary). The Action Summary's three F rows ("may hit armour (6.36)",
+    "may hit leader (11.4)") are the F cards with those icons.
+    """
     return armoured and not armour_bonus
 
 
@@ -375,6 +397,10 @@ def barrage_result(
 
     ``colour_shown``: the fire card drawn shows the barraged position's colour;
     ``symbol_shown``: it shows the barraging unit's target symbol.
+
+    Reading: the "barraging unit symbol" is the target symbol every US unit
+    carries (the fire chart's "target symbol"); a card shows one target symbol,
+    so it shows the barraging unit's symbol or not.
 
     Reading: two rows print their text in one strength column only and leave
     the others blank. A blank right of printed text continues it (a merged

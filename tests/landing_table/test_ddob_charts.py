@@ -546,3 +546,9 @@ def test_bad_chart_files_name_file_key_and_problem() -> None:
     weapon = CHART_TEXT.replace('weapons = ["MG", "BR"]', 'weapons = ["MG", "XX"]')
     with pytest.raises(omaha.ScenarioError, match="'XX' is not a weapon code"):
         rules.charts_from_node(parse_toml(weapon, "charts.toml"))
+
+
+def test_reading_row_icons_are_the_fire_dots() -> None:
+    assert [rules.dot_for_symbol(x) for x in "●⊕○"] == ["intense", "steady", "sporadic"]
+    with pytest.raises(ValueError, match="not a fire dot"):
+        rules.dot_for_symbol("★")

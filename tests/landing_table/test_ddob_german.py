@@ -338,3 +338,15 @@ def test_hit_choice_survives_a_snapshot() -> None:
     again = s.game.state_from_json(s.to_json())
     again.apply(Hit("A/116"))
     assert again.us["A/116"].steps == 1 and again.us["G/116"].steps == 2
+
+
+def test_reading_card_icons_apply_to_action_summary_fire() -> None:
+    s = summary_board()
+    k = cells_with(wn70(s), "steady", "K")
+    place(s, "B/743", k[0])  # a tank, circle
+    s._act("WN70", card(action="F", symbol="circle", icon="armour"))
+    assert s.us["B/743"].steps == 1  # the armour bonus: steady fire hits it
+    s2 = summary_board()
+    place(s2, "Cota", cells_with(wn70(s2), "intense", "H")[0])
+    s2._act("WN70", card(action="F", icon="leader"))
+    assert s2.us["Cota"].status == "eliminated"
