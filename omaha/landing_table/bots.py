@@ -1,0 +1,374 @@
+"""Bots for D-Day at Omaha Beach: random (kernel) and a heuristic US player.
+
+The heuristic US player uses only what the US may see (an unrevealed 352nd
+unit is taken at an assumed strength, an unrevealed depth marker is unknown):
+
+* landing: the box hex with the least German fire on it (and no mine if the
+  card shows one); a Ranger drifts east when that takes it out of heavier fire
+  (the 5th Rangers' diversion to Dog White); a leader drifts with his unit;
+* German fire ties: the weakest of the tied units takes the hit;
+* orders, unit by unit: engineers clear obstacle hexes while the landings go
+  on; a unit attacks a position when it and the units still to act can meet
+  the weapons requirements (spending a Hero for one missing weapon) with
+  enough strength; artillery and naval fire barrage the position that covers
+  most US steps; everyone else moves towards the nearest hex from which an
+  occupied position can be attacked, an unopened exit or an unheld VP
+  position, weighing German fire on the way and avoiding stacks of 5+ steps;
+  units on a row the rising tide floods get off it first.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+
+from omaha.errors import IllegalAction
+from omaha.kernel.actions import Action
+from omaha.kernel.board import Board
+from omaha.kernel.dice import RandomDice
+from omaha.kernel.movement import MovementGraph
+from omaha.kernel.protocol import RandomBot, State
+from omaha.landing_table import rules
+from omaha.landing_table.actions import (
+    Attack,
+    Attrition,
+    Barrage,
+    Clear,
+    Drift,
+    Follow,
+    Hit,
+    Hold,
+    Join,
+    Land,
+    Move,
+    NoAttrition,
+    Resolve,
+    ResolveHero,
+)
+from omaha.landing_table.combat import MAX_ATTACKERS, approach
+from omaha.landing_table.state import DDOBState
+
+__all__ = ["HeuristicBot", "RandomBot"]
+
+DOT_WEIGHT = {"intense": 3.0, "steady": 2.0, "sporadic": 1.0}
+ASSUMED_DEFENSE = 6  # an unrevealed 352nd unit
+INF = 10**6
+DANGER_WEIGHT = 0.5  # German fire against progress when choosing a move
+
+_REVERSE: dict[tuple[str, str], list[list[tuple[int, int]]]] = {}
+
+
+def _reverse(graph: MovementGraph, key: tuple[str, str]) -> list[list[tuple[int, int]]]:
+    got = _REVERSE.get(key)
+    if got is None:
+        n = len(graph.board)
+        got = [[] for _ in range(n)]
+        for a in range(n):
+            for b, c in graph.steps(a):
+                got[b].append((a, c))
+        _REVERSE[key] = got
+    return got
+
+
+def distance_to(graph: MovementGraph, key: tuple[str, str], goals: Iterable[int]) -> list[int]:
+    """Cheapest movement cost from every cell to the nearest goal (static costs)."""
+    rev = _reverse(graph, key)
+    best = [INF] * len(rev)
+    heap: list[tuple[int, int]] = []
+    for g in sorted(set(goals)):
+        best[g] = 0
+        heap.append((0, g))
+    heapq.heapify(heap)
+    while heap:
+        d, b = heapq.heappop(heap)
+        if d > best[b]:
+            continue
+        for a, c in rev[b]:
+            nd = d + c
+            if nd < best[a]:
+                best[a] = nd
+                heapq.heappush(heap, (nd, a))
+    return best
+
+
+_ATTACK_CELLS: dict[tuple[str, int, int], tuple[int, ...]] = {}
+
+
+def attack_cells(board: Board, cell: int, reach: int) -> tuple[int, ...]:
+    """Cells within ``reach`` from which ``cell`` may be attacked (cached, pure)."""
+    key = (board.id, cell, reach)
+    got = _ATTACK_CELLS.get(key)
+    if got is None:
+        got = tuple(
+            c
+            for c in board.within(cell, reach)
+            if c != cell and not approach(board, c, cell).prohibited
+        )
+        _ATTACK_CELLS[key] = got
+    return got
+
+
+class HeuristicBot:
+    """A sensible US player (see the module docstring)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = RandomDice(seed)
+        self._fields: dict[tuple[object, ...], list[int]] = {}
+        self._danger: dict[tuple[object, ...], dict[int, float]] = {}
+
+    def choose(self, state: State) -> Action:
+        if not isinstance(state, DDOBState):
+            raise IllegalAction("this bot plays D-Day at Omaha Beach only")
+        if state.current_player() != "US":
+            raise IllegalAction("the heuristic bot plays the US side only")
+        d = state.decision
+        assert d is not None
+        kind = d["kind"]
+        legal = state.legal_actions()
+        if kind == "land":
+            return self._land(state, legal)
+        if kind == "drift":
+            return self._drift(state, legal)
+        if kind == "follow":
+            return Follow(str(d["unit"]), True)
+        if kind == "hit":
+            return min(
+                (a for a in legal if isinstance(a, Hit)),
+                key=lambda a: (state.strength(a.unit), a.unit),
+            )
+        if kind == "attrition":
+            able = [a for a in legal if isinstance(a, Attrition) and state.us[a.unit].steps >= 2]
+            return able[0] if able else NoAttrition()
+        if kind == "attack":
+            return self._build_attack(state, legal)
+        return self._orders(state, str(d["unit"]), legal)
+
+    # -- appraisal ------------------------------------------------------------------------
+    def danger(self, state: DDOBState) -> dict[int, float]:
+        """German fire weight per cell, from occupied positions (public information)."""
+        occupied = tuple(p.id for p in state.scen.positions if state.occupied(p.id))
+        key = (id(state.scen), occupied)
+        got = self._danger.get(key)
+        if got is None:
+            got = {}
+            for pid in occupied:
+                for cell, dot in state.scen.pos_by_id[pid].fof.items():
+                    got[cell] = got.get(cell, 0.0) + DOT_WEIGHT[dot]
+            if len(self._danger) > 64:
+                self._danger.clear()
+            self._danger[key] = got
+        return got
+
+    def _land(self, state: DDOBState, legal: tuple[Action, ...]) -> Action:
+        d = state.decision
+        assert d is not None
+        card = d.get("card")
+        mine = card is not None and state.scen.cards[str(card)].mine and rules.mine_turn(state.turn)
+        danger = self.danger(state)
+        board = state.scen.board
+
+        def score(a: Action) -> tuple[float, float, str]:
+            assert isinstance(a, Land)
+            cell = board.cell(a.hex)
+            risk = 1.0 if mine and state.obstacle(cell) else 0.0
+            return (risk, danger.get(cell, 0.0), a.hex)
+
+        return min(legal, key=score)
+
+    def _drift(self, state: DDOBState, legal: tuple[Action, ...]) -> Action:
+        d = state.decision
+        assert d is not None
+        danger = self.danger(state)
+        box = int(d["box"])
+
+        def score(a: Action) -> tuple[float, int]:
+            assert isinstance(a, Drift)
+            cells = state.land_options(box + a.boxes)
+            return (min(danger.get(c, 0.0) for c in cells), a.boxes)
+
+        return min(legal, key=score)
+
+    # -- attacks ------------------------------------------------------------------------------
+    def _defense_guess(self, state: DDOBState, pid: str, attackers: list[str]) -> tuple[int, bool]:
+        """(estimated defence to beat, weapons met?) from what the US can see."""
+        gid = state.pos[pid].unit
+        assert gid is not None
+        plan = state.evaluate_attack(pid, attackers, False)
+        ps = state.pos[pid]
+        if state.ger[gid].revealed:
+            unit_def = plan["unit_def"]
+            ok = plan["verdict"].ok or (
+                state.heroes > 0 and state.evaluate_attack(pid, attackers, True)["verdict"].ok
+            )
+        else:
+            unit_def = ASSUMED_DEFENSE * plan["unit_mult"]
+            ok = len(plan["weapons"]) >= 5
+        marker = 0
+        if ps.depth is not None:
+            if ps.depth_revealed:
+                marker = (0 if ps.depth == "TR" else int(ps.depth)) * plan["depth_mult"]
+            else:
+                marker = 2 * plan["depth_mult"]
+        return unit_def + marker, ok
+
+    def _good_attack(self, state: DDOBState, pid: str, attackers: list[str]) -> bool:
+        defense, ok = self._defense_guess(state, pid, attackers)
+        attack = sum(state.strength(u) for u in attackers)
+        return ok and attack > defense
+
+    def _candidates(self, state: DDOBState, pid: str, first: str) -> list[str]:
+        """Units still to act that could join an attack on ``pid`` (strongest first)."""
+        out = []
+        naval = first.startswith("NF")
+        for uid in state.queue:
+            if uid == first:
+                continue
+            if uid.startswith("NF"):
+                if not naval and uid not in state.naval_used and pid in state.naval_targets():
+                    out.append(uid)
+                    naval = True
+            elif state.can_attack(uid, pid):
+                out.append(uid)
+        return sorted(out, key=lambda u: (-state.strength(u), u))
+
+    def _best_group(self, state: DDOBState, pid: str, first: str) -> list[str] | None:
+        group = [first]
+        if self._good_attack(state, pid, group):
+            return group
+        for uid in self._candidates(state, pid, first):
+            if len(group) >= MAX_ATTACKERS:
+                break
+            group.append(uid)
+            if self._good_attack(state, pid, group):
+                return group
+        return None
+
+    def _build_attack(self, state: DDOBState, legal: tuple[Action, ...]) -> Action:
+        pid = str(state.ctx["target"])
+        attackers = list(state.ctx["attackers"])
+        if not self._good_attack(state, pid, attackers):
+            joins = [a for a in legal if isinstance(a, Join)]
+            if joins:
+                return max(joins, key=lambda a: (state.strength(a.unit), a.unit))
+        if ResolveHero() in legal and not state.attack_plan()["verdict"].ok:
+            return ResolveHero()
+        return Resolve()
+
+    # -- orders -----------------------------------------------------------------------------
+    def _orders(self, state: DDOBState, uid: str, legal: tuple[Action, ...]) -> Action:
+        if uid.startswith("NF"):
+            return self._barrage(state, [a for a in legal if isinstance(a, Barrage)]) or Hold(uid)
+        s = state.us[uid]
+        board = state.scen.board
+        if state.tide_rising() and state.flooded(s.where):
+            moves = [a for a in legal if isinstance(a, Move)]
+            dry = [a for a in moves if not state.flooded(board.cell(a.hex))]
+            if dry:
+                return self._best_move(state, uid, dry, allow_hold=False)
+        clear = Clear(uid)
+        if clear in legal and state.turn < 20:
+            return clear
+        attacks = [a for a in legal if isinstance(a, Attack)]
+        best: tuple[int, Attack] | None = None
+        for a in attacks:
+            group = self._best_group(state, a.target, uid)
+            if group is not None:
+                key = len(group)
+                if best is None or key < best[0]:
+                    best = (key, a)
+        if best is not None:
+            return best[1]
+        barrage = self._barrage(state, [a for a in legal if isinstance(a, Barrage)])
+        if barrage is not None:
+            return barrage
+        moves = [a for a in legal if isinstance(a, Move)]
+        if moves:
+            return self._best_move(state, uid, moves, allow_hold=True)
+        return Hold(uid)
+
+    def _barrage(self, state: DDOBState, options: list[Barrage]) -> Action | None:
+        if not options:
+            return None
+
+        def threat(a: Barrage) -> tuple[int, str]:
+            p = state.scen.pos_by_id[a.target]
+            gid = state.pos[a.target].unit
+            disrupted = gid is not None and state.ger[gid].disrupted
+            n = sum(state.us[u].steps for u in state.fof_units(p, ("intense", "steady")))
+            return (0 if disrupted else n, a.target)
+
+        best = max(options, key=threat)
+        return best if threat(best)[0] > 0 else None
+
+    def _goals(self, state: DDOBState, uid: str) -> frozenset[int]:
+        """Where a unit wants to go: next to an occupied position (in range for
+        vehicles), onto a cleared strongpoint nobody holds (so it is not
+        re-occupied), an unopened exit, or an unheld VP position. A leader goes
+        where units are disrupted, to rally them."""
+        board = state.scen.board
+        k = state.unit(uid).kind
+        us_cells = state.us_at()
+        if k.leader:
+            shaken = {
+                state.us[u].where
+                for u in state.ashore()
+                if state.us[u].disrupted and not state.is_leader(u)
+            }
+            if shaken:
+                return frozenset(shaken)
+        reach = max(1, state.unit_range(uid)) if k.move == "vehicle" else 1
+        goals: set[int] = set()
+        german = state.german_cells()
+        for cell in german:
+            goals.update(c for c in attack_cells(board, cell, reach) if c not in german)
+        for e in state.scen.exits:
+            if e.id not in state.exits_open:
+                goals.add(e.cell)
+        for p in state.scen.positions:
+            ps = state.pos[p.id]
+            if ps.unit is not None or p.cell in us_cells:
+                continue
+            if (p.kind == "wn" and ps.defeated) or (p.vp > 0 and not ps.defeated):
+                goals.add(p.cell)
+        return frozenset(goals)
+
+    def _field(self, state: DDOBState, uid: str) -> list[int]:
+        k = state.unit(uid).kind
+        goals = self._goals(state, uid)
+        key = (id(state.scen), k.move, goals)
+        got = self._fields.get(key)
+        if got is None:
+            if len(self._fields) > 256:
+                self._fields.clear()
+            graph = state.scen.moves[k.move]
+            got = distance_to(graph, (state.scen.board.id + str(id(state.scen)), k.move), goals)
+            self._fields[key] = got
+        return got
+
+    def _best_move(
+        self, state: DDOBState, uid: str, moves: Sequence[Action], allow_hold: bool
+    ) -> Action:
+        board = state.scen.board
+        field = self._field(state, uid)
+        danger = self.danger(state)
+        s = state.us[uid]
+        steps_at = {c: state.steps_in(c) for c in state.us_at()}
+        own = 0 if state.is_leader(uid) else s.steps
+        flood_next = state.scen.flood_cells[state.tide(min(state.turn + 1, 32))]
+
+        def score(cell: int) -> tuple[float, str]:
+            dist = field[cell] if field[cell] < INF else 50
+            stack = steps_at.get(cell, 0) + (0 if cell == s.where else own)
+            crowd = 4.0 if stack >= rules.CHARTS.concentrated_steps else 0.0
+            wet = 20.0 if cell in flood_next else 0.0
+            return (
+                3.0 * dist + DANGER_WEIGHT * danger.get(cell, 0.0) + crowd + wet,
+                board.labels[cell],
+            )
+
+        options: list[tuple[tuple[float, str], Action]] = [
+            (score(board.cell(a.hex)), a) for a in moves if isinstance(a, Move)
+        ]
+        if allow_hold:
+            options.append((score(s.where), Hold(uid)))
+        return min(options, key=lambda x: x[0])[1]

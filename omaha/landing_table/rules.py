@@ -1,0 +1,566 @@
+"""The published charts of D-Day at Omaha Beach (Decision Games, 2009), applied.
+
+Each function applies one chart (or one note of a chart) of the only published
+text we have, ``landing-table-and-german-fire-charts.txt``: the Amphibious
+Landing Table, the German Fire Chart, the US Weapons Chart, the US Barrage
+Table, the Terrain Defense Table, the US Attack Results Chart and the German
+Action Summary (turns 17-32). The chart values live in ``data/charts.toml``,
+every record with its source; the functions here are pure (no state, no dice)
+and cite the chart and note they apply.
+
+Where the printed chart is blank, garbled or ambiguous the docstring says
+"Reading:" and the reading is tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from omaha.landing_table.charts import (
+    ACTION_LETTERS,
+    ARMOUR_ACTIONS,
+    ATTACK_RESULTS,
+    CHARTS,
+    CHARTS_DATA,
+    CHARTS_FILE,
+    DOTS,
+    FIRERS,
+    GERMAN_ACTIONS,
+    LANDING_EFFECTS,
+    LETTERS,
+    STATUSES,
+    Charts,
+    FireEffect,
+    LandingEffect,
+    WeaponsVerdict,
+    charts_from_node,
+    load_charts,
+)
+
+__all__ = [
+    "ACTION_LETTERS",
+    "ARMOUR_ACTIONS",
+    "ATTACK_RESULTS",
+    "CHARTS",
+    "CHARTS_DATA",
+    "CHARTS_FILE",
+    "DOTS",
+    "FIRERS",
+    "GERMAN_ACTIONS",
+    "LANDING_EFFECTS",
+    "LETTERS",
+    "STATUSES",
+    "Charts",
+    "FireEffect",
+    "LandingEffect",
+    "WeaponsVerdict",
+    "armour_action",
+    "attack_prohibited",
+    "attack_results",
+    "barrage_result",
+    "charts_from_node",
+    "check_weapons",
+    "compare_strengths",
+    "counts_as_armoured",
+    "defense_multipliers",
+    "dot_for_symbol",
+    "drift_box",
+    "fire_effect",
+    "german_action",
+    "hit_limit",
+    "landing_band",
+    "landing_result",
+    "landing_row",
+    "load_charts",
+    "matches_target",
+    "mine_turn",
+    "obstacles_all_cleared",
+    "ranger_may_drift",
+    "reveal_results",
+    "select_hits",
+    "selection_key",
+    "side_name",
+    "unit_weapons",
+    "uses_action_summary",
+]
+
+
+# --------------------------------------------------------------------------
+# Amphibious Landing Table
+# --------------------------------------------------------------------------
+def landing_band(turn: int, charts: Charts = CHARTS) -> str:
+    """DDOB Amphibious Landing Table: the turn band (1-3, 4-14, 15+) of ``turn``."""
+    for name, first, last, _ in charts.bands:
+        if first <= turn <= last:
+            return name
+    raise ValueError(f"turn {turn} is in no band of the Amphibious Landing Table")
+
+
+def landing_row(kind: str, turn: int, sector: str) -> str | None:
+    """DDOB Amphibious Landing Table: which row a landing unit checks, or None.
+
+    ``kind`` is the unit's class, ``sector`` the sector of its planned box.
+
+    * HQs and generals never check (Notes).
+    * Tanks: the turn-1 row on turn 1, the turns 2-3 row on turns 2-3.
+      Reading: the table has no tank row after turn 3, so a tank landing later
+      lands without a hazard check.
+    * Infantry, Rangers, heavy-weapons (9-2) companies and engineers use the
+      infantry rows. Reading: on turns 1-3 the Dog Green / Charlie row applies
+      to every infantry-class unit planned for those two sectors and the
+      "except DG & CH" row to the rest, Rangers included (Rangers are infantry);
+      engineers and heavy-weapons companies land as infantry.
+    * DUKW artillery: the DUKW row; artillery, anti-aircraft and anti-tank
+      units: their shared row (turns 1-3 have none: see :func:`landing_result`).
+    """
+    if kind in ("hq", "general", "naval"):
+        return None
+    if kind == "tank":
+        if turn == 1:
+            return "tank_turn1"
+        return "tank_turn2_3" if turn <= 3 else None
+    if kind in ("infantry", "ranger", "heavy", "engineer"):
+        if turn <= 3 and sector in ("DG", "CH"):
+            return "infantry_dg_ch"
+        return "infantry"
+    if kind == "dukw":
+        return "dukw"
+    if kind in ("artillery", "anti_aircraft", "anti_tank"):
+        return "artillery"
+    raise ValueError(f"unknown unit class {kind!r}")
+
+
+def landing_result(turn: int, row: str, letter: str, charts: Charts = CHARTS) -> LandingEffect:
+    """DDOB Amphibious Landing Table: the effect of result ``letter`` for ``row`` on ``turn``.
+
+    Reading: the turns 1-3 band prints no DUKW or artillery/AA/AT rows; a unit
+    of those classes landing on turns 1-3 uses its turns 4-14 row (the DUKW row
+    is the same in both later bands). The infantry rows of band 1-3 exist only
+    there; on later turns infantry uses the band's own infantry row.
+    """
+    if letter not in LETTERS:
+        raise ValueError(f"{letter!r} is not a landing result (A-D)")
+    band = landing_band(turn, charts)
+    effect = charts.landing.get((band, row, letter))
+    if effect is None and band == "1-3":
+        effect = charts.landing.get(("4-14", row, letter))
+    if effect is None:
+        raise ValueError(f"the Amphibious Landing Table has no row {row!r} for turn {turn}")
+    return effect
+
+
+def mine_turn(turn: int, charts: Charts = CHARTS) -> bool:
+    """DDOB Amphibious Landing Table, note *: mine explosions are possible on turns 7-22."""
+    return charts.mine_first <= turn <= charts.mine_last
+
+
+def obstacles_all_cleared(turn: int, charts: Charts = CHARTS) -> bool:
+    """DDOB Amphibious Landing Table, note *: from turn 23 every obstacle hex counts as cleared."""
+    return turn >= charts.all_cleared_turn
+
+
+def drift_box(box: int, drift: int, boxes: int) -> tuple[int, int]:
+    """DDOB Amphibious Landing Table: move a landing box ``drift`` boxes (east positive).
+
+    Boxes are numbered 1 (west) to ``boxes`` (east). Returns the new box and
+    how many boxes the drift ran past the east end.
+
+    Reading: a drift west past box 1 stops at box 1 (beyond it are the cliffs
+    of Pointe de la Percée, where no craft could beach); a drift east past the
+    last box lands in the last box and reports the overrun, which the game
+    treats as a craft that went on towards Port-en-Bessin and came back late
+    (see ``LandingState``).
+    """
+    target = box + drift
+    if target < 1:
+        return 1, 0
+    if target > boxes:
+        return boxes, target - boxes
+    return target, 0
+
+
+def ranger_may_drift(kind: str, effect: LandingEffect, charts: Charts = CHARTS) -> int:
+    """DDOB Amphibious Landing Table, note **: boxes a Ranger may drift east by choice.
+
+    Reading: the ``**`` mark sits on the "No effect" cell of the turns 4-14
+    infantry & Rangers row, so only a Ranger unit with that result may choose
+    to drift 0 to 4 boxes east; every other unit (and every other result) has
+    no such option.
+    """
+    return charts.ranger_drift if kind == "ranger" and effect.ranger_option else 0
+
+
+# --------------------------------------------------------------------------
+# German Fire Chart
+# --------------------------------------------------------------------------
+def matches_target(
+    unit_symbol: str, card_symbols: Iterable[str], hex_steps: int, charts: Charts = CHARTS
+) -> bool:
+    """DDOB German Fire Chart, note Concentrated Target.
+
+    A unit matches when the card shows its target symbol, or when its hex holds
+    ``concentrated_steps`` (5) or more US steps, whatever its symbol.
+    """
+    return unit_symbol in card_symbols or hex_steps >= charts.concentrated_steps
+
+
+def dot_for_symbol(symbol: str, charts: Charts = CHARTS) -> str:
+    """DDOB German Fire Chart: the fire dot a row's icon stands for.
+
+    Reading: the three row icons are the fire dots printed in the hexes of a
+    position's field of fire: ● intense (priority 1), ⊕ steady (priority 2),
+    ○ sporadic (priority 3). The two icons of the notes are not dots but marks
+    on a fire card: ◻ the armour bonus, ★ a leader hit (see
+    :func:`counts_as_armoured`).
+    """
+    for dot, sym in charts.dot_symbol.items():
+        if sym == symbol:
+            return dot
+    raise ValueError(f"{symbol!r} is not a fire dot of the German Fire Chart")
+
+
+def counts_as_armoured(armoured: bool, armour_bonus: bool) -> bool:
+    """DDOB German Fire Chart, note Armour bonus: with the bonus, armour counts as non-armoured.
+
+    Reading: ◻ (armour bonus) and ★ (leader hit) are icons on a fire card; they
+    apply to every fire the card causes (turns 1-16 and the FIRE results of the
+    Action Summary). The Action Summary's three F rows ("may hit armour (6.36)",
+    "may hit leader (11.4)") are the F cards with those icons.
+    """
+    return armoured and not armour_bonus
+
+
+def fire_effect(
+    dot: str, firer: str, armoured: bool, matches: bool, charts: Charts = CHARTS
+) -> FireEffect | None:
+    """DDOB German Fire Chart: the effect of one position's fire on one US unit.
+
+    ``dot`` is the position's fire dot in the unit's hex (intense, steady,
+    sporadic); ``firer`` is ``position`` (a WN or a revealed reinforcement
+    position), ``unrevealed`` (an unrevealed reinforcement position) or
+    ``ambush`` (an unoccupied position, turn 17 and later); ``armoured`` is
+    after the armour bonus (:func:`counts_as_armoured`); ``matches`` after the
+    concentrated-target note (:func:`matches_target`). None: no effect.
+
+    Reading: the sporadic row prints one cell and two blanks. Its cell spans
+    the two firing columns (a disruption is all it does, so the unrevealed
+    column has nothing to add); an ambush from a sporadic field has no effect,
+    since the ambush column weakens by one degree from row to row (one unit
+    loses a step, then one unit is disrupted, then nothing).
+    """
+    row = charts.fire[(dot, firer)]
+    if row.targets == "none":
+        return None
+    if row.targets == "all":
+        return FireEffect(row.lose, row.disrupt)
+    if row.targets == "nonarmoured":
+        if armoured or not matches:
+            return None
+        return FireEffect(row.lose, row.disrupt)
+    # one_symbol: one unit of any type (armour included) with the target symbol
+    if not matches:
+        return None
+    return FireEffect(row.lose, row.disrupt, one=True)
+
+
+def hit_limit(turn: int, german_units: int, depth_markers: int, charts: Charts = CHARTS) -> int:
+    """DDOB German Fire Chart, Hit Limits.
+
+    Turns 1-16: as many US units as the position holds German units and depth
+    markers; turns 17-32: twice as many.
+    """
+    base = german_units + depth_markers
+    for first, last, mult in charts.hit_limits:
+        if first <= turn <= last:
+            return base * mult
+    return base * charts.hit_limits[-1][2]
+
+
+def selection_key(
+    dot: str, distance: int, steps: int, charts: Charts = CHARTS
+) -> tuple[int, int, int]:
+    """DDOB German Fire Chart, Selection Priorities, as a sort key.
+
+    Fire dot priority (intense, steady, sporadic) first, then the unit closest
+    to the firing position, then the unit with most steps; what still ties is
+    the player's choice.
+    """
+    return (charts.dot_priority[dot], distance, -steps)
+
+
+def select_hits(
+    candidates: Sequence[tuple[tuple[int, int, int], str]], limit: int
+) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """DDOB German Fire Chart, Hit Limits and Selection Priorities.
+
+    ``candidates`` are ``(selection_key, unit)`` pairs. Returns the units hit
+    for certain, the tied group at the limit from which the player picks, and
+    how many of that group must be picked. Units are listed in key order
+    (then by id, which decides nothing: the player picks among ties).
+    """
+    ordered = sorted(candidates)
+    if len(ordered) <= limit:
+        return tuple(u for _, u in ordered), (), 0
+    if limit <= 0:
+        return (), (), 0
+    cut_key = ordered[limit - 1][0]
+    sure = tuple(u for k, u in ordered if k < cut_key)
+    tied = tuple(u for k, u in ordered if k == cut_key)
+    need = limit - len(sure)
+    if need == len(tied):
+        return sure + tied, (), 0
+    return sure, tied, need
+
+
+# --------------------------------------------------------------------------
+# US Weapons Chart
+# --------------------------------------------------------------------------
+def unit_weapons(
+    kind: str,
+    full: bool,
+    distance: int,
+    range2: bool = False,
+    reduced: Iterable[str] = (),
+    charts: Charts = CHARTS,
+) -> frozenset[str]:
+    """DDOB US Weapons Chart: the weapons a US unit brings to an attack.
+
+    ``distance`` is from the unit to the target; ``range2`` marks a 9-2
+    infantry unit (range 2). Full-strength infantry and Rangers have the
+    infantry row; a full 9-2 unit has its adjacent row next to the target and
+    its non-adjacent row at range 2; a tank adds MG and BR within 3 hexes.
+
+    Reading: the chart lists infantry only at full strength; a reduced infantry,
+    Ranger, 9-2 or engineer unit brings the weapons of its reduced side, which
+    the order of battle gives as ``reduced`` (a reconstruction). Engineers
+    count as infantry. A general counts as a headquarters (RD). The chart does
+    not distinguish full and reduced for the other classes.
+    """
+    w = charts.weapons
+    if kind in ("infantry", "ranger", "engineer", "heavy"):
+        if not full:
+            return frozenset(reduced)
+        if range2 or kind == "heavy":
+            return w["infantry_9_2_adjacent"] if distance <= 1 else w["infantry_9_2_ranged"]
+        return w["infantry_full"]
+    if kind == "tank":
+        return w["tank_within_3"] if distance <= charts.tank_close else w["tank"]
+    if kind in ("artillery", "dukw"):
+        return w["artillery"]
+    if kind == "anti_tank":
+        return w["anti_tank"]
+    if kind == "anti_aircraft":
+        return w["anti_aircraft"]
+    if kind == "naval":
+        return w["naval"]
+    if kind in ("hq", "general"):
+        return w["hq"]
+    raise ValueError(f"unknown unit class {kind!r}")
+
+
+def check_weapons(
+    required: Iterable[str],
+    available: Iterable[str],
+    directions: int,
+    hero: bool = False,
+    charts: Charts = CHARTS,
+) -> WeaponsVerdict:
+    """DDOB US Weapons Chart and its footnote: are the requirements met?
+
+    Every required weapon must be brought by some attacker. FL (flanking) is
+    met not by a weapon but by attacking from more than one direction
+    (``directions`` >= 2). With ``hero`` the Hero wildcard stands in for one
+    missing weapon, never for FL.
+    """
+    req = frozenset(required)
+    have = frozenset(available)
+    flanking_met = "FL" not in req or directions >= 2
+    missing = tuple(sorted(req - have - {"FL"}))
+    if flanking_met and not missing:
+        return WeaponsVerdict(True, (), True)
+    if hero and flanking_met and len(missing) == 1 and missing[0] not in charts.hero_never:
+        return WeaponsVerdict(True, missing, True, hero_used=True)
+    return WeaponsVerdict(False, missing, flanking_met)
+
+
+# --------------------------------------------------------------------------
+# US Barrage Table
+# --------------------------------------------------------------------------
+def barrage_result(
+    colour_shown: bool,
+    symbol_shown: bool,
+    has_depth: bool,
+    strength: int,
+    charts: Charts = CHARTS,
+) -> str:
+    """DDOB US Barrage Table: ``none``, ``disrupt`` or ``disrupt_remove_depth``.
+
+    ``colour_shown``: the fire card drawn shows the barraged position's colour;
+    ``symbol_shown``: it shows the barraging unit's target symbol.
+
+    Reading: the "barraging unit symbol" is the target symbol every US unit
+    carries (the fire chart's "target symbol"); a card shows one target symbol,
+    so it shows the barraging unit's symbol or not.
+
+    Reading: two rows print their text in one strength column only and leave
+    the others blank. A blank right of printed text continues it (a merged
+    cell), a blank with nothing printed left of it means no effect: with the
+    symbol only and no depth, 1-2 has no effect and 3-5 and 6+ disrupt; with
+    the colour only and no depth, every strength disrupts.
+    """
+    depth = "yes" if has_depth else "no"
+    row = charts.barrage.get((colour_shown, symbol_shown, depth))
+    if row is None:
+        row = charts.barrage[(colour_shown, symbol_shown, "any")]
+    for i, (lo, hi) in enumerate(charts.barrage_bands):
+        if lo <= strength <= hi:
+            return row[i]
+    return "none"  # strength 0: nothing to barrage with
+
+
+# --------------------------------------------------------------------------
+# Terrain Defense Table
+# --------------------------------------------------------------------------
+def side_name(feature: str, direction: str | None) -> str:
+    """A hexside feature as the Terrain Defense Table names it, seen by the attacker.
+
+    ``direction`` is how the attack crosses the side: ``up`` when the defender
+    is the higher cell. Bluffs are directional (Bluff (up) / Bluff (down));
+    every other feature is named as it is.
+    """
+    if feature == "bluff":
+        return "bluff_up" if direction == "up" else "bluff_down"
+    return feature
+
+
+def attack_prohibited(sides: Iterable[str], charts: Charts = CHARTS) -> bool:
+    """DDOB Terrain Defense Table: no attack across a sheer or scaleable cliff or up a bluff."""
+    return any(s in charts.prohibited for s in sides)
+
+
+def defense_multipliers(
+    hex_terrain: str, side: Iterable[str] | None, charts: Charts = CHARTS
+) -> tuple[int, int]:
+    """DDOB Terrain Defense Table: (unit, depth marker) multipliers of the defender.
+
+    ``side`` are the features (table names) of the hexside every attacker
+    attacks through, or None when the attackers do not all attack through the
+    same hexside (then no hexside benefit). Effects are not cumulative: the
+    larger of the hex and hexside multiplier applies. Terrain the table does
+    not list (beach, open ground) is unmarked: x1.
+
+    Reading: "not cumulative" is applied to the unit and the depth columns
+    separately (a woods hex attacked across shingle doubles the unit once and
+    leaves the depth marker x1).
+    """
+    unit, depth = charts.hex_mult.get(hex_terrain, (1, 1))
+    if side is not None:
+        for s in side:
+            su, sd = charts.side_mult.get(s, (1, 1))
+            unit, depth = max(unit, su), max(depth, sd)
+    return unit, depth
+
+
+# --------------------------------------------------------------------------
+# US Attack Results Chart
+# --------------------------------------------------------------------------
+def compare_strengths(attack: int, defense: int, weapons: bool) -> str:
+    """DDOB US Attack Results Chart: which comparison row applies.
+
+    Without the required weapons the rows are ``less_or_equal``, ``greater``
+    (but not double) and ``double`` (at least double); with them ``less``,
+    ``equal``, ``greater`` and ``double``.
+    """
+    if attack >= 2 * defense and attack > defense:
+        return "double"
+    if attack > defense:
+        return "greater"
+    if not weapons:
+        return "less_or_equal"
+    return "equal" if attack == defense else "less"
+
+
+def attack_results(
+    weapons: bool, compare: str, column: str, turn: int, charts: Charts = CHARTS
+) -> tuple[str, ...]:
+    """DDOB US Attack Results Chart: the results of one attack.
+
+    ``column``: ``alone`` (German unit alone), ``unrevealed`` (with an
+    unrevealed depth marker), ``revealed`` (with a revealed one). The last cell
+    splits by turn (1-16 / 17-32).
+
+    Reading: the cell "at least double / unrevealed depth" is blank under
+    "reveal the depth marker; compare again": it continues that cell, so both
+    a greater and a double attack reveal the marker (see :func:`reveal_results`).
+    """
+    rows = charts.attack.get((weapons, compare, column))
+    if rows is None:
+        raise ValueError(f"no attack cell weapons={weapons} {compare} {column}")
+    for first, last, results in rows:
+        if first <= turn <= last:
+            return results
+    return rows[-1][2]
+
+
+def reveal_results(
+    marker: str,
+    attack: int,
+    unit_defense: int,
+    marker_defense: int,
+    turn: int,
+    charts: Charts = CHARTS,
+) -> tuple[str, ...]:
+    """DDOB US Attack Results Chart, "reveal and compare again" and footnote (1).
+
+    The depth marker is revealed; if it calls for a Tactical Reinforcement
+    (``TR``) the German unit is defeated. Otherwise the marker's (multiplied)
+    strength joins the defence, the strengths are compared again (the attackers
+    still have the required weapons) and the revealed-depth column applies.
+
+    Reading: footnote (1) is taken as printed: a Tactical Reinforcement marker
+    is a call for help, not strength in the position, so the position falls;
+    the marker is removed with it.
+    """
+    if marker == "TR":
+        return ("depth_eliminated", charts_tr_result(charts))
+    cmp = compare_strengths(attack, unit_defense + marker_defense, True)
+    return attack_results(True, cmp, "revealed", turn, charts)
+
+
+def charts_tr_result(charts: Charts = CHARTS) -> str:
+    """DDOB US Attack Results Chart footnote (1): the result of a Tactical Reinforcement marker."""
+    return "german_defeated"
+
+
+# --------------------------------------------------------------------------
+# German Action Summary (turns 17-32)
+# --------------------------------------------------------------------------
+def uses_action_summary(turn: int, charts: Charts = CHARTS) -> bool:
+    """DDOB German Action Summary: it drives the German side from turn 17."""
+    return turn >= charts.action_first
+
+
+def german_action(letter: str, position: str, status: str, charts: Charts = CHARTS) -> str:
+    """DDOB German Action Summary: what a position does for a fire card's action letter.
+
+    ``position`` is ``wn`` or ``reinforcement``; ``status`` is ``us_in_fof``
+    (occupied, US units in its field of fire), ``no_us_in_fof`` (occupied, none)
+    or ``unoccupied``. The column conditions of the unoccupied columns (German
+    communication; for reinforcement positions also a US unit within 2 hexes)
+    are checked by the caller: when they fail the action is ``no_action``.
+
+    Reading: the three F rows differ only in what the fire may hit (armour,
+    6.36; a leader, 11.4); they are the armour-bonus and leader icons of the
+    fire card, applied by the fire procedure, so the action is ``fire`` in all.
+    """
+    return charts.actions[(letter, position, status)]
+
+
+def armour_action(letter: str, charts: Charts = CHARTS) -> tuple[str, int]:
+    """DDOB German Action Summary, optional variant German Armour: (action, hexes of move).
+
+    Reading: the optional armour column is a separate variant; this library
+    provides the column but its scenarios do not field German armour (none
+    fought at Omaha on 6 June; HISTORY.md), so no game procedure calls it.
+    """
+    return charts.armour[letter]
