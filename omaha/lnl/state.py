@@ -1,0 +1,833 @@
+"""The LnL Omaha game state: the sequence of play, card events, and the protocol.
+
+Sequence (LnL Omaha: Outline of Play), each game turn:
+
+American player turn: draw an action card and apply its event; disruption
+removal (a card per disrupted unit: 4 or less, 5 or less for Rangers and the
+Airborne) and Fired markers off; on turn 3 the landing of A/116, C/2nd Ranger and
+C/743; fire phase; movement phase (German opportunity fire); close assault phase.
+
+German player turn: disruption removal (3 or less, 4 or less for the 916th AT)
+and Fired markers off; fire phase; movement phase (reinforcements enter;
+American opportunity fire); close assault phase.
+
+The game lasts 10 turns (11 with the ``+turn11`` option); then the victory hexes
+each side controls decide (LnL Omaha: Winning).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from omaha.errors import IllegalAction
+from omaha.kernel.actions import Action
+from omaha.kernel.dice import Dice
+from omaha.kernel.events import register_templates
+from omaha.kernel.protocol import Game, Mark, Outcome, Pending, Piece, View
+from omaha.lnl.actions import (
+    Add,
+    Assault,
+    Bombard,
+    Deploy,
+    EndPhase,
+    Enter,
+    FireWith,
+    Lose,
+    Move,
+    OpFire,
+    Place,
+    Retreat,
+)
+from omaha.lnl.combat import CombatMixin
+from omaha.lnl.core import ELIM, OFF, Attack, StrikeTask
+from omaha.lnl.moves import MoveMixin
+from omaha.lnl.scenario import LnlScenario
+
+register_templates(
+    {
+        "lnl.turn": "=== turn {turn} ===",
+        "lnl.phase": "{side} {phase} phase",
+        "lnl.card": "action card {card} (value {value}): {event}",
+        "lnl.event": "{text}",
+        "lnl.rally": "{unit} rallies: card {card} value {value}, {outcome}",
+        "lnl.place": "{unit} placed in {hex}",
+        "lnl.wait": "{units} wait: {why}",
+        "lnl.enter": "{unit} enters at {hex}",
+        "lnl.move": "{units} move {start} -> {end} (cost {cost}, {left} MF left)",
+        "lnl.fire": "{how}: {firers} at {target} ({target_kind}: {units}); {total} factors, "
+        "shift {shift}, column {column}; card {card} value {value}: {result}",
+        "lnl.strike": "{event}: strike on {target} with {he} HE, column {column}; "
+        "card {card}: {result}",
+        "lnl.strike_pass": "air strike not used",
+        "lnl.assault": "close assault by {attackers} on {target} ({defenders}): {att} v {dfn}, "
+        "shift {shift}, column {column}; card {card} value {value}: {result}",
+        "lnl.step": "{unit} loses a step ({why})",
+        "lnl.elim": "{unit} is eliminated ({why})",
+        "lnl.retreat": "{unit} retreats {start} -> {end}",
+        "lnl.advance": "{unit} advances {start} -> {end}",
+        "lnl.end": "game over: {result}",
+    }
+)
+
+PHASE_NAMES = {
+    "setup": "set-up",
+    "card": "action card",
+    "event": "action card",
+    "rally": "disruption removal",
+    "landing": "landing",
+    "fire": "fire",
+    "move": "movement",
+    "assault": "close assault",
+    "over": "game over",
+}
+
+
+class LnlState(CombatMixin, MoveMixin):
+    """A game of LnL Omaha in progress (see the module docstring)."""
+
+    def __init__(self, game: Game, scenario: LnlScenario, dice: Dice, seed: int | None) -> None:
+        super().__init__(game, scenario, dice, seed)
+        self.scen = scenario
+        self.T = scenario.tables
+        self._init_fields()
+        for f in scenario.forces:
+            if f.when == "turn":
+                for u in f.units:
+                    self.due[u] = f.turn
+        self.place_queue = [u for _, u in scenario.setup_order]
+        self.place_mode = "setup"
+        self._proceed()
+
+    # ------------------------------------------------------------------------
+    # Protocol surface
+    # ------------------------------------------------------------------------
+    @property
+    def turn_label(self) -> str:
+        return f"Turn {self.turn}" if self.turn else "Set-up"
+
+    @property
+    def phase(self) -> str:
+        if self.stage in ("setup", "over"):
+            return PHASE_NAMES[self.stage]
+        return f"{self.side} {PHASE_NAMES[self.stage]}"
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def _busy(self) -> bool:
+        return any(
+            t is not None
+            for t in (
+                self.loss,
+                self.retreat,
+                self.advance,
+                self.attack,
+                self.opp,
+                self.group,
+                self.strike,
+            )
+        ) or bool(self.place_queue)
+
+    @property
+    def pending(self) -> Pending | None:
+        if self.result is not None:
+            return None
+        if self.loss is not None:
+            return Pending(
+                "loss",
+                self.loss.side,
+                f"take {self.loss.remaining} more step loss(es): choose a unit",
+            )
+        if self.retreat is not None:
+            u = self.retreat.queue[0]
+            return Pending("retreat", self.retreat.side, f"retreat {self.uid(u)} one hex")
+        if self.advance is not None:
+            return Pending(
+                "advance",
+                self.advance.side,
+                f"advance into {self.label(self.advance.cell)} or stay",
+            )
+        if self.attack is not None:
+            a = self.attack
+            if a.mode == "assault":
+                return Pending(
+                    "assault", a.side, f"add attackers on {self.label(a.target)} or resolve"
+                )
+            if a.target < 0:
+                return Pending("fire", a.side, f"choose a target for {self.uid(a.firers[0])}")
+            return Pending("fire", a.side, f"add firers on {self.label(a.target)} or resolve")
+        if self.opp is not None:
+            return Pending(
+                "opportunity fire",
+                self.opp.side,
+                f"fire at {', '.join(self._ids(self.opp.movers))} in {self.label(self.opp.cell)} "
+                "or pass",
+            )
+        if self.group is not None:
+            return Pending("move", self.side, f"move {', '.join(self._ids(self.group.units))}")
+        if self.strike is not None:
+            return Pending("air strike", self.strike.side, "choose a hex to strike or pass")
+        if self.place_queue:
+            u = self.place_queue[0]
+            return Pending("place", self.u(u).side, f"place {self.uid(u)}")
+        prompts = {
+            "fire": "fire, bombard or end the fire phase",
+            "move": "move a unit, bring on reinforcements or end the movement phase",
+            "assault": "close assault or end the close assault phase",
+        }
+        return Pending(self.stage, self.side, prompts.get(self.stage, self.stage))
+
+    def _legal_actions(self) -> Iterable[Action]:
+        if self.loss is not None:
+            return self.loss_options()
+        if self.retreat is not None:
+            return self.retreat_options()
+        if self.advance is not None:
+            return self.advance_options()
+        if self.attack is not None:
+            if self.attack.mode == "assault":
+                return self.assault_options()
+            return self.attack_options()
+        if self.opp is not None:
+            return self.opp_options()
+        if self.group is not None:
+            return self.move_options()
+        if self.strike is not None:
+            return self.strike_options()
+        if self.place_queue:
+            return self.place_options()
+        return self._main_options(with_end=True)
+
+    def _main_options(self, *, with_end: bool) -> Iterator[Action]:
+        if self.stage == "fire":
+            for u in self.fire_leaders(self.side):
+                yield FireWith(self.uid(u))
+            if self.side == "US" and self.ngfs_left > 0:
+                for c in sorted(self.occ):
+                    if self.enemy_at(c, "US") and (
+                        self.bombard_column(c, self.ngfs_left, self.bonus["US"]) is not None
+                    ):
+                        yield Bombard(self.label(c))
+        elif self.stage == "move":
+            entering = False
+            for act in self.enter_options():
+                entering = True
+                yield act
+            for u in self.units_of(self.side):
+                if self.movable(u) and self.first_steps(u):
+                    yield Move(self.uid(u))
+            if entering:
+                return  # reinforcements due must enter before the phase ends
+        elif self.stage == "assault":
+            for c in sorted(self.occ):
+                if self.enemy_at(c, self.side) and self.best_assault(self.side, c) is not None:
+                    yield Assault(self.label(c))
+        if with_end:
+            yield EndPhase()
+
+    def _check_plan(self, action: Action) -> None:
+        if isinstance(action, Deploy):
+            self.check_deploy(action)
+            return
+        raise IllegalAction(self.explain_illegal(action))
+
+    def explain_illegal(self, action: Action) -> str:
+        pend = self.pending
+        wanted = f" (waiting for {pend.player}: {pend.prompt})" if pend else ""
+        uid = getattr(action, "unit", None)
+        if isinstance(uid, str) and uid in self.scen.unit_index:
+            u = self.scen.unit_index[uid]
+            if self.dis[u] and isinstance(action, FireWith | Move | Add | OpFire):
+                return (
+                    f"{uid} is disrupted and cannot move, fire or start a close assault "
+                    "(LnL Omaha: Fire Combat, Disrupted)" + wanted
+                )
+            if self.fired[u] and isinstance(action, FireWith | Move | Add | OpFire):
+                return f"{uid} has a Fired marker (LnL Omaha: Outline of Play)" + wanted
+        if isinstance(action, EndPhase) and self.stage == "move" and self.due_entries():
+            return "reinforcements due this turn must enter first (LnL Omaha: Setting up the Game)"
+        return f"'{action}' is not a legal action now{wanted}"
+
+    # ------------------------------------------------------------------------
+    # Applying an action
+    # ------------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        if self.loss is not None:
+            assert isinstance(action, Lose)
+            self.apply_lose(action)
+        elif self.retreat is not None:
+            assert isinstance(action, Retreat)
+            self.apply_retreat(action)
+        elif self.advance is not None:
+            self.apply_advance(action)
+        elif self.attack is not None:
+            if self.attack.mode == "assault":
+                self.apply_assault_action(action)
+            else:
+                self.apply_attack_action(action)
+        elif self.opp is not None:
+            self.apply_opp(action)
+        elif self.group is not None:
+            self.apply_move_action(action)
+        elif self.strike is not None:
+            self.apply_strike(action)
+        elif isinstance(action, Deploy):
+            self.apply_deploy(action)
+        elif self.place_queue:
+            assert isinstance(action, Place)
+            self.apply_place(action)
+        elif isinstance(action, EndPhase):
+            self._end_phase()
+        elif isinstance(action, FireWith):
+            self.attack = Attack(self.side, "fire", [self.unit_index(action.unit)])
+        elif isinstance(action, Bombard):
+            self.attack = Attack("US", "bombard", [], self.cell_of(action.hex), "both", 1)
+        elif isinstance(action, Move):
+            self.start_move(action)
+        elif isinstance(action, Enter):
+            self.apply_enter(action)
+        elif isinstance(action, Assault):
+            self.attack = Attack(self.side, "assault", [], self.cell_of(action.hex))
+        else:  # pragma: no cover - legality was checked by the base class
+            raise IllegalAction(f"'{action}' cannot be applied now")
+        self._proceed()
+
+    # ------------------------------------------------------------------------
+    # The sequence of play
+    # ------------------------------------------------------------------------
+    def _proceed(self) -> None:
+        """Run the automatic procedures until some player must decide."""
+        while self.result is None:
+            if self.place_queue and not self._busy_except_place():
+                u = self.place_queue[0]
+                if self.place_hexes(u):
+                    return
+                self._cannot_place()
+                continue
+            if self._busy():
+                return
+            st = self.stage
+            if st == "setup":
+                self._start_turn(1)
+            elif st == "card":
+                self._event_card()
+                self.stage = "event"
+            elif st == "event":
+                self.stage = "rally"
+            elif st == "rally":
+                self._rally()
+                if self.side == "US":
+                    self._enter_stage("landing")
+                else:
+                    self._enter_stage("fire")
+            elif st == "landing":
+                self._enter_stage("fire")
+            elif st in ("fire", "move", "assault"):
+                if next(self._main_options(with_end=False), None) is not None:
+                    return
+                self._end_phase()
+            else:  # pragma: no cover
+                return
+
+    def _busy_except_place(self) -> bool:
+        return any(
+            t is not None
+            for t in (
+                self.loss,
+                self.retreat,
+                self.advance,
+                self.attack,
+                self.opp,
+                self.group,
+                self.strike,
+            )
+        )
+
+    def _cannot_place(self) -> None:
+        """No legal hex for the next unit to place."""
+        u = self.place_queue[0]
+        if self.place_mode == "landing":
+            # LnL Omaha: Setting up the Game: with no valid landing hex the
+            # reinforcements wait for the following turn.
+            waiting = list(self.place_queue)
+            self.place_queue = []
+            self.note(
+                "lnl.wait",
+                "LnL Omaha: Setting up the Game",
+                player="US",
+                units=self._ids(waiting),
+                why="no free part ocean/beach hex; they land next turn",
+            )
+            return
+        self.place_queue.pop(0)
+        self.due.pop(u, None)
+        self.note(
+            "lnl.wait",
+            "LnL Omaha: Setting up the Game",
+            player=self.u(u).side,
+            units=[self.uid(u)],
+            why="no hex where it may be placed; it stays off the map",
+        )
+
+    def _start_turn(self, n: int) -> None:
+        self.turn = n
+        self.side = "US"
+        self.ngfs_left = self.scen.ngfs_packets
+        self.stage = "card"
+        self.note("lnl.turn", "LnL Omaha: Outline of Play", turn=n)
+
+    def _enter_stage(self, stage: str) -> None:
+        self.stage = stage
+        if stage == "landing":
+            due = sorted(
+                (self.scen.force_of[u], u)
+                for u, t in self.due.items()
+                if t <= self.turn
+                and self.loc[u] == OFF
+                and self.u(u).side == "US"
+                and self.scen.forces[self.scen.force_of[u]].how == "landing"
+            )
+            self.place_queue = [u for _, u in due]
+            self.place_mode = "landing"
+        elif stage == "fire":
+            self.fired_at = set()
+        elif stage == "move":
+            for u in range(len(self.moved)):
+                self.moved[u] = False
+            self.entered_by = {}
+        elif stage == "assault":
+            for u in range(len(self.assaulted)):
+                self.assaulted[u] = False
+
+    def _end_phase(self) -> None:
+        if self.stage == "fire":
+            self._enter_stage("move")
+        elif self.stage == "move":
+            left = self.due_entries()
+            if left:
+                self.note(
+                    "lnl.wait",
+                    "LnL Omaha: Setting up the Game",
+                    player=self.side,
+                    units=self._ids(left),
+                    why="no free entry hex; they enter next turn",
+                )
+            self._enter_stage("assault")
+        elif self.stage == "assault":
+            self._end_player_turn()
+
+    def _end_player_turn(self) -> None:
+        if self.side == "US":
+            self.side = "German"
+            self.stage = "rally"
+            return
+        # the game turn ends: the +6 HE cards and movement permissions lapse
+        self.bonus = {"US": False, "German": False}
+        self.perms = set()
+        if self.turn >= self.scen.turns:
+            self._finish()
+            return
+        self._start_turn(self.turn + 1)
+
+    def _rally(self) -> None:
+        """Disruption removal and Fired markers off (LnL Omaha: Outline of Play)."""
+        for u in self.units_of(self.side):
+            if self.dis[u]:
+                value, card = self.card_value("rally")
+                ok = value <= self.u(u).type.rally
+                if ok:
+                    self.dis[u] = False
+                self.note(
+                    "lnl.rally",
+                    "LnL Omaha: Disruption Removal Phase",
+                    dice=[value],
+                    player=self.side,
+                    unit=self.uid(u),
+                    value=value,
+                    card=card or "d6",
+                    outcome="Disrupted marker removed" if ok else "stays disrupted",
+                )
+        for u in self.units_of(self.side):
+            self.fired[u] = False
+
+    # ------------------------------------------------------------------------
+    # Card events (deck.toml gives each effect and its provenance)
+    # ------------------------------------------------------------------------
+    def _event_card(self) -> None:
+        value, card = self.card_value("event", event_draw=True)
+        c = self.scen.all_cards[card]
+        ev = self.scen.events[c.event]
+        self.last_card = card
+        self.note(
+            "lnl.card",
+            "LnL Omaha: Outline of Play (draw an action card)",
+            dice=[value],
+            player="US",
+            card=card,
+            value=value,
+            event=ev.name,
+        )
+        getattr(self, f"_event_{c.event}")()
+
+    def _say(self, text: str, rule: str = "deck.toml (event effects)") -> None:
+        self.note("lnl.event", rule, text=text)
+
+    def _event_none(self) -> None:
+        return
+
+    def _event_units(self, event: str) -> list[int]:
+        return [u for f in self.scen.forces if f.event == event for u in f.units]
+
+    def _event_at916(self) -> None:
+        units = [u for u in self._event_units("at916") if self.loc[u] == OFF]
+        if "at916" in self.events_done or not units:
+            self._say("the 916th AT has already been called: no effect")
+            return
+        self.events_done.add("at916")
+        for u in units:
+            self.due[u] = self.turn
+        self._say(f"{', '.join(self._ids(units))} enter in this turn's German movement phase")
+
+    def _event_panzers(self) -> None:
+        self.perms.add("armor")
+        self._say("German armor may move this turn (solitaire)")
+
+    def _event_quick_reaction(self) -> None:
+        self.perms.add("all")
+        self._say("German units may move this turn (solitaire)")
+
+    def _event_ger_plus6(self) -> None:
+        self.bonus["German"] = True
+        self._say("the Germans may add 6 HE to one attack before the end of this turn")
+
+    def _event_allies_plus6(self) -> None:
+        self.bonus["US"] = True
+        self._say("the Americans may add 6 HE to one attack before the end of this turn")
+
+    def _late_german(self) -> list[int]:
+        """German units arriving by turn from the map edge that are not yet on it (2/916)."""
+        return [
+            u
+            for f in self.scen.forces
+            if f.when == "turn" and f.how == "edge"
+            for u in f.units
+            if self.u(u).side == "German" and self.loc[u] == OFF and u in self.due
+        ]
+
+    def _event_early2916(self) -> None:
+        units = [u for u in self._late_german() if self.due[u] > self.turn]
+        if "early2916" in self.events_done or not units:
+            self._say("no effect (2/916 already on the map or already brought forward)")
+            return
+        self.events_done.add("early2916")
+        for u in units:
+            self.due[u] = max(self.turn, self.due[u] - 2)
+        self._say(f"{', '.join(self._ids(units))} now enter on turn {self.due[units[0]]}")
+
+    def _event_lost_paratroops(self) -> None:
+        units = self._late_german()
+        if not units:
+            self._say("no effect (no German reinforcements still to come)")
+            return
+        for u in units:
+            self.due[u] += 1
+        self._say(
+            f"German reserves chase paratroopers: {', '.join(self._ids(units))} now enter on "
+            f"turn {self.due[units[0]]}"
+        )
+
+    def _event_german_air(self) -> None:
+        if not self.units_of("US"):
+            self._say("no American unit to strike: no effect")
+            return
+        self.strike = StrikeTask("German", 6, "german_air")
+
+    def _event_allied_air(self) -> None:
+        if not self.units_of("German"):
+            self._say("no German unit to strike: no effect")
+            return
+        self.strike = StrikeTask("US", 12, "allied_air")
+
+    def _event_airborne101(self) -> None:
+        units = [u for u in self._event_units("airborne101") if self.loc[u] == OFF]
+        if "airborne101" in self.events_done or not units:
+            self._say("the 101st Airborne is already in play: no effect")
+            return
+        self.events_done.add("airborne101")
+        self.place_queue = units
+        self.place_mode = "row"
+
+    # ------------------------------------------------------------------------
+    # The end
+    # ------------------------------------------------------------------------
+    def held(self) -> list[int]:
+        """Victory hexes the Americans control (LnL Omaha: Winning)."""
+        return [c for c in self.T.victory if self.control[c] == "US"]
+
+    def points(self) -> dict[str, int]:
+        pts = {"US": 0, "German": 0}
+        for c, p in self.scen.victory_points.items():
+            side = self.control[c]
+            if side in pts:
+                pts[side] += p
+        return pts
+
+    def _finish(self) -> None:
+        self.stage = "over"
+        if self.scen.victory_mode == "hexes":
+            n = len(self.held())
+            total = len(self.T.victory)
+            if n >= total:
+                out = Outcome("US", "significant US victory")
+            elif n >= 4:
+                out = Outcome("US", "minor US victory")
+            elif n == 3:
+                out = Outcome(None, "draw")
+            else:
+                out = Outcome("German", "German victory")
+            out = Outcome(
+                out.winner,
+                out.level,
+                (("US victory hexes", float(n)),),
+                ", ".join(self._labels(self.held())) or "none held",
+            )
+        else:
+            pts = self.points()
+            if pts["US"] > pts["German"]:
+                winner: str | None = "US"
+            elif pts["German"] > pts["US"]:
+                winner = "German"
+            else:
+                winner = None  # Reading: the scenario gives no tie rule; equal points draw
+            level = f"{winner} victory" if winner else "draw"
+            out = Outcome(
+                winner,
+                level,
+                (("US", float(pts["US"])), ("German", float(pts["German"]))),
+            )
+        self.result = out
+        self.note("lnl.end", "LnL Omaha: Winning", result=str(out))
+
+    def metrics(self) -> dict[str, float]:
+        defs = self.scen.units
+        us = [u for u in range(len(defs)) if defs[u].side == "US" and self.entered[u]]
+        ger = [u for u in range(len(defs)) if defs[u].side == "German" and self.entered[u]]
+        first = [
+            u for f in self.scen.forces if f.when == "setup" and f.how == "landing" for u in f.units
+        ]
+        tanks = [
+            u
+            for f in self.scen.forces
+            if f.how == "landing"
+            for u in f.units
+            if defs[u].armor_unit and self.entered[u]
+        ]
+        exits: dict[str, list[int]] = {}
+        for c in range(self.T.n):
+            ex = self.scen.board.prop(c, "exit")
+            if isinstance(ex, str):
+                exits.setdefault(ex, []).append(c)
+        held = self.held()
+        pts = self.points()
+        win = self.result is not None and self.result.winner == "US"
+        return {
+            "us_win": 1.0 if win else 0.0,
+            "objectives_held": len(held) / max(1, len(self.T.victory)),
+            "us_losses": self.steps_lost["US"] / max(1, 2 * len(us)),
+            "german_losses": self.steps_lost["German"] / max(1, 2 * len(ger)),
+            "turns_played": float(self.turn),
+            "first_wave_ashore": (
+                sum(max(0, self.ashore[u]) for u in first) / (2 * len(first)) if first else 1.0
+            ),
+            "dd_tanks_ashore": (
+                sum(1 for u in tanks if self.ashore[u] >= 0) / len(tanks) if tanks else 1.0
+            ),
+            "exits_opened": float(
+                sum(1 for cells in exits.values() if all(self.control[c] == "US" for c in cells))
+            ),
+            "victory_hexes_held": float(len(held)),
+            "us_points": float(pts["US"]),
+            "fortifications_taken": float(
+                sum(1 for c in range(self.T.n) if self.T.fort[c] and self.control[c] == "US")
+            ),
+            "us_steps_lost": float(self.steps_lost["US"]),
+            "german_steps_lost": float(self.steps_lost["German"]),
+            "at916_entered": 1.0
+            if any(self.entered[u] for u in self._event_units("at916"))
+            else 0.0,
+        }
+
+    # ------------------------------------------------------------------------
+    # Views and snapshots
+    # ------------------------------------------------------------------------
+    def view(self, player: str | None = None) -> View:
+        """Everything is open in LnL Omaha (no hidden units); the deck's order is unknown."""
+        pieces = []
+        for unit in self.scen.units:
+            u = unit.idx
+            if self.loc[u] >= 0:
+                where = self.label(self.loc[u])
+            elif self.loc[u] == ELIM:
+                where = "eliminated"
+            else:
+                where = "us_reinforcements" if unit.side == "US" else "german_reinforcements"
+            t = unit.type
+            vals = f"HE{self.he(u)} AP{self.ap(u)} R{t.range} CA{self.ca(u)} MF{unit.mf}"
+            if unit.hard:
+                vals += f" A{t.armor}"
+            marks = []
+            if self.steps[u] == 1:
+                marks.append("reduced")
+            if self.dis[u]:
+                marks.append("disrupted")
+            if self.fired[u]:
+                marks.append("fired")
+            pieces.append(Piece(unit.id, unit.side, unit.id, where, vals, tuple(marks)))
+        marks_out = [
+            Mark(self.label(c), f"{self.control[c] or 'nobody'} control", "control")
+            for c in self.T.victory
+        ]
+        tracks = [
+            ("Turn", f"{self.turn} of {self.scen.turns}"),
+            ("NGFS", f"{6 * self.ngfs_left} HE"),
+            ("Deck", f"{len(self.deck)} cards"),
+            ("US hexes", str(len(self.held()))),
+        ]
+        for side, ready in sorted(self.bonus.items()):
+            if ready:
+                tracks.append((f"{side} +6 HE", "ready"))
+        notes = []
+        if self.last_card:
+            c = self.scen.all_cards[self.last_card]
+            notes.append(f"last event card {c.id}: {self.scen.events[c.event].name}")
+        return View(
+            game="lnl",
+            title=self.scen.title,
+            player=player,
+            turn=self.turn_label,
+            phase=self.phase,
+            board=self.scen.board,
+            pending=self.pending,
+            pieces=tuple(pieces),
+            marks=tuple(marks_out),
+            tracks=tuple(tracks),
+            notes=tuple(notes),
+        )
+
+    def _dump(self) -> dict[str, Any]:
+        def where(u: int) -> str:
+            c = self.loc[u]
+            return self.label(c) if c >= 0 else ("off" if c == OFF else "elim")
+
+        units = {
+            self.uid(u): [
+                where(u),
+                self.steps[u],
+                self.dis[u],
+                self.fired[u],
+                self.placed[u],
+                self.moved[u],
+                self.assaulted[u],
+                self.ashore[u],
+                self.entered[u],
+            ]
+            for u in range(len(self.scen.units))
+        }
+        data: dict[str, Any] = {
+            "turn": self.turn,
+            "side": self.side,
+            "stage": self.stage,
+            "units": units,
+            "control": {self.label(c): s for c, s in enumerate(self.control) if s},
+            "deck": self.deck.to_data(),
+            "last_card": self.last_card,
+            "ngfs_left": self.ngfs_left,
+            "bonus": dict(self.bonus),
+            "perms": sorted(self.perms),
+            "fired_at": sorted([self.label(a), self.label(b), k] for a, b, k in self.fired_at),
+            "due": {self.uid(u): t for u, t in sorted(self.due.items())},
+            "events_done": sorted(self.events_done),
+            "entered_by": {
+                self.label(s): {self.label(c): v for c, v in sorted(m.items())}
+                for s, m in sorted(self.entered_by.items())
+            },
+            "serial": self.serial,
+            "place_queue": self._ids(self.place_queue),
+            "place_mode": self.place_mode,
+            "steps_lost": dict(self.steps_lost),
+            "result": None
+            if self.result is None
+            else {
+                "winner": self.result.winner,
+                "level": self.result.level,
+                "points": [list(p) for p in self.result.points],
+                "detail": self.result.detail,
+            },
+        }
+        data.update(self._dump_tasks())
+        return data
+
+    def _restore(self, data: dict[str, Any]) -> None:
+        assert isinstance(self.scenario, LnlScenario)
+        self.scen = self.scenario
+        self.T = self.scen.tables
+        self._init_fields()
+        b = self.scen.board
+        ix = self.scen.unit_index
+        self.turn = data["turn"]
+        self.side = data["side"]
+        self.stage = data["stage"]
+        for uid, rec in data["units"].items():
+            u = ix[uid]
+            w = rec[0]
+            self.loc[u] = OFF if w == "off" else ELIM if w == "elim" else b.cell(w)
+            (
+                self.steps[u],
+                self.dis[u],
+                self.fired[u],
+                self.placed[u],
+                self.moved[u],
+                self.assaulted[u],
+                self.ashore[u],
+                self.entered[u],
+            ) = rec[1:]
+        self.occ = {}
+        for u, c in enumerate(self.loc):
+            if c >= 0:
+                self.occ.setdefault(c, []).append(u)
+        self.control = [""] * len(b)
+        for label, side in data["control"].items():
+            self.control[b.cell(label)] = side
+        from omaha.lnl.cards import ActionDeck
+
+        self.deck = ActionDeck.from_data(data["deck"])
+        self.last_card = data["last_card"]
+        self.ngfs_left = data["ngfs_left"]
+        self.bonus = dict(data["bonus"])
+        self.perms = set(data["perms"])
+        self.fired_at = {(b.cell(x), b.cell(y), k) for x, y, k in data["fired_at"]}
+        self.due = {ix[k]: v for k, v in data["due"].items()}
+        self.events_done = set(data["events_done"])
+        self.entered_by = {
+            b.cell(s): {b.cell(c): v for c, v in m.items()} for s, m in data["entered_by"].items()
+        }
+        self.serial = data["serial"]
+        self.place_queue = [ix[x] for x in data["place_queue"]]
+        self.place_mode = data["place_mode"]
+        self.steps_lost = dict(data["steps_lost"])
+        r = data["result"]
+        self.result = (
+            None
+            if r is None
+            else Outcome(
+                r["winner"],
+                r["level"],
+                tuple((str(k), float(v)) for k, v in r["points"]),
+                r["detail"],
+            )
+        )
+        self._restore_tasks(data)
