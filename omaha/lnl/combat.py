@@ -86,9 +86,11 @@ class CombatMixin(Core):
 
         Right: one if any firer is adjacent, one for opportunity fire. Left: the
         target hex's terrain and fortification, one more if it is attacked across a
-        crest (see :meth:`rules.StaticTables.sheltered`). A bombardment (NGFS alone)
-        has neither adjacency nor crest. For hard targets the highest armor rating
-        among them is subtracted from the AP total.
+        crest by any attacker (see :meth:`rules.StaticTables.sheltered`). Reading:
+        NGFS fires from the sea, so its packets attack a hex with a crest hexside
+        towards the sea across that crest (``sea_sheltered``: the bunkers in the
+        bluff face). For hard targets the highest armor rating among them is
+        subtracted from the AP total.
         """
         t = a.target
         parts: list[tuple[int, bool]] = []
@@ -102,6 +104,8 @@ class CombatMixin(Core):
                 adjacent = True
             if self.T.sheltered(here, t):
                 shelter = True
+        if a.ngfs and self.T.sea_sheltered[t]:
+            shelter = True
         if a.kind == "hard":
             targets = self.targets_in(a.side, t, "hard", movers)
             armor = max((self.scen.units[x].type.armor for x in targets), default=0)

@@ -182,8 +182,22 @@ class Core(State):
         raise NotImplementedError
 
     def _busy(self) -> bool:
-        """Whether a decision other than the phase's own is in progress (state)."""
-        raise NotImplementedError
+        """Whether a decision other than the phase's own is in progress."""
+        return self._busy_except_place() or bool(self.place_queue)
+
+    def _busy_except_place(self) -> bool:
+        return any(
+            t is not None
+            for t in (
+                self.loss,
+                self.retreat,
+                self.advance,
+                self.attack,
+                self.opp,
+                self.group,
+                self.strike,
+            )
+        )
 
     # -- units -----------------------------------------------------------------
     def u(self, idx: int) -> UnitDef:

@@ -288,7 +288,7 @@ class MoveMixin(Core):
         The plan must place, in any order, exactly the units of the side now
         setting up that remain to be placed.
         """
-        if self.stage != "setup" or not self.place_queue or self._busy():
+        if self.stage != "setup" or not self.place_queue or self._busy_except_place():
             raise IllegalAction("a whole set-up can only be given during the set-up")
         side = self.scen.units[self.place_queue[0]].side
         todo = [x for x in self.place_queue if self.scen.units[x].side == side]

@@ -8,9 +8,8 @@ ambiguity of the text is settled.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import itertools
+from typing import TYPE_CHECKING
 
 from omaha.kernel import los as klos
 from omaha.kernel.board import Board
@@ -259,6 +258,13 @@ class StaticTables:
             and any(b.terrain[x] == "beach" for x in b.neighbours[c])
         )
         self.victory: tuple[int, ...] = tuple(sorted(scen.victory_points))
+        # Reading: naval gunfire comes from the sea, to the north; a hex with a crest
+        # hexside towards the sea (a bunker in the bluff face, the cliff top K1) is
+        # attacked across that crest by NGFS.
+        row = [b.layout.to_offset(b.hex(c))[1] for c in range(n)]
+        self.sea_sheltered: tuple[bool, ...] = tuple(
+            any(row[x] > row[c] and self.crest(c, x) for x in b.neighbours[c]) for c in range(n)
+        )
 
     def __deepcopy__(self, memo: dict[int, object]) -> StaticTables:
         return self  # shared by every state of the scenario, never copied

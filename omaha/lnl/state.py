@@ -118,20 +118,6 @@ class LnlState(CombatMixin, MoveMixin):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    def _busy(self) -> bool:
-        return any(
-            t is not None
-            for t in (
-                self.loss,
-                self.retreat,
-                self.advance,
-                self.attack,
-                self.opp,
-                self.group,
-                self.strike,
-            )
-        ) or bool(self.place_queue)
-
     @property
     def pending(self) -> Pending | None:
         if self.result is not None:
@@ -332,20 +318,6 @@ class LnlState(CombatMixin, MoveMixin):
                 self._end_phase()
             else:  # pragma: no cover
                 return
-
-    def _busy_except_place(self) -> bool:
-        return any(
-            t is not None
-            for t in (
-                self.loss,
-                self.retreat,
-                self.advance,
-                self.attack,
-                self.opp,
-                self.group,
-                self.strike,
-            )
-        )
 
     def _cannot_place(self) -> None:
         """No legal hex for the next unit to place."""
