@@ -96,6 +96,11 @@ class StrikeTask:
 class Core(State):
     """Fields and shared helpers; the rules live in the mixins built on it."""
 
+    #: Stop at the end of a fire, movement or close assault phase with nothing left
+    #: to do instead of moving on (tests and analyses set it, with ``auto_single``
+    #: off, to look at a position before the next phase changes it).
+    hold_phases: bool = False
+
     scen: LnlScenario
     T: rules.StaticTables
     turn: int

@@ -313,7 +313,7 @@ class LnlState(CombatMixin, MoveMixin):
             elif st == "landing":
                 self._enter_stage("fire")
             elif st in ("fire", "move", "assault"):
-                if next(self._main_options(with_end=False), None) is not None:
+                if self.hold_phases or next(self._main_options(with_end=False), None):
                     return
                 self._end_phase()
             else:  # pragma: no cover
