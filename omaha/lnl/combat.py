@@ -144,10 +144,41 @@ class CombatMixin(Core):
         target's crest costs a column, so each cluster is also tried without such
         firers. Any unit of a listed group can lead an attack that is legal.
         """
+        key = ("groups", side, target, kind, mode, tuple(movers) if movers is not None else None)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return list(hit)
+        out = self._feasible_groups(side, target, kind, mode, movers)
+        self.memo[key] = out
+        return list(out)
+
+    def _shooters(self, side: str) -> list[int]:
+        key = ("shooters", side)
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = [x for x in self.units_of(side) if self.can_fire(x)]
+        return list(hit)
+
+    def _feasible_groups(
+        self, side: str, target: int, kind: str, mode: str, movers: list[int] | None
+    ) -> list[list[int]]:
         if not self.targets_in(side, target, kind, movers):
             return []
         defs = self.scen.units
-        cands = [x for x in self.units_of(side) if self.firer_reach(x, side, target, kind, mode)]
+        row = self.T.dist
+        hard = kind == "hard"
+        cands = []
+        for x in self._shooters(side):
+            t = defs[x].type
+            here = self.loc[x]
+            if row[here][target] > 2 * t.range:
+                continue
+            if (t.ap if hard else t.he)[0 if self.steps[x] >= 2 else 1] <= 0:
+                continue
+            if mode == "fire" and (here, target, kind) in self.fired_at:
+                continue
+            if self.reach(x, target):
+                cands.append(x)
         if not cands:
             return []
         probe = Attack(side, mode, [], target, kind)

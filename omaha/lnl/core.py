@@ -138,6 +138,8 @@ class Core(State):
     strike: StrikeTask | None
     result: Outcome | None
     steps_lost: dict[str, int]
+    #: Results of pure queries (fire groups) valid until the state next changes.
+    memo: dict[tuple[Any, ...], Any]
 
     # -- set-up of the fields ------------------------------------------------
     def _init_fields(self) -> None:
@@ -180,6 +182,7 @@ class Core(State):
         self.strike = None
         self.result = None
         self.steps_lost = {"US": 0, "German": 0}
+        self.memo = {}
 
     # -- provided by the mixins and the state ------------------------------------
     def open_opp_window(self) -> None:
@@ -272,6 +275,7 @@ class Core(State):
     # -- placing and removing ----------------------------------------------------
     def put(self, u: int, cell: int) -> None:
         """Put a unit in a hex (arrival, step, retreat, advance) and take control of it."""
+        self.memo = {}
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -290,6 +294,7 @@ class Core(State):
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
+        self.memo = {}
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -308,6 +313,7 @@ class Core(State):
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
         if self.loc[u] < 0:
             return
+        self.memo = {}
         self.steps[u] -= 1
         self.steps_lost[self.u(u).side] += 1
         if self.steps[u] <= 0:
@@ -329,6 +335,7 @@ class Core(State):
         """A Disrupted result: a marker, or a step for a unit already disrupted."""
         if self.loc[u] < 0:
             return
+        self.memo = {}
         if self.dis[u]:
             self.lose_step(u, rule, "disrupted again")
         else:

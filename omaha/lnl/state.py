@@ -27,17 +27,25 @@ from omaha.kernel.events import register_templates
 from omaha.kernel.protocol import Game, Mark, Outcome, Pending, Piece, View
 from omaha.lnl.actions import (
     Add,
+    AddBonus,
+    AddNgfs,
     Assault,
     Bombard,
+    Cancel,
     Deploy,
+    Drop,
     EndPhase,
     Enter,
     FireWith,
     Lose,
     Move,
     OpFire,
+    Pass,
     Place,
     Retreat,
+    Stop,
+    Target,
+    With,
 )
 from omaha.lnl.combat import CombatMixin
 from omaha.lnl.core import ELIM, OFF, Attack, StrikeTask
@@ -68,6 +76,25 @@ register_templates(
         "lnl.advance": "{unit} advances {start} -> {end}",
         "lnl.end": "game over: {result}",
     }
+)
+
+#: Decisions that only put an attack or a move together: they change nothing the
+#: cached fire-group queries depend on (``memo``).
+_PURE = (
+    FireWith,
+    Bombard,
+    Target,
+    Add,
+    AddNgfs,
+    AddBonus,
+    Cancel,
+    Assault,
+    OpFire,
+    Pass,
+    Move,
+    With,
+    Stop,
+    Drop,
 )
 
 PHASE_NAMES = {
@@ -280,6 +307,8 @@ class LnlState(CombatMixin, MoveMixin):
             self.attack = Attack(self.side, "assault", [], self.cell_of(action.hex))
         else:  # pragma: no cover - legality was checked by the base class
             raise IllegalAction(f"'{action}' cannot be applied now")
+        if not isinstance(action, _PURE):
+            self.memo = {}
         self._proceed()
 
     # ------------------------------------------------------------------------
@@ -293,9 +322,11 @@ class LnlState(CombatMixin, MoveMixin):
                 if self.place_hexes(u):
                     return
                 self._cannot_place()
+                self.memo = {}
                 continue
             if self._busy():
                 return
+            self.memo = {}
             st = self.stage
             if st == "setup":
                 self._start_turn(1)
