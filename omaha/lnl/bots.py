@@ -23,7 +23,6 @@ decide for the other side they raise :class:`omaha.IllegalAction`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import attrs
 
@@ -830,7 +829,3 @@ class HeuristicUS(_Base):
             opts,
             key=lambda a: (self.priority(state, state.cell_of(a.hex)), a.hex),
         )
-
-
-def describe_bots() -> dict[str, Any]:
-    return {"random": LnlRandomBot, "solitaire": SolitaireGerman, "heuristic": HeuristicUS}

@@ -17,7 +17,6 @@ and game records restore the same variant.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import attrs
 
@@ -393,10 +392,8 @@ class LnlScenario(Scenario):
                 cells = tuple(
                     c
                     for c in range(len(board))
-                    if board.label(c)[:-1].rstrip("0123456789") == row
-                    or _row_of(board.label(c)) == row
+                    if _row_of(board.label(c)) == row and _land(board, c)
                 )
-                cells = tuple(c for c in cells if _land(board, c))
                 if not cells:
                     raise rn.error(f"row {row!r} has no land hexes")
             if when == "setup" and how in ("edge",):
@@ -478,14 +475,3 @@ def load(ref: str) -> LnlScenario:
             )
         canonical = "+".join((str(path), *opts))
     return LnlScenario(canonical, path, opts)
-
-
-def describe(scen: LnlScenario) -> dict[str, Any]:
-    """A short summary (for docs and the CLI's ``list``)."""
-    return {
-        "id": scen.id,
-        "turns": scen.turns,
-        "units": len(scen.units),
-        "cards": len(scen.cards),
-        "victory": {scen.board.label(c): p for c, p in sorted(scen.victory_points.items())},
-    }
