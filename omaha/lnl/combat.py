@@ -453,7 +453,10 @@ class CombatMixin(Core):
         self.attack = Attack(o.side, "opp", [first], o.cell, action.kind)
 
     def _stop_hit_movers(self, hit: list[int]) -> None:
-        """Movers hit by a Disrupted or Loss result stop where they are."""
+        """Movers hit by a Disrupted or Loss result stop where they are.
+
+        Reading: movers of the class not attacked (or not hit) may move on.
+        """
         g = self.group
         if g is None:
             return
@@ -674,6 +677,7 @@ class CombatMixin(Core):
         Not into an enemy hex, not next to an undisrupted enemy unit, not where the
         terrain (a crest for a non-Ranger, the sea) bars it, not over-stacked.
         Reading: a unit with no movement factor (a gun battery) cannot retreat.
+        Reading: the owner retreats the units one at a time, each to its own hex.
         """
         unit = self.scen.units[u]
         here = self.loc[u]
@@ -755,7 +759,11 @@ class CombatMixin(Core):
             yield Advance(self.uid(x))
 
     def apply_advance(self, action: Action) -> None:
-        """The attackers may occupy the hex they emptied (LnL Omaha: Close Assault)."""
+        """The attackers may occupy the hex they emptied (LnL Omaha: Close Assault).
+
+        Reading: any of the attackers, one at a time, as stacking allows; not across
+        a crest unless Rangers, and not units without a movement factor.
+        """
         adv = self.advance
         assert adv is not None
         if isinstance(action, Stay):

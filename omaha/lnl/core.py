@@ -356,7 +356,11 @@ class Core(State):
 
     # -- rule predicates ----------------------------------------------------------------
     def placement_restricted(self, u: int) -> bool:
-        """Landed this turn (LnL Omaha: Setting up the Game): no move; no fire unless armor."""
+        """Landed this turn (LnL Omaha: Setting up the Game): no move; no fire unless armor.
+
+        Reading: "the turn" is the whole game turn, so a unit landed this turn may
+        not opportunity-fire in the German movement phase either.
+        """
         return self.placed[u] == self.turn and self.turn > 0
 
     def can_fire(self, u: int) -> bool:

@@ -3,8 +3,12 @@
 Movement (LnL Omaha: Movement, TEC, Special Units): a stack is selected unit by
 unit among those that began the phase together, then stepped hex by hex; after
 each hex entered the other side may fire once at it (see
-:mod:`omaha.lnl.combat`). Units may be dropped off on the way; units that began
-the phase together and move separately may not enter the same hex.
+:mod:`omaha.lnl.combat`). Units may be dropped off on the way.
+
+Reading: units that began the phase in one hex and move separately may not enter
+the same hex (the rules: those moving to the same hex must move together), so a
+hex entered by one such group is closed to the others from that hex.
+Reading: stacking holds at every hex entered, not only where a move ends.
 
 Placement (LnL Omaha: Setting up the Game): set-up, the turn-3 landings and the
 101st Airborne are placed one unit at a time; a whole set-up may be given at once

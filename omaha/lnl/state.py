@@ -13,6 +13,23 @@ American opportunity fire); close assault phase.
 
 The game lasts 10 turns (11 with the ``+turn11`` option); then the victory hexes
 each side controls decide (LnL Omaha: Winning).
+
+Readings of the sequence (each tested in ``tests/lnl``):
+
+* Reading: a "turn" in the card texts and the landing limits is the game turn,
+  which ends after the German player turn: a "+6 HE this turn" card drawn in the
+  American turn is still good for a German attack in the German turn, and a unit
+  landed this turn may not opportunity-fire in the German movement phase either.
+* Reading: at the start every victory hex is controlled by the side the scenario
+  names (the Germans in the main game, the Americans in the bonus scenario);
+  afterwards a hex belongs to the last side to enter it by any means (moving,
+  entering, landing, retreating, advancing).
+* Reading: reinforcements due in a movement phase must enter before the phase
+  may end, if any free entry hex is left; the others wait for the next turn.
+* Reading: a one-off event drawn again (916th AT, 101st Airborne, 2/916 early) has
+  no effect; the 101st is placed at once and acts normally that turn.
+* Reading: the bonus scenario lasts 10 turns like the main game and keeps naval
+  gunfire support; equal points would be a draw (they cannot happen: 9 points).
 """
 
 from __future__ import annotations
@@ -504,6 +521,7 @@ class LnlState(CombatMixin, MoveMixin):
         self._say("German units may move this turn (solitaire)")
 
     def _event_ger_plus6(self) -> None:
+        """Reading: usable until the end of the game turn, German player turn included."""
         self.bonus["German"] = True
         self._say("the Germans may add 6 HE to one attack before the end of this turn")
 
@@ -522,6 +540,7 @@ class LnlState(CombatMixin, MoveMixin):
         ]
 
     def _event_early2916(self) -> None:
+        """Reading: turn 5 becomes turn 3, or the current turn if that is later; once only."""
         units = [u for u in self._late_german() if self.due[u] > self.turn]
         if "early2916" in self.events_done or not units:
             self._say("no effect (2/916 already on the map or already brought forward)")
@@ -532,6 +551,7 @@ class LnlState(CombatMixin, MoveMixin):
         self._say(f"{', '.join(self._ids(units))} now enter on turn {self.due[units[0]]}")
 
     def _event_lost_paratroops(self) -> None:
+        """Reconstructed: German reserves chasing paratroopers arrive a turn later."""
         units = self._late_german()
         if not units:
             self._say("no effect (no German reinforcements still to come)")

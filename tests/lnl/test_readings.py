@@ -68,3 +68,22 @@ def test_the_engineer_platoon_is_an_engineer() -> None:
 def test_a_gun_may_not_move_even_when_allowed() -> None:
     st = position({"88mm-Gun": "H5", "1/B/116": "C3"}, side="German", stage="move")
     assert "move 88mm-Gun" not in legal(st)
+
+
+def test_landed_units_do_not_opportunity_fire_in_the_german_turn() -> None:
+    for landed, expected in ((1, False), (0, True)):
+        st = position({"1/B/116": "L8", "1/1/916": "K10"}, side="German", stage="move", turn=1)
+        st.placed[unit(st, "1/B/116")] = landed
+        st._legal = None
+        play(st, "move 1/1/916", "step K9")  # next to the platoon in the water
+        assert (st.opp is not None) == expected
+
+
+def test_the_german_set_up_leaves_out_the_916th_at_and_2_916() -> None:
+    st = GAME.new_state("beach", seed=0)
+    assert isinstance(st, LnlState)
+    german = [st.uid(u) for u in st.place_queue if st.u(u).side == "German"]
+    assert "1/916AT" not in german and "1/2/916" not in german and "88mm-Gun" in german
+    assert german == [st.uid(u) for u in st.place_queue][: len(german)]  # Germans first
+    hexes = {a.split(" at ")[1] for a in legal(st)}
+    assert "M5" not in hexes and "L5" in hexes and "A1" in hexes  # any non-ocean hex
