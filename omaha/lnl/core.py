@@ -341,6 +341,18 @@ class Core(State):
         else:
             self.dis[u] = True
 
+    def held(self) -> list[int]:
+        """Victory hexes the Americans control (LnL Omaha: Winning)."""
+        return [c for c in self.T.victory if self.control[c] == "US"]
+
+    def points(self) -> dict[str, int]:
+        pts = {"US": 0, "German": 0}
+        for c, p in self.scen.victory_points.items():
+            side = self.control[c]
+            if side in pts:
+                pts[side] += p
+        return pts
+
     # -- the action card ------------------------------------------------------------
     def card_value(self, purpose: str, *, event_draw: bool = False) -> tuple[int, str]:
         """Draw an action card (or roll a d6 in the d6 option) for ``purpose``.

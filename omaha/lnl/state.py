@@ -35,13 +35,12 @@ Readings of the sequence (each tested in ``tests/lnl``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
-from omaha.kernel.protocol import Game, Mark, Outcome, Pending, Piece, View
+from omaha.kernel.protocol import Game, Outcome, Pending
 from omaha.lnl.actions import (
     Add,
     AddBonus,
@@ -64,10 +63,13 @@ from omaha.lnl.actions import (
     Target,
     With,
 )
+from omaha.lnl.assault import AssaultMixin
+from omaha.lnl.cardevents import EventMixin
 from omaha.lnl.combat import CombatMixin
-from omaha.lnl.core import ELIM, OFF, Attack, StrikeTask
+from omaha.lnl.core import OFF, Attack
 from omaha.lnl.moves import MoveMixin
 from omaha.lnl.scenario import LnlScenario
+from omaha.lnl.snapshot import SnapshotMixin
 
 register_templates(
     {
@@ -127,7 +129,7 @@ PHASE_NAMES = {
 }
 
 
-class LnlState(CombatMixin, MoveMixin):
+class LnlState(EventMixin, SnapshotMixin, CombatMixin, AssaultMixin, MoveMixin):
     """A game of LnL Omaha in progress (see the module docstring)."""
 
     def __init__(self, game: Game, scenario: LnlScenario, dice: Dice, seed: int | None) -> None:
@@ -475,130 +477,8 @@ class LnlState(CombatMixin, MoveMixin):
             self.fired[u] = False
 
     # ------------------------------------------------------------------------
-    # Card events (deck.toml gives each effect and its provenance)
-    # ------------------------------------------------------------------------
-    def _event_card(self) -> None:
-        value, card = self.card_value("event", event_draw=True)
-        c = self.scen.all_cards[card]
-        ev = self.scen.events[c.event]
-        self.last_card = card
-        self.note(
-            "lnl.card",
-            "LnL Omaha: Outline of Play (draw an action card)",
-            dice=[value],
-            player="US",
-            card=card,
-            value=value,
-            event=ev.name,
-        )
-        getattr(self, f"_event_{c.event}")()
-
-    def _say(self, text: str, rule: str = "deck.toml (event effects)") -> None:
-        self.note("lnl.event", rule, text=text)
-
-    def _event_none(self) -> None:
-        return
-
-    def _event_units(self, event: str) -> list[int]:
-        return [u for f in self.scen.forces if f.event == event for u in f.units]
-
-    def _event_at916(self) -> None:
-        units = [u for u in self._event_units("at916") if self.loc[u] == OFF]
-        if "at916" in self.events_done or not units:
-            self._say("the 916th AT has already been called: no effect")
-            return
-        self.events_done.add("at916")
-        for u in units:
-            self.due[u] = self.turn
-        self._say(f"{', '.join(self._ids(units))} enter in this turn's German movement phase")
-
-    def _event_panzers(self) -> None:
-        self.perms.add("armor")
-        self._say("German armor may move this turn (solitaire)")
-
-    def _event_quick_reaction(self) -> None:
-        self.perms.add("all")
-        self._say("German units may move this turn (solitaire)")
-
-    def _event_ger_plus6(self) -> None:
-        """Reading: usable until the end of the game turn, German player turn included."""
-        self.bonus["German"] = True
-        self._say("the Germans may add 6 HE to one attack before the end of this turn")
-
-    def _event_allies_plus6(self) -> None:
-        self.bonus["US"] = True
-        self._say("the Americans may add 6 HE to one attack before the end of this turn")
-
-    def _late_german(self) -> list[int]:
-        """German units arriving by turn from the map edge that are not yet on it (2/916)."""
-        return [
-            u
-            for f in self.scen.forces
-            if f.when == "turn" and f.how == "edge"
-            for u in f.units
-            if self.u(u).side == "German" and self.loc[u] == OFF and u in self.due
-        ]
-
-    def _event_early2916(self) -> None:
-        """Reading: turn 5 becomes turn 3, or the current turn if that is later; once only."""
-        units = [u for u in self._late_german() if self.due[u] > self.turn]
-        if "early2916" in self.events_done or not units:
-            self._say("no effect (2/916 already on the map or already brought forward)")
-            return
-        self.events_done.add("early2916")
-        for u in units:
-            self.due[u] = max(self.turn, self.due[u] - 2)
-        self._say(f"{', '.join(self._ids(units))} now enter on turn {self.due[units[0]]}")
-
-    def _event_lost_paratroops(self) -> None:
-        """Reconstructed: German reserves chasing paratroopers arrive a turn later."""
-        units = self._late_german()
-        if not units:
-            self._say("no effect (no German reinforcements still to come)")
-            return
-        for u in units:
-            self.due[u] += 1
-        self._say(
-            f"German reserves chase paratroopers: {', '.join(self._ids(units))} now enter on "
-            f"turn {self.due[units[0]]}"
-        )
-
-    def _event_german_air(self) -> None:
-        if not self.units_of("US"):
-            self._say("no American unit to strike: no effect")
-            return
-        self.strike = StrikeTask("German", 6, "german_air")
-
-    def _event_allied_air(self) -> None:
-        if not self.units_of("German"):
-            self._say("no German unit to strike: no effect")
-            return
-        self.strike = StrikeTask("US", 12, "allied_air")
-
-    def _event_airborne101(self) -> None:
-        units = [u for u in self._event_units("airborne101") if self.loc[u] == OFF]
-        if "airborne101" in self.events_done or not units:
-            self._say("the 101st Airborne is already in play: no effect")
-            return
-        self.events_done.add("airborne101")
-        self.place_queue = units
-        self.place_mode = "row"
-
-    # ------------------------------------------------------------------------
     # The end
     # ------------------------------------------------------------------------
-    def held(self) -> list[int]:
-        """Victory hexes the Americans control (LnL Omaha: Winning)."""
-        return [c for c in self.T.victory if self.control[c] == "US"]
-
-    def points(self) -> dict[str, int]:
-        pts = {"US": 0, "German": 0}
-        for c, p in self.scen.victory_points.items():
-            side = self.control[c]
-            if side in pts:
-                pts[side] += p
-        return pts
-
     def _finish(self) -> None:
         self.stage = "over"
         if self.scen.victory_mode == "hexes":
@@ -683,174 +563,3 @@ class LnlState(CombatMixin, MoveMixin):
             if any(self.entered[u] for u in self._event_units("at916"))
             else 0.0,
         }
-
-    # ------------------------------------------------------------------------
-    # Views and snapshots
-    # ------------------------------------------------------------------------
-    def view(self, player: str | None = None) -> View:
-        """Everything is open in LnL Omaha (no hidden units); the deck's order is unknown."""
-        pieces = []
-        for unit in self.scen.units:
-            u = unit.idx
-            if self.loc[u] >= 0:
-                where = self.label(self.loc[u])
-            elif self.loc[u] == ELIM:
-                where = "eliminated"
-            else:
-                where = "us_reinforcements" if unit.side == "US" else "german_reinforcements"
-            t = unit.type
-            vals = f"HE{self.he(u)} AP{self.ap(u)} R{t.range} CA{self.ca(u)} MF{unit.mf}"
-            if unit.hard:
-                vals += f" A{t.armor}"
-            marks = []
-            if self.steps[u] == 1:
-                marks.append("reduced")
-            if self.dis[u]:
-                marks.append("disrupted")
-            if self.fired[u]:
-                marks.append("fired")
-            pieces.append(Piece(unit.id, unit.side, unit.id, where, vals, tuple(marks)))
-        marks_out = [
-            Mark(self.label(c), f"{self.control[c] or 'nobody'} control", "control")
-            for c in self.T.victory
-        ]
-        tracks = [
-            ("Turn", f"{self.turn} of {self.scen.turns}"),
-            ("NGFS", f"{6 * self.ngfs_left} HE"),
-            ("Deck", f"{len(self.deck)} cards"),
-            ("US hexes", str(len(self.held()))),
-        ]
-        for side, ready in sorted(self.bonus.items()):
-            if ready:
-                tracks.append((f"{side} +6 HE", "ready"))
-        notes = []
-        if self.last_card:
-            c = self.scen.all_cards[self.last_card]
-            notes.append(f"last event card {c.id}: {self.scen.events[c.event].name}")
-        return View(
-            game="lnl",
-            title=self.scen.title,
-            player=player,
-            turn=self.turn_label,
-            phase=self.phase,
-            board=self.scen.board,
-            pending=self.pending,
-            pieces=tuple(pieces),
-            marks=tuple(marks_out),
-            tracks=tuple(tracks),
-            notes=tuple(notes),
-        )
-
-    def _dump(self) -> dict[str, Any]:
-        def where(u: int) -> str:
-            c = self.loc[u]
-            return self.label(c) if c >= 0 else ("off" if c == OFF else "elim")
-
-        units = {
-            self.uid(u): [
-                where(u),
-                self.steps[u],
-                self.dis[u],
-                self.fired[u],
-                self.placed[u],
-                self.moved[u],
-                self.assaulted[u],
-                self.ashore[u],
-                self.entered[u],
-            ]
-            for u in range(len(self.scen.units))
-        }
-        data: dict[str, Any] = {
-            "turn": self.turn,
-            "side": self.side,
-            "stage": self.stage,
-            "units": units,
-            "control": {self.label(c): s for c, s in enumerate(self.control) if s},
-            "deck": self.deck.to_data(),
-            "last_card": self.last_card,
-            "ngfs_left": self.ngfs_left,
-            "bonus": dict(self.bonus),
-            "perms": sorted(self.perms),
-            "fired_at": sorted([self.label(a), self.label(b), k] for a, b, k in self.fired_at),
-            "due": {self.uid(u): t for u, t in sorted(self.due.items())},
-            "events_done": sorted(self.events_done),
-            "entered_by": {
-                self.label(s): {self.label(c): v for c, v in sorted(m.items())}
-                for s, m in sorted(self.entered_by.items())
-            },
-            "serial": self.serial,
-            "place_queue": self._ids(self.place_queue),
-            "place_mode": self.place_mode,
-            "steps_lost": dict(self.steps_lost),
-            "result": None
-            if self.result is None
-            else {
-                "winner": self.result.winner,
-                "level": self.result.level,
-                "points": [list(p) for p in self.result.points],
-                "detail": self.result.detail,
-            },
-        }
-        data.update(self._dump_tasks())
-        return data
-
-    def _restore(self, data: dict[str, Any]) -> None:
-        assert isinstance(self.scenario, LnlScenario)
-        self.scen = self.scenario
-        self.T = self.scen.tables
-        self._init_fields()
-        b = self.scen.board
-        ix = self.scen.unit_index
-        self.turn = data["turn"]
-        self.side = data["side"]
-        self.stage = data["stage"]
-        for uid, rec in data["units"].items():
-            u = ix[uid]
-            w = rec[0]
-            self.loc[u] = OFF if w == "off" else ELIM if w == "elim" else b.cell(w)
-            (
-                self.steps[u],
-                self.dis[u],
-                self.fired[u],
-                self.placed[u],
-                self.moved[u],
-                self.assaulted[u],
-                self.ashore[u],
-                self.entered[u],
-            ) = rec[1:]
-        self.occ = {}
-        for u, c in enumerate(self.loc):
-            if c >= 0:
-                self.occ.setdefault(c, []).append(u)
-        self.control = [""] * len(b)
-        for label, side in data["control"].items():
-            self.control[b.cell(label)] = side
-        from omaha.lnl.cards import ActionDeck
-
-        self.deck = ActionDeck.from_data(data["deck"])
-        self.last_card = data["last_card"]
-        self.ngfs_left = data["ngfs_left"]
-        self.bonus = dict(data["bonus"])
-        self.perms = set(data["perms"])
-        self.fired_at = {(b.cell(x), b.cell(y), k) for x, y, k in data["fired_at"]}
-        self.due = {ix[k]: v for k, v in data["due"].items()}
-        self.events_done = set(data["events_done"])
-        self.entered_by = {
-            b.cell(s): {b.cell(c): v for c, v in m.items()} for s, m in data["entered_by"].items()
-        }
-        self.serial = data["serial"]
-        self.place_queue = [ix[x] for x in data["place_queue"]]
-        self.place_mode = data["place_mode"]
-        self.steps_lost = dict(data["steps_lost"])
-        r = data["result"]
-        self.result = (
-            None
-            if r is None
-            else Outcome(
-                r["winner"],
-                r["level"],
-                tuple((str(k), float(v)) for k, v in r["points"]),
-                r["detail"],
-            )
-        )
-        self._restore_tasks(data)
