@@ -132,10 +132,10 @@ class LnlScenario(Scenario):
     """Everything a state needs that never changes during a game."""
 
     def __init__(self, ref: str, path: Path, options: tuple[str, ...]) -> None:
-        map_node = load_toml(DATA / "map.toml")
-        units_node = load_toml(DATA / "units.toml")
-        deck_node = load_toml(DATA / "deck.toml")
         scen_node = load_toml(path)
+        map_node = load_toml(_component(scen_node, path, "map"))
+        units_node = load_toml(_component(scen_node, path, "units"))
+        deck_node = load_toml(_component(scen_node, path, "deck"))
         board = board_from_node(map_node)
         self.options = options
         self.provenance_items: list[ProvenanceItem] = []
@@ -295,7 +295,7 @@ class LnlScenario(Scenario):
         s = root.req("scenario").only(
             {
                 "id", "title", "turns", "victory", "control", "ngfs", "farmland_infantry_cost",
-                "german_moves_freely", "remove_events", "source",
+                "german_moves_freely", "remove_events", "source", "map", "units", "deck",
             }
         )  # fmt: skip
         self.scenario_id = s.req("id").as_str()
@@ -424,6 +424,21 @@ class LnlScenario(Scenario):
             return self.units[self.unit_index[uid]]
         except KeyError:
             raise KeyError(f"no unit {uid!r} in scenario {self.id}") from None
+
+
+def _component(scen_node: Node, path: Path, key: str) -> Path:
+    """The scenario's own map/units/deck file (``[scenario] map = "my_map.toml"``,
+    relative to the scenario file), or the shipped one: an owner of the published
+    game can swap in the printed values, checked by the same loader."""
+    s = scen_node.req("scenario")
+    node = s.get(key)
+    if node is None:
+        return DATA / f"{key}.toml"
+    given = Path(node.as_str())
+    full = given if given.is_absolute() else path.parent / given
+    if not full.exists():
+        raise node.error(f"file {node.as_str()!r} not found next to the scenario")
+    return full
 
 
 def _row_of(label: str) -> str:

@@ -182,3 +182,46 @@ def test_bad_scenario_files_name_file_key_and_problem(
 def test_a_missing_scenario_is_a_scenario_error() -> None:
     with pytest.raises(omaha.ScenarioError, match="neither a shipped scenario"):
         GAME.load_scenario("no/such/file.toml")
+
+
+def test_a_scenario_may_bring_its_own_counters(tmp_path: Path) -> None:
+    units = (
+        (DATA / "units.toml")
+        .read_text()
+        .replace(
+            'id = "us_rifle"\nname = "US rifle platoon"\nkind = "infantry"\nhe = [4, 2]',
+            'id = "us_rifle"\nname = "US rifle platoon"\nkind = "infantry"\nhe = [7, 3]',
+        )
+    )
+    assert "he = [7, 3]" in units
+    (tmp_path / "printed_units.toml").write_text(units)
+    text = _beach_text().replace(
+        'source = "LnL Omaha: Setting up',
+        'units = "printed_units.toml"\nsource = "LnL Omaha: Setting up',
+        1,
+    )
+    p = _write(tmp_path, "owned.toml", text)
+    scen = GAME.load_scenario(str(p))
+    assert scen.unit("1/B/116").type.he == (7, 3)  # type: ignore[attr-defined]
+    bad = _write(
+        tmp_path,
+        "lost.toml",
+        _beach_text().replace(
+            'source = "LnL Omaha: Setting up',
+            'deck = "nowhere.toml"\nsource = "LnL Omaha: Setting up',
+            1,
+        ),
+    )
+    with pytest.raises(omaha.ScenarioError, match=r"scenario\.deck: file 'nowhere\.toml'"):
+        GAME.load_scenario(str(bad))
+
+
+def test_a_bad_counter_file_is_reported(tmp_path: Path) -> None:
+    units = (DATA / "units.toml").read_text().replace('kind = "armor"', 'kind = "tank"', 1)
+    (tmp_path / "u.toml").write_text(units)
+    text = _beach_text().replace(
+        'source = "LnL Omaha: Setting up', 'units = "u.toml"\nsource = "LnL Omaha: Setting up', 1
+    )
+    p = _write(tmp_path, "s.toml", text)
+    with pytest.raises(omaha.ScenarioError, match=r"u.toml: types\[4\].kind: 'tank' is not one of"):
+        GAME.load_scenario(str(p))
