@@ -149,7 +149,7 @@ class Core(State):
         self.side = "German"
         self.stage = "setup"
         self.loc = [OFF] * n
-        self.steps = [2] * n
+        self.steps = [u.type.steps for u in scen.units]
         self.dis = [False] * n
         self.fired = [False] * n
         self.placed = [0] * n

@@ -61,6 +61,7 @@ class UnitType:
     ca: tuple[int, int]
     mf: int
     rally: int
+    steps: int
     support: bool
     ranger: bool
     airborne: bool
@@ -200,7 +201,7 @@ class LnlScenario(Scenario):
             tn.only(
                 {
                     "id", "name", "kind", "he", "ap", "armor", "range", "ca", "mf", "rally",
-                    "support", "ranger", "airborne", "engineer", "mortar", "source",
+                    "steps", "support", "ranger", "airborne", "engineer", "mortar", "source",
                 }
             )  # fmt: skip
             tid = tn.req("id").as_str()
@@ -222,6 +223,7 @@ class LnlScenario(Scenario):
                 ca=_two(tn.req("ca")),
                 mf=tn.req("mf").as_int_in(0, 20),
                 rally=tn.req("rally").as_int_in(1, 6),
+                steps=tn.req("steps").as_int_in(1, 2) if tn.has("steps") else 2,
                 support=flag("support"),
                 ranger=flag("ranger"),
                 airborne=flag("airborne"),

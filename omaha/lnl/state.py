@@ -540,11 +540,14 @@ class LnlState(EventMixin, SnapshotMixin, CombatMixin, AssaultMixin, MoveMixin):
         return {
             "us_win": 1.0 if win else 0.0,
             "objectives_held": len(held) / max(1, len(self.T.victory)),
-            "us_losses": self.steps_lost["US"] / max(1, 2 * len(us)),
-            "german_losses": self.steps_lost["German"] / max(1, 2 * len(ger)),
+            "us_losses": self.steps_lost["US"] / max(1, sum(defs[u].type.steps for u in us)),
+            "german_losses": self.steps_lost["German"]
+            / max(1, sum(defs[u].type.steps for u in ger)),
             "turns_played": float(self.turn),
             "first_wave_ashore": (
-                sum(max(0, self.ashore[u]) for u in first) / (2 * len(first)) if first else 1.0
+                sum(max(0, self.ashore[u]) for u in first) / sum(defs[u].type.steps for u in first)
+                if first
+                else 1.0
             ),
             "dd_tanks_ashore": (
                 sum(1 for u in tanks if self.ashore[u] >= 0) / len(tanks) if tanks else 1.0
@@ -560,6 +563,6 @@ class LnlState(EventMixin, SnapshotMixin, CombatMixin, AssaultMixin, MoveMixin):
             "us_steps_lost": float(self.steps_lost["US"]),
             "german_steps_lost": float(self.steps_lost["German"]),
             "at916_entered": 1.0
-            if any(self.entered[u] for u in self._event_units("at916"))
+            if any(self.entered[u.idx] for u in defs if u.company == "916th AT")
             else 0.0,
         }
