@@ -1,0 +1,97 @@
+"""LnL Omaha timings (prints figures, asserts nothing).
+
+Run from the repo root: ``python benchmarks/bench_lnl.py [games]``. The machine is
+shared and noisy: compare ratios within one run, not absolute numbers across runs.
+"""
+
+from __future__ import annotations
+
+import collections
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import omaha
+from omaha.kernel.protocol import State
+
+GAME = omaha.load("lnl")
+
+
+def timed(label: str, fn: Callable[[], object], repeat: int, unit: str = "op") -> float:
+    fn()
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn()
+    per = (time.perf_counter() - start) / repeat
+    print(f"{label:<56s} {per * 1e6:11.1f} us/{unit}")
+    return per
+
+
+def playout(scenario: str, seed: int, lineup: dict[str, str]) -> tuple[State, int]:
+    state = GAME.new_state(scenario, seed=seed)
+    bots = {
+        side: GAME.bots[name](seed=seed * 31 + i)
+        for i, (side, name) in enumerate(sorted(lineup.items()))
+    }
+    n = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        state.apply(bots[player].choose(state))
+        n += 1
+    return state, n
+
+
+def mid_game(scenario: str) -> State:
+    state = GAME.new_state(scenario, seed=5)
+    bots = {p: GAME.bots["random"](seed=i) for i, p in enumerate(GAME.players)}
+    for _ in range(300):
+        player = state.current_player()
+        assert player is not None
+        state.apply(bots[player].choose(state))
+    return state
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    print("== one position (beach, 300 random actions in) ==")
+    for scenario in ("beach", "vierville"):
+        playout(scenario, 0, {"US": "random", "German": "random"})  # warm the LOS caches
+    state = mid_game("beach")
+
+    def fresh_listing() -> object:
+        state._legal = None
+        state.memo = {}
+        return state.legal_actions()
+
+    timed("legal_actions (uncached)", fresh_listing, 500)
+    action = state.legal_actions()[0]
+    timed("clone + apply(first legal action)", lambda: state.clone().apply(action), 300)
+    timed("clone", state.clone, 1000)
+    timed("to_json", state.to_json, 300)
+    text = state.to_json()
+    timed("state_from_json", lambda: GAME.state_from_json(text), 200)
+
+    for scenario in ("beach", "vierville"):
+        for name, lineup in (
+            ("random v random", {"US": "random", "German": "random"}),
+            ("heuristic v solitaire", GAME.lineup("heuristic")),
+        ):
+            start = time.perf_counter()
+            results: collections.Counter[str] = collections.Counter()
+            steps = []
+            for seed in range(games):
+                st, n = playout(scenario, seed, lineup)
+                steps.append(n)
+                outcome = st.outcome()
+                results[outcome.level if outcome else "?"] += 1
+            per = (time.perf_counter() - start) / games
+            print(
+                f"{scenario:<10s} {name:<22s} {per * 1e3:8.1f} ms/game, "
+                f"{statistics.mean(steps):7.1f} decisions/game, {dict(results)}"
+            )
+
+
+if __name__ == "__main__":
+    main()

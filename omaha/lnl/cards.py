@@ -1,0 +1,121 @@
+"""The action deck (LnL Omaha: Action Cards), and helpers to pin the cards drawn.
+
+Every card has a value 1-6 and an event. Combat, disruption removal and close
+assault read the value; only the card drawn at the start of the American player
+turn applies its event. A drawn card goes straight to the discard pile; when the
+draw pile is empty the discards are reshuffled into a new one (the kernel's lazy
+:class:`~omaha.kernel.decks.Deck` keeps no hidden order).
+
+Pinning cards in tests and analyses: :meth:`ActionDeck.stack` puts named cards
+on top of the deck in order (like stacking a real deck), :func:`stack_values`
+stacks cards by value (choosing "No event" cards where it can), and
+:func:`picks_for` gives the :class:`~omaha.kernel.dice.ScriptedDice` picks that
+make a fresh deck deal given cards in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from omaha.kernel.decks import Deck
+from omaha.kernel.dice import Dice
+
+if TYPE_CHECKING:
+    from omaha.lnl.scenario import Card, LnlScenario
+
+
+class ActionDeck:
+    """Draw pile, discards and any cards stacked on top (in order)."""
+
+    def __init__(self, cards: Iterable[str] = (), discards: Iterable[str] = ()) -> None:
+        self.deck = Deck(cards, discards)
+        self.top: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.top) + len(self.deck)
+
+    def draw(self, dice: Dice) -> str:
+        """Draw the top card (a stacked one first) and put it on the discard pile."""
+        card = self.top.pop(0) if self.top else self.deck.draw(dice)
+        self.deck.discard(card)
+        return card
+
+    def stack(self, card_ids: Sequence[str]) -> None:
+        """Put these cards, taken from wherever they are, on top in this order."""
+        for card in card_ids:
+            self.deck.remove(card)
+        self.top = list(card_ids) + self.top
+
+    def to_data(self) -> dict[str, Any]:
+        data = self.deck.to_data()
+        data["top"] = list(self.top)
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> ActionDeck:
+        deck = cls()
+        deck.deck = Deck.from_data(data)
+        deck.top = list(data.get("top", []))
+        return deck
+
+
+def cards_for_values(
+    scen: LnlScenario, values: Sequence[int], *, deck: ActionDeck | None = None
+) -> list[str]:
+    """Card ids with these values, "No event" cards first, each card used once.
+
+    With ``deck``, only cards still in its pile or discards are chosen.
+    """
+    available: list[Card] = [c for c in scen.cards]
+    if deck is not None:
+        present = set(deck.deck.pile) | set(deck.deck.discards)
+        available = [c for c in available if c.id in present]
+    chosen: list[str] = []
+    for v in values:
+        if not 1 <= v <= 6:
+            raise ValueError(f"an action card value is 1-6, not {v}")
+        options = sorted(
+            (c for c in available if c.value == v and c.id not in chosen),
+            key=lambda c: (c.event != "none", c.id),
+        )
+        if not options:
+            raise ValueError(f"no card of value {v} left to stack")
+        chosen.append(options[0].id)
+    return chosen
+
+
+def card_for_event(scen: LnlScenario, event: str, value: int | None = None) -> str:
+    """The first card id carrying ``event`` (and ``value`` if given)."""
+    for c in scen.cards:
+        if c.event == event and (value is None or c.value == value):
+            return c.id
+    raise ValueError(f"no card with event {event!r}" + (f" and value {value}" if value else ""))
+
+
+def stack_values(deck: ActionDeck, scen: LnlScenario, values: Sequence[int]) -> list[str]:
+    """Stack cards of the given values on top of ``deck``; returns the card ids."""
+    ids = cards_for_values(scen, values, deck=deck)
+    deck.stack(ids)
+    return ids
+
+
+def picks_for(scen: LnlScenario, card_ids: Sequence[str]) -> list[int]:
+    """ScriptedDice values that make a fresh, full deck deal ``card_ids`` in order.
+
+    The deck draws by picking an index into its sorted pile, so the pick for a
+    card is its position among the cards not yet drawn (after a reshuffle the
+    discards are back in the pile).
+    """
+    pile = sorted(c.id for c in scen.cards)
+    discards: list[str] = []
+    picks: list[int] = []
+    for card in card_ids:
+        if not pile:
+            pile, discards = sorted(discards), []
+        if card not in pile:
+            raise ValueError(f"card {card!r} is not in the pile at that point")
+        i = pile.index(card)
+        picks.append(i)
+        discards.append(pile.pop(i))
+    return picks
