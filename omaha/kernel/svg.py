@@ -445,7 +445,7 @@ def _render(board: Board, size: float, view: View | None) -> str:
     lines = [(view.title if view else board.title, 0.55, "title")]
     if view is not None:
         who = f" · view: {view.player}" if view.player else ""
-        lines.append((f"Turn {view.turn} · {view.phase}{who}", 0.38, "turn"))
+        lines.append((f"{view.turn} · {view.phase}{who}", 0.38, "turn"))
         pend = view.pending
         prompt = f"→ {pend.player}: {pend.prompt}" if pend else "no decision pending"
         lines.append((prompt, 0.38, "pending"))

@@ -329,3 +329,19 @@ def test_coordinates_are_rounded() -> None:
                 assert len(v.split(".")[1]) <= 2
         for p in (e.get("points") or "").replace(",", " ").split():
             assert "." not in p or len(p.split(".")[1]) <= 2
+
+
+def test_header_shows_the_turn_as_printed() -> None:
+    """The view's turn label is printed as the game gives it ("Turn 5", "0640 6 June")."""
+    board = Board(
+        id="h",
+        title="h",
+        grid="square",
+        cells=[CellSpec("A", Square(0, 0), "open")],
+        source=Source("reconstructed: test"),
+    )
+    for label in ("Turn 5", "0640 6 June"):
+        view = View("t", "T", None, label, "fire", board, None)
+        texts = [t.text or "" for t in ET.fromstring(render_view(view)).iter(f"{NS}text")]
+        assert f"{label} · fire" in texts
+        assert not any("Turn Turn" in t for t in texts)
