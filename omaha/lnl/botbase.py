@@ -206,7 +206,55 @@ class BotBase:
                     return a
         return legal[self.rng.pick(len(legal))]
 
+    #: Lowest FRT column position worth an opportunity fire (1 = the 3 column, 2 = the 6).
+    opp_fire_min_column = 1
+
     def decide(self, state: LnlState, kind: str) -> Action:
+        """Dispatch the pending decision to the side's policy for it."""
+        if kind == "place":
+            return self.place(state)
+        if kind == "loss":
+            return self.lose(state)
+        if kind == "retreat":
+            return self.retreat(state)
+        if kind == "advance":
+            return self.advance(state)
+        if kind == "air strike":
+            return self.strike(state)
+        if kind == "opportunity fire":
+            return self.opp_fire(state, self.opp_fire_min_column)
+        if state.attack is not None:
+            return self.continue_attack(state)
+        if kind == "fire":
+            return self.fire(state)
+        if kind == "move" and state.group is not None:
+            return self.step(state)
+        if kind == "move":
+            return self.move(state)
+        if kind == "assault":
+            return self.assault(state)
+        return EndPhase()
+
+    # -- each side's policy (the subclasses) ----------------------------------
+    def place(self, state: LnlState) -> Action:
+        raise NotImplementedError
+
+    def advance(self, state: LnlState) -> Action:
+        raise NotImplementedError
+
+    def strike(self, state: LnlState) -> Action:
+        raise NotImplementedError
+
+    def fire(self, state: LnlState) -> Action:
+        raise NotImplementedError
+
+    def step(self, state: LnlState) -> Action:
+        raise NotImplementedError
+
+    def move(self, state: LnlState) -> Action:
+        raise NotImplementedError
+
+    def assault(self, state: LnlState) -> Action:
         raise NotImplementedError
 
     # -- common decisions -----------------------------------------------------

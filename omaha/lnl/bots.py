@@ -69,31 +69,8 @@ class SolitaireGerman(BotBase):
     """The German side by the published solitaire guidelines (see the module docstring)."""
 
     side = "German"
-
-    def decide(self, state: LnlState, kind: str) -> Action:
-        if kind == "place":
-            return self.place(state)
-        if kind == "loss":
-            return self.lose(state)
-        if kind == "retreat":
-            return self.retreat(state)
-        if kind == "advance":
-            return self.advance(state)
-        if kind == "air strike":
-            return self.strike(state)
-        if kind == "opportunity fire":
-            return self.opp_fire(state, 2)
-        if state.attack is not None:
-            return self.continue_attack(state)
-        if kind == "fire":
-            return self.fire(state)
-        if kind == "move" and state.group is not None:
-            return self.step(state)
-        if kind == "move":
-            return self.move(state)
-        if kind == "assault":
-            return self.assault(state)
-        return EndPhase()
+    #: Opportunity fire only at the 6 column or better (reading in the module docstring).
+    opp_fire_min_column = 2
 
     # -- set-up ----------------------------------------------------------------
     def place(self, state: LnlState) -> Action:
@@ -300,31 +277,7 @@ class HeuristicUS(BotBase):
     """Land, suppress the defences, push through the draws to the victory hexes."""
 
     side = "US"
-
-    def decide(self, state: LnlState, kind: str) -> Action:
-        if kind == "place":
-            return self.place(state)
-        if kind == "loss":
-            return self.lose(state)
-        if kind == "retreat":
-            return self.retreat(state)
-        if kind == "advance":
-            return self.advance(state)
-        if kind == "air strike":
-            return self.strike(state)
-        if kind == "opportunity fire":
-            return self.opp_fire(state, 1)
-        if state.attack is not None:
-            return self.continue_attack(state)
-        if kind == "fire":
-            return self.fire(state)
-        if kind == "move" and state.group is not None:
-            return self.step(state)
-        if kind == "move":
-            return self.move(state)
-        if kind == "assault":
-            return self.assault(state)
-        return EndPhase()
+    opp_fire_min_column = 1
 
     # -- placement -------------------------------------------------------------
     def place(self, state: LnlState) -> Action:
