@@ -7,22 +7,13 @@ and noisy: compare ratios within one run, not absolute numbers across runs.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+
+from timing import timed
 
 import omaha
 from omaha.kernel.protocol import State
 
 GAME = omaha.load("bloody")
-
-
-def timed(label: str, fn: Callable[[], object], repeat: int, unit: str = "op") -> float:
-    fn()
-    start = time.perf_counter()
-    for _ in range(repeat):
-        fn()
-    per = (time.perf_counter() - start) / repeat
-    print(f"{label:<52s} {per * 1e6:11.1f} us/{unit}")
-    return per
 
 
 def midgame(seed: int = 3, steps: int = 40) -> State:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from omaha.kernel.board import Board, CellSpec
@@ -18,17 +17,8 @@ from omaha.kernel.labels import Layout
 from omaha.kernel.movement import MovementGraph
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "conformance"))
+from timing import timed
 from toygame import GAME
-
-
-def timed(label: str, fn: Callable[[], object], repeat: int, unit: str = "op") -> float:
-    fn()
-    start = time.perf_counter()
-    for _ in range(repeat):
-        fn()
-    per = (time.perf_counter() - start) / repeat
-    print(f"{label:<52s} {per * 1e6:11.1f} us/{unit}")
-    return per
 
 
 def big_board(cols: int = 100, rows: int = 50) -> Board:

@@ -11,20 +11,11 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+
+from timing import timed
 
 import omaha
 from omaha.kernel.protocol import State
-
-
-def timed(label: str, fn: Callable[[], object], repeat: int, unit: str = "op") -> float:
-    fn()
-    start = time.perf_counter()
-    for _ in range(repeat):
-        fn()
-    per = (time.perf_counter() - start) / repeat
-    print(f"{label:<52s} {per * 1e6:11.1f} us/{unit}")
-    return per
 
 
 def midgame(scenario: str, steps: int) -> State:

@@ -10,22 +10,13 @@ import collections
 import statistics
 import sys
 import time
-from collections.abc import Callable
+
+from timing import timed
 
 import omaha
 from omaha.kernel.protocol import State
 
 GAME = omaha.load("lnl")
-
-
-def timed(label: str, fn: Callable[[], object], repeat: int, unit: str = "op") -> float:
-    fn()
-    start = time.perf_counter()
-    for _ in range(repeat):
-        fn()
-    per = (time.perf_counter() - start) / repeat
-    print(f"{label:<56s} {per * 1e6:11.1f} us/{unit}")
-    return per
 
 
 def playout(scenario: str, seed: int, lineup: dict[str, str]) -> tuple[State, int]:
