@@ -66,6 +66,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--scenario")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--record", type=Path, help="draw the final position of a game record")
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="[SIDE=]NAME",
+        help="let bots play first (see --steps); as for 'play'",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=-1,
+        help="with --bot: decisions to play before drawing (default: to the end)",
+    )
+    p.add_argument("--player", help="draw what this side sees (default: everything)")
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(run=cmd_render)
 
@@ -217,9 +231,22 @@ def cmd_render(args: argparse.Namespace) -> int:
         record = GameRecord.from_json(args.record.read_text(), args.record.name)
         state = omaha.load(record.game).replay(record)
     else:
-        state = omaha.load(args.game).new_state(args.scenario, seed=args.seed)
-    args.out.write_text(render_view(state.view(None)))
-    print(f"wrote {args.out}")
+        game = omaha.load(args.game)
+        state = game.new_state(args.scenario, seed=args.seed)
+        if args.bot:
+            bots = make_bots(game, lineup(game, args.bot), args.seed)
+            played = 0
+            while not state.is_terminal() and played != args.steps:
+                player = state.current_player()
+                assert player is not None
+                if player not in bots:
+                    raise ValueError(f"no bot plays {player}: add --bot {player}=NAME")
+                state.apply(bots[player].choose(state))
+                played += 1
+    if args.player is not None and args.player not in state.game.players:
+        raise ValueError(f"{state.game.name} has no side {args.player!r}")
+    args.out.write_text(render_view(state.view(args.player)))
+    print(f"wrote {args.out} ({state.turn_label}, {state.phase})")
     return 0
 
 

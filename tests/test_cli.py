@@ -59,6 +59,14 @@ def test_render_and_provenance(tmp_path: Path, capsys: pytest.CaptureFixture[str
     svg = out.read_text()
     assert svg.startswith("<svg") or svg.startswith("<?xml")
     assert "E3" in svg
+    later = tmp_path / "later.svg"
+    assert cli.main(["render", "toy", "--bot", "random", "--steps", "3", "--out", str(later)]) == 0
+    assert later.read_text() != svg
+    hidden = tmp_path / "us.svg"
+    assert cli.main(["render", "toy", "--player", "US", "--out", str(hidden)]) == 0
+    assert ">mg<" not in hidden.read_text() and ">mg<" in svg
+    assert cli.main(["render", "toy", "--bot", "German=random", "--out", str(later)]) == 2
+    assert "no bot plays US" in capsys.readouterr().err
     assert cli.main(["provenance", "toy"]) == 0
     assert "RECONSTRUCTED scenario beach: test fixture" in capsys.readouterr().out
 
