@@ -15,6 +15,7 @@ in seed order.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -59,7 +60,12 @@ class Column:
         return f"{self.game}/{self.scenario}"
 
     def values(self, metric: str) -> list[float]:
-        return [r.metrics[metric] for r in self.runs if metric in r.metrics]
+        """The metric over the runs; NaN (not applicable to this scenario) is left out."""
+        return [
+            r.metrics[metric]
+            for r in self.runs
+            if metric in r.metrics and not math.isnan(r.metrics[metric])
+        ]
 
     def levels(self) -> list[tuple[str, int]]:
         counts = Counter(r.level for r in self.runs)
@@ -197,7 +203,13 @@ def to_json(columns: Sequence[Column]) -> str:
                 "game": c.game,
                 "scenario": c.scenario,
                 "bots": c.bots,
-                "runs": [attrs.asdict(r) for r in c.runs],
+                "runs": [
+                    dict(
+                        attrs.asdict(r),
+                        metrics={k: None if math.isnan(v) else v for k, v in r.metrics.items()},
+                    )
+                    for r in c.runs
+                ],
             }
             for c in columns
         ],

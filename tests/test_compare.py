@@ -1,5 +1,7 @@
 """The comparison tool, run on the toy game."""
 
+import json
+import math
 from collections.abc import Iterator
 
 import pytest
@@ -46,3 +48,15 @@ def test_metrics_and_outcomes_are_aggregated() -> None:
 
 def test_strongest_bot_preference() -> None:
     assert compare.strongest_bot(GAME) == "random"
+
+
+def test_not_applicable_metrics_are_left_out() -> None:
+    runs = (
+        compare.Run(1, "won", "US", {"a": 1.0, "b": math.nan}, 3),
+        compare.Run(2, "lost", None, {"a": 0.0, "b": 0.5}, 4),
+    )
+    col = compare.Column("g", "G", "s", {"US": "random"}, runs)
+    assert col.values("a") == [1.0, 0.0]
+    assert col.values("b") == [0.5]
+    data = json.loads(compare.to_json([col]))
+    assert data[0]["runs"][0]["metrics"] == {"a": 1.0, "b": None}

@@ -3,7 +3,9 @@
 A game declares, in ``Game.metrics``, the common metrics below that its rules
 can measure (using these exact names and meanings) plus any of its own. Values
 are floats; fractions are in 0..1. Where a design has no such notion it simply
-does not declare the metric.
+does not declare the metric; where a declared metric does not apply to one
+scenario (no landing in LnL's Vierville counterattack) its value is NaN, which
+the comparison leaves out.
 
 ``HISTORICAL`` holds the matching figure of the real battle, where one exists,
 with where it comes from (see the project's HISTORY.md).

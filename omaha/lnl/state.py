@@ -34,6 +34,7 @@ Readings of the sequence (each tested in ``tests/lnl``):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 
 from omaha.errors import IllegalAction
@@ -547,10 +548,10 @@ class LnlState(EventMixin, SnapshotMixin, CombatMixin, AssaultMixin, MoveMixin):
             "first_wave_ashore": (
                 sum(max(0, self.ashore[u]) for u in first) / sum(defs[u].type.steps for u in first)
                 if first
-                else 1.0
+                else math.nan  # no landing in this scenario (Vierville)
             ),
             "dd_tanks_ashore": (
-                sum(1 for u in tanks if self.ashore[u] >= 0) / len(tanks) if tanks else 1.0
+                sum(1 for u in tanks if self.ashore[u] >= 0) / len(tanks) if tanks else math.nan
             ),
             "exits_opened": float(
                 sum(1 for cells in exits.values() if all(self.control[c] == "US" for c in cells))
