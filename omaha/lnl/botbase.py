@@ -235,6 +235,16 @@ class BotBase:
             return self.assault(state)
         return EndPhase()
 
+    def shipped_setup(self, state: LnlState) -> Action | None:
+        """At set-up, the side's shipped set-up plan as one action, if it is valid."""
+        if state.stage != "setup":
+            return None
+        plan = load_plan(state.scen, self.side)
+        if plan is None:
+            return None
+        act = Deploy(plan)
+        return act if deploy_ok(state, act) else None
+
     # -- each side's policy (the subclasses) ----------------------------------
     def place(self, state: LnlState) -> Action:
         raise NotImplementedError

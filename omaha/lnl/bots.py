@@ -28,7 +28,6 @@ from omaha.lnl import rules
 from omaha.lnl.actions import (
     Advance,
     Assault,
-    Deploy,
     Drop,
     EndPhase,
     Enter,
@@ -46,11 +45,9 @@ from omaha.lnl.botbase import (
     Plan,
     best_assault_group,
     build_attack,
-    deploy_ok,
     field,
     frt_value,
     graph,
-    load_plan,
     move_class,
     refusal_key,
 )
@@ -74,12 +71,9 @@ class SolitaireGerman(BotBase):
 
     # -- set-up ----------------------------------------------------------------
     def place(self, state: LnlState) -> Action:
-        if state.stage == "setup":
-            plan = load_plan(state.scen, "German")
-            if plan is not None:
-                act = Deploy(plan)
-                if deploy_ok(state, act):
-                    return act
+        shipped = self.shipped_setup(state)
+        if shipped is not None:
+            return shipped
         opts = [a for a in state.legal_actions() if isinstance(a, Place)]
         forts = [c for c in range(state.T.n) if state.T.fort[c]]
 
@@ -281,12 +275,9 @@ class HeuristicUS(BotBase):
 
     # -- placement -------------------------------------------------------------
     def place(self, state: LnlState) -> Action:
-        if state.stage == "setup":
-            plan = load_plan(state.scen, "US")
-            if plan is not None:
-                act = Deploy(plan)
-                if deploy_ok(state, act):
-                    return act
+        shipped = self.shipped_setup(state)
+        if shipped is not None:
+            return shipped
         opts = [a for a in state.legal_actions() if isinstance(a, Place)]
         u = state.place_queue[0]
         goal = self.goal(state, u, at=None)
