@@ -332,3 +332,42 @@ def test_stored_log_hashes(game: Game, scenario: str) -> None:
     assert got == stored, (
         f"{where}: log hashes changed; if deliberate, run with OMAHA_UPDATE_GOLDEN=1"
     )
+
+
+def bot_game(game: Game, scenario: str, bot: str, seed: int) -> State:
+    """A seeded game between the bots ``game.lineup(bot)`` names."""
+    lineup = game.lineup(bot)
+    bots = {p: game.bots[lineup[p]](seed=seed * 11 + i) for i, p in enumerate(game.players)}
+    state = game.new_state(scenario, seed=seed)
+    steps = 0
+    fallback = game.bots["random"](seed=seed)
+    while not state.is_terminal():
+        try:  # a one-sided bot refuses the other side's decisions
+            action = bots[state.current_player() or ""].choose(state)
+        except omaha.IllegalAction:
+            action = fallback.choose(state)
+        state.apply(action)
+        steps += 1
+        assert steps < STEP_CAP, f"{bot} did not finish"
+    return state
+
+
+@pytest.mark.parametrize(("game", "scenario"), CASES, ids=IDS)
+def test_stored_bot_game_hashes(game: Game, scenario: str) -> None:
+    """Seeded games of every bot lineup keep their logs: a bot's choices in a given
+    state may change only deliberately (speed work must not weaken or alter play)."""
+    names = sorted(n for n in game.bots if n != "random")
+    got = {
+        f"{name}/{seed}": log_hash(bot_game(game, scenario, name, seed))
+        for name in names
+        for seed in (1, 2)
+    }
+    if os.environ.get("OMAHA_UPDATE_GOLDEN"):
+        data = _golden(game)
+        data.setdefault("bot_hashes", {})[scenario] = got
+        (GOLDEN / f"{game.name}.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        return
+    stored = _golden(game).get("bot_hashes", {}).get(scenario)
+    where = f"{game.name}/{scenario}"
+    assert stored is not None, f"no stored bot hashes for {where}: run with OMAHA_UPDATE_GOLDEN=1"
+    assert got == stored, f"{where}: bot game logs changed; if deliberate, OMAHA_UPDATE_GOLDEN=1"
