@@ -6,24 +6,20 @@
 >>> state.apply(state.legal_actions()[0])         # doctest: +SKIP
 """
 
-from omaha.errors import IllegalAction, ScenarioError, StateCorrupted
+from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import RandomDice, ScriptedDice
-from omaha.kernel.protocol import (
-    Game,
-    GameRecord,
-    Metric,
-    Outcome,
-    Pending,
-    State,
-    View,
-)
+from omaha.kernel.metrics import Metric
+from omaha.kernel.protocol import Game, Outcome, State
+from omaha.kernel.records import GameRecord
+from omaha.kernel.view import Pending, View
 from omaha.registry import games, load, register
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Action",
+    "DataFileError",
     "Game",
     "GameRecord",
     "IllegalAction",
@@ -31,6 +27,7 @@ __all__ = [
     "Outcome",
     "Pending",
     "RandomDice",
+    "RecordError",
     "ScenarioError",
     "ScriptedDice",
     "State",

@@ -10,11 +10,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import omaha
 from omaha.errors import IllegalAction, ScenarioError
-from omaha.kernel.protocol import Bot, Game, GameRecord, State
+from omaha.kernel.protocol import Bot, Game, State
+from omaha.kernel.records import GameRecord
 from omaha.kernel.svg import render_view
 
 
@@ -123,7 +124,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
-def lineup(game: Game, specs: Sequence[str]) -> dict[str, str]:
+def lineup(game: Game[Any], specs: Sequence[str]) -> dict[str, str]:
     """Resolve ``--bot`` options into a bot name per side."""
     chosen: dict[str, str] = {}
     for spec in specs:
@@ -146,7 +147,7 @@ def lineup(game: Game, specs: Sequence[str]) -> dict[str, str]:
     return chosen
 
 
-def make_bots(game: Game, names: dict[str, str], seed: int) -> dict[str, Bot]:
+def make_bots(game: Game[Any], names: dict[str, str], seed: int) -> dict[str, Bot]:
     return {
         side: game.bots[name](seed=seed * 31 + i)
         for i, (side, name) in enumerate(sorted(names.items()))
@@ -184,7 +185,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _human_turn(state: State, player: str, inp: TextIO | None = None) -> bool:
+def _human_turn(state: State[Any], player: str, inp: TextIO | None = None) -> bool:
     """Show the position to ``player`` and apply one chosen action; False to quit."""
     inp = inp or sys.stdin
     print()
@@ -209,7 +210,7 @@ def _human_turn(state: State, player: str, inp: TextIO | None = None) -> bool:
             print(f"  illegal: {exc}")
 
 
-def _print_result(state: State) -> None:
+def _print_result(state: State[Any]) -> None:
     if state.is_terminal():
         print(f"Result: {state.outcome()}")
     metrics = state.metrics()

@@ -20,6 +20,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import attrs
 
@@ -30,7 +31,7 @@ from omaha.kernel.protocol import Game
 BOT_PREFERENCE = ("heuristic", "historical", "solitaire", "random")
 
 
-def strongest_bot(game: Game) -> str:
+def strongest_bot(game: Game[Any]) -> str:
     return next(name for name in BOT_PREFERENCE if name in game.bots)
 
 

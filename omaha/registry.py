@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from importlib.metadata import entry_points
+from typing import Any
 
 from omaha.kernel.protocol import Game
 
@@ -21,11 +22,11 @@ BUILTIN: dict[str, str] = {
     "landing_table": "omaha.landing_table",
 }
 
-_registered: dict[str, Game] = {}
-_loaded: dict[str, Game] = {}
+_registered: dict[str, Game[Any]] = {}
+_loaded: dict[str, Game[Any]] = {}
 
 
-def register(game: Game) -> None:
+def register(game: Game[Any]) -> None:
     """Make a game object available to :func:`load` under its name."""
     _registered[game.name] = game
 
@@ -46,7 +47,7 @@ def games() -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def load(name: str) -> Game:
+def load(name: str) -> Game[Any]:
     """The :class:`Game` registered under ``name``."""
     if name in _registered:
         return _registered[name]

@@ -134,7 +134,7 @@ def test_record_replays_with_scripted_dice_and_detects_drift() -> None:
     with pytest.raises(ValueError, match="random stream differs"):
         GAME.replay(tampered)
     assert GAME.replay(tampered, scripted=True).outcome() == state.outcome()
-    with pytest.raises(omaha.ScenarioError, match="not 'omaha-record'"):
+    with pytest.raises(omaha.RecordError, match="not 'omaha-record'"):
         omaha.GameRecord.from_json('{"format": "pgn"}', "x.json")
 
 

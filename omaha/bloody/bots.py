@@ -22,13 +22,15 @@ Initiative point:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import RandomDice
-from omaha.kernel.protocol import State, View
+from omaha.kernel.protocol import State
+from omaha.kernel.view import View
 
 from . import rules
 from .actions import (
@@ -140,7 +142,7 @@ class HeuristicBot:
         self.rng = RandomDice(seed)
 
     # ---------------------------------------------------------------- entry point
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State[Any]) -> Action:
         if state.current_player() != "US":
             raise IllegalAction("the heuristic bot plays the US side only")
         scen = state.scenario

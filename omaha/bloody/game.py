@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from omaha.kernel.actions import Action
-from omaha.kernel.dice import Dice
 from omaha.kernel.metrics import (
     EXITS_OPENED,
     FIRST_WAVE_ASHORE,
@@ -14,15 +13,16 @@ from omaha.kernel.metrics import (
     TURNS_PLAYED,
     US_LOSSES,
     US_WIN,
+    Metric,
 )
-from omaha.kernel.protocol import BotFactory, Game, Metric, RandomBot, Scenario, State
+from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
 
 from .actions import ACTIONS
 from .scenario import BloodyScenario
 from .state import BloodyState
 
 
-class BloodyGame(Game):
+class BloodyGame(Game[BloodyScenario]):
     name = "bloody"
     title = "Bloody Omaha (Lombardy Studios, 2024 playtest)"
     players = ("US",)
@@ -57,14 +57,10 @@ class BloodyGame(Game):
     def scenarios(self) -> tuple[str, ...]:
         return ("solo",)
 
-    def _load_scenario(self, ref: str) -> Scenario:
+    def _load_scenario(self, ref: str) -> BloodyScenario:
         return BloodyScenario(ref)
 
-    def _new_state(self, scenario: Scenario, dice: Dice, seed: int | None) -> State:
-        assert isinstance(scenario, BloodyScenario)
-        return BloodyState(self, scenario, dice, seed)
-
-    def _state_class(self) -> type[State]:
+    def _state_class(self) -> type[State[BloodyScenario]]:
         return BloodyState
 
     @property

@@ -18,7 +18,7 @@ from omaha.kernel.board import Board
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, Source, content_hash, load_toml
 from omaha.kernel.labels import LabelError
-from omaha.kernel.protocol import ProvenanceItem, Scenario
+from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.squares import Square
 
 from . import rules

@@ -17,9 +17,9 @@ from typing import Any
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.decks import Cup, Deck
-from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
-from omaha.kernel.protocol import Game, Outcome, Pending, State, View
+from omaha.kernel.protocol import Outcome, State
+from omaha.kernel.view import Pending, View
 
 from . import cards, combat, landing, rules
 from . import effects as fx
@@ -67,13 +67,13 @@ SETUP, CARDS, EVENT, ACTIVATE, ATTACK, OVER = (
 )
 
 
-class BloodyState(State):
+class BloodyState(State[BloodyScenario]):
     """A game of Bloody Omaha in progress."""
 
     scen: BloodyScenario
 
-    def __init__(self, game: Game, scenario: BloodyScenario, dice: Dice, seed: int | None) -> None:
-        super().__init__(game, scenario, dice, seed)
+    def _setup(self) -> None:
+        scenario = self.scenario
         self.scen = scenario
         n_units = len(scenario.units)
         self.turn = 1
@@ -104,7 +104,7 @@ class BloodyState(State):
         self.released = 0
         self.exit_turns: list[int] = []
         self.result: Outcome | None = None
-        self._setup()
+        self._place_tokens_and_deal()
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -148,7 +148,7 @@ class BloodyState(State):
         return self.result
 
     # ------------------------------------------------------------------ set-up
-    def _setup(self) -> None:
+    def _place_tokens_and_deal(self) -> None:
         scen = self.scen
         sp_cup, enc_cup = Cup(scen.strongpoint_tokens), Cup(scen.encounter_tokens)
         encounter = set(scen.encounter_squares)

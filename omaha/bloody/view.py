@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from omaha.kernel.decks import Deck
-from omaha.kernel.protocol import Mark, Piece, View
+from omaha.kernel.view import Mark, Piece, View
 
 from . import effects as fx
 from . import rules

@@ -15,7 +15,15 @@ from __future__ import annotations
 
 import attrs
 
-from omaha.kernel.protocol import Metric
+
+@attrs.frozen
+class Metric:
+    """A quantity a game reports for the side-by-side comparison."""
+
+    name: str
+    unit: str
+    meaning: str
+
 
 US_WIN = Metric("us_win", "0/1", "1 if the game ended in any level of US victory")
 FIRST_WAVE_ASHORE = Metric(

@@ -13,45 +13,43 @@ the bookkeeping every game shares, so each game writes only its rules:
 A game implements ``_legal_actions``, ``_apply``, ``pending``,
 ``is_terminal``, ``outcome``, ``metrics``, ``view``, ``_dump`` and
 ``_restore``; optionally ``_check_plan`` for whole-plan actions that are
-validated but never enumerated, and ``explain_illegal`` for a precise message.
+validated but never enumerated, ``explain_illegal`` for a precise message, and
+``_drop_caches`` when it caches anything derived from its fields.
+
+Both base classes are generic over the game's scenario type, so a game's state
+sees its own scenario record without casts. The value types a view is made of
+live in :mod:`omaha.kernel.view`; records and snapshots in
+:mod:`omaha.kernel.records`; the scenario base in :mod:`omaha.kernel.scenario`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
-import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import attrs
 
-from omaha.errors import IllegalAction, ScenarioError, StateCorrupted
+from omaha.errors import IllegalAction, RecordError, StateCorrupted
 from omaha.kernel.actions import Action, ActionCodec, sort_key
 from omaha.kernel.board import Board
-from omaha.kernel.data import Source, canonical_json
+from omaha.kernel.data import canonical_json
 from omaha.kernel.dice import Dice, RandomDice, ScriptedDice, dice_from_data
 from omaha.kernel.events import Event
+from omaha.kernel.metrics import Metric
+from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
+from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.view import Mark, Pending, Piece, View
 
-SNAPSHOT_FORMAT = "omaha-snapshot"
-SNAPSHOT_VERSION = 1
-RECORD_FORMAT = "omaha-record"
-RECORD_VERSION = 1
+S = TypeVar("S", bound=Scenario)
 
 
 # --------------------------------------------------------------------------
 # Small value types
 # --------------------------------------------------------------------------
-@attrs.frozen
-class Pending:
-    """The decision a state waits for: its kind, its owner and a prompt."""
-
-    kind: str
-    player: str
-    prompt: str
-
-
 @attrs.frozen
 class Outcome:
     """How a finished game ended."""
@@ -70,118 +68,6 @@ class Outcome:
         )
 
 
-@attrs.frozen
-class Metric:
-    """A quantity a game reports for the side-by-side comparison."""
-
-    name: str
-    unit: str
-    meaning: str
-
-
-@attrs.frozen
-class Piece:
-    """A counter or token as a player may see it."""
-
-    id: str
-    side: str
-    name: str
-    where: str
-    values: str = ""
-    marks: tuple[str, ...] = ()
-    hidden: bool = False
-
-
-@attrs.frozen
-class Mark:
-    """Something printed or placed on a cell or box that is not a piece."""
-
-    where: str
-    text: str
-    kind: str = "note"
-
-
-@attrs.frozen
-class View:
-    """A neutral description of what one player may see (renderers and the CLI)."""
-
-    game: str
-    title: str
-    player: str | None
-    turn: str
-    phase: str
-    board: Board
-    pending: Pending | None
-    pieces: tuple[Piece, ...] = ()
-    marks: tuple[Mark, ...] = ()
-    tracks: tuple[tuple[str, str], ...] = ()
-    notes: tuple[str, ...] = ()
-
-    def summary(self) -> str:
-        """A few lines of text: turn, tracks, pieces by place, pending decision."""
-        lines = [f"{self.title} — {self.turn}, {self.phase}"]
-        if self.tracks:
-            lines.append("  " + "  ".join(f"{k}: {v}" for k, v in self.tracks))
-        by_place: dict[str, list[Piece]] = {}
-        for p in self.pieces:
-            by_place.setdefault(p.where, []).append(p)
-        for where in sorted(by_place):
-            shown = []
-            for p in by_place[where]:
-                text = "?" if p.hidden else p.name
-                if p.values and not p.hidden:
-                    text += f" {p.values}"
-                if p.marks:
-                    text += " [" + ",".join(p.marks) + "]"
-                shown.append(f"{p.side}:{text}")
-            lines.append(f"  {where or '(off map)'}: " + "; ".join(shown))
-        lines.extend(f"  {n}" for n in self.notes)
-        if self.pending is not None:
-            lines.append(f"  -> {self.pending.player}: {self.pending.prompt}")
-        return "\n".join(lines)
-
-
-@attrs.frozen
-class ProvenanceItem:
-    """One component and where it comes from."""
-
-    component: str
-    key: str
-    source: Source
-
-
-# --------------------------------------------------------------------------
-# Scenario
-# --------------------------------------------------------------------------
-class Scenario:
-    """Loaded scenario data shared (never copied) by every state that uses it.
-
-    A game subclasses it with its own typed records; the base carries the id,
-    title, content hash, board and the provenance of every component.
-    """
-
-    def __init__(
-        self,
-        *,
-        id: str,
-        title: str,
-        hash: str,
-        board: Board,
-        provenance: Iterable[ProvenanceItem] = (),
-    ) -> None:
-        self.id = id
-        self.title = title
-        self.hash = hash
-        self.board = board
-        self.provenance: tuple[ProvenanceItem, ...] = tuple(provenance)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Scenario:
-        return self
-
-    def __copy__(self) -> Scenario:
-        return self
-
-
 # --------------------------------------------------------------------------
 # Bots
 # --------------------------------------------------------------------------
@@ -193,7 +79,7 @@ class Bot(Protocol):
     the other side.
     """
 
-    def choose(self, state: State) -> Action: ...
+    def choose(self, state: State[Any]) -> Action: ...
 
 
 BotFactory = Callable[..., Bot]
@@ -205,7 +91,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = RandomDice(seed)
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State[Any]) -> Action:
         actions = state.legal_actions()
         return actions[self.rng.pick(len(actions))]
 
@@ -213,7 +99,7 @@ class RandomBot:
 # --------------------------------------------------------------------------
 # Game
 # --------------------------------------------------------------------------
-class Game(ABC):
+class Game(ABC, Generic[S]):
     """A rules module behind the registry: metadata, scenarios, bots, codecs."""
 
     name: ClassVar[str]
@@ -225,9 +111,9 @@ class Game(ABC):
 
     def __init__(self) -> None:
         self.codec = ActionCodec(self.action_classes())
-        self._scenarios: dict[str, Scenario] = {}
+        self._scenarios: dict[str, S] = {}
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game[S]:
         return self
 
     def __repr__(self) -> str:
@@ -243,16 +129,12 @@ class Game(ABC):
         """Ids of the shipped scenarios, the default first."""
 
     @abstractmethod
-    def _load_scenario(self, ref: str) -> Scenario:
+    def _load_scenario(self, ref: str) -> S:
         """Load a shipped scenario by id, or a scenario file by path."""
 
     @abstractmethod
-    def _new_state(self, scenario: Scenario, dice: Dice, seed: int | None) -> State:
-        """A fresh state, advanced to its first decision."""
-
-    @abstractmethod
-    def _state_class(self) -> type[State]:
-        """The game's State subclass (for snapshots)."""
+    def _state_class(self) -> type[State[S]]:
+        """The game's State subclass: built by ``new_state`` and ``state_from_json``."""
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
@@ -274,7 +156,7 @@ class Game(ABC):
     def default_scenario(self) -> str:
         return self.scenarios()[0]
 
-    def load_scenario(self, scenario: str | Path | None = None) -> Scenario:
+    def load_scenario(self, scenario: str | Path | None = None) -> S:
         """A shipped scenario id, a path to a scenario file, or None for the default."""
         ref = str(scenario) if scenario is not None else self.default_scenario
         if ref not in self._scenarios:
@@ -287,12 +169,16 @@ class Game(ABC):
         *,
         seed: int = 0,
         dice: Dice | None = None,
-    ) -> State:
+    ) -> State[S]:
         """Start a game; ``dice`` (e.g. :class:`ScriptedDice`) replaces the seeded dice."""
         scen = self.load_scenario(scenario)
-        state = self._new_state(
-            scen, dice if dice is not None else RandomDice(seed), seed if dice is None else None
+        cls = self._state_class()
+        state = cls.__new__(cls)
+        State._init_base(
+            state, self, scen, dice if dice is not None else RandomDice(seed),
+            seed if dice is None else None,
         )
+        state._setup()
         state._settle()
         return state
 
@@ -303,59 +189,64 @@ class Game(ABC):
     def action_from_data(self, data: Mapping[str, Any]) -> Action:
         return self.codec.from_data(dict(data))
 
-    def state_from_json(self, text: str) -> State:
-        """Restore a snapshot written by :meth:`State.to_json`."""
+    def state_from_json(self, text: str, name: str = "snapshot") -> State[S]:
+        """Restore a snapshot written by :meth:`State.to_json`.
+
+        Anything wrong with it is a :class:`~omaha.errors.RecordError` naming ``name``.
+        """
+        env = read_snapshot(text, game=self.name, state_version=self.state_version, name=name)
         try:
-            env = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a snapshot: {exc}") from None
-        if not isinstance(env, dict) or env.get("format") != SNAPSHOT_FORMAT:
-            raise ValueError("not an omaha snapshot (format field missing or wrong)")
-        if env.get("version") != SNAPSHOT_VERSION:
-            raise ValueError(
-                f"snapshot version {env.get('version')!r} is not supported "
-                f"(this library reads version {SNAPSHOT_VERSION})"
-            )
-        if env.get("game") != self.name:
-            raise ValueError(f"snapshot is of game {env.get('game')!r}, not {self.name!r}")
-        if env.get("state_version") != self.state_version:
-            raise ValueError(
-                f"{self.name} state version {env.get('state_version')!r} is not supported "
-                f"(this library writes version {self.state_version})"
-            )
-        scen = self.load_scenario(env["scenario"]["id"])
-        if scen.hash != env["scenario"]["hash"]:
-            raise ValueError(
-                f"scenario {scen.id!r} has changed since the snapshot was taken "
-                f"(hash {scen.hash} != {env['scenario']['hash']})"
-            )
-        state = self._state_class().__new__(self._state_class())
-        State._init_base(state, self, scen, dice_from_data(env["rng"]), env["seed"])
-        state.log = [Event.from_data(e) for e in env["log"]]
-        state.actions = [self.action_from_data(a) for a in env["actions"]]
-        state._restore(env["state"])
+            scen = self.load_scenario(env["scenario"]["id"])
+            if scen.hash != env["scenario"]["hash"]:
+                raise RecordError(
+                    name,
+                    "scenario.hash",
+                    f"scenario {scen.id!r} has changed since the snapshot was taken "
+                    f"(hash {scen.hash} != {env['scenario']['hash']})",
+                )
+            cls = self._state_class()
+            state = cls.__new__(cls)
+            State._init_base(state, self, scen, dice_from_data(env["rng"]), env["seed"])
+            state.log = [Event.from_data(e) for e in env["log"]]
+            state.actions = [self.action_from_data(a) for a in env["actions"]]
+            state._restore(env["state"])
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise RecordError(name, "", f"is not a complete {self.name} snapshot ({exc})") from None
         return state
 
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
         """Where every component of a scenario comes from."""
         return self.load_scenario(scenario).provenance
 
-    def replay(self, record: GameRecord, *, scripted: bool = False) -> State:
-        """Replay a game record; ``scripted`` uses the recorded dice, not the seed."""
+    def replay(
+        self, record: GameRecord, *, scripted: bool = False, name: str = "record"
+    ) -> State[S]:
+        """Replay a game record; ``scripted`` uses the recorded dice, not the seed.
+
+        A record of another game, of a changed scenario, with an action that is
+        illegal on replay or with other dice than the replay draws is a
+        :class:`~omaha.errors.RecordError` naming ``name``.
+        """
         if record.game != self.name:
-            raise ValueError(f"record is of game {record.game!r}, not {self.name!r}")
+            raise RecordError(name, "game", f"the record is of {record.game!r}, not {self.name!r}")
         scen = self.load_scenario(record.scenario)
         if scen.hash != record.scenario_hash:
-            raise ValueError(
-                f"scenario {record.scenario!r} has changed since the game was recorded"
+            raise RecordError(
+                name,
+                "scenario.hash",
+                f"scenario {record.scenario!r} has changed since the game was recorded",
             )
         if scripted or record.seed is None:
             state = self.new_state(record.scenario, dice=ScriptedDice(record.dice))
         else:
             state = self.new_state(record.scenario, seed=record.seed)
-        diverged = ValueError(
+        diverged = RecordError(
+            name,
+            "dice",
             "replay drew other dice than the record: the random stream differs; "
-            "replay with scripted=True to use the recorded dice"
+            "replay with scripted=True to use the recorded dice",
         )
         for number, data in enumerate(record.actions, start=1):
             if state.dice.drawn != list(record.dice[: state.dice.count]):
@@ -365,7 +256,9 @@ class Game(ABC):
             except IllegalAction as exc:
                 if state.dice.drawn != list(record.dice[: state.dice.count]):
                     raise diverged from None
-                raise ValueError(f"record action {number} is illegal on replay: {exc}") from None
+                raise RecordError(
+                    name, f"actions[{number - 1}]", f"is illegal on replay: {exc}"
+                ) from None
         if list(record.dice) != state.dice.drawn:
             raise diverged
         return state
@@ -374,18 +267,21 @@ class Game(ABC):
 # --------------------------------------------------------------------------
 # State
 # --------------------------------------------------------------------------
-class State(ABC):
-    """A game in progress. Subclasses implement the rules; see the module doc."""
+class State(ABC, Generic[S]):
+    """A game in progress. Subclasses implement the rules; see the module doc.
+
+    ``Game.new_state`` builds a state with the base fields set and then calls
+    :meth:`_setup`, where a game sets its own fields and runs the procedures up
+    to the first decision; ``Game.state_from_json`` calls :meth:`_restore`
+    instead.
+    """
 
     #: Resolve decisions that have a single legal option automatically.
     auto_single: ClassVar[bool] = True
 
-    def __init__(self, game: Game, scenario: Scenario, dice: Dice, seed: int | None) -> None:
-        State._init_base(self, game, scenario, dice, seed)
-
     @staticmethod
     def _init_base(
-        state: State, game: Game, scenario: Scenario, dice: Dice, seed: int | None
+        state: State[S], game: Game[S], scenario: S, dice: Dice, seed: int | None
     ) -> None:
         state.game = game
         state.scenario = scenario
@@ -397,8 +293,8 @@ class State(ABC):
         state._legal_set = None
         state._broken = None
 
-    game: Game
-    scenario: Scenario
+    game: Game[S]
+    scenario: S
     dice: Dice
     seed: int | None
     log: list[Event]
@@ -408,6 +304,10 @@ class State(ABC):
     _broken: str | None
 
     # -- what a game implements ----------------------------------------------
+    @abstractmethod
+    def _setup(self) -> None:
+        """Set the game's own fields for a new game and advance to its first decision."""
+
     @property
     @abstractmethod
     def pending(self) -> Pending | None:
@@ -464,6 +364,9 @@ class State(ABC):
         wanted = f" (waiting for {pend.player}: {pend.prompt})" if pend else ""
         return f"'{action}' is not a legal action now{wanted}"
 
+    def _drop_caches(self) -> None:
+        """Forget whatever the game caches from its fields (called after every change)."""
+
     # -- the protocol --------------------------------------------------------
     def current_player(self) -> str | None:
         """Owner of the pending decision; None when terminal."""
@@ -499,6 +402,29 @@ class State(ABC):
         self._do(action)
         self.actions.append(action)
         self._settle()
+
+    @contextlib.contextmanager
+    def edit(self) -> Iterator[None]:
+        """Stage a position by hand (tests, scenario tools, analysis).
+
+        Change the state's public fields inside the block; every cache derived
+        from them (the legal actions and whatever the game keeps) is dropped
+        before and after, so the state reads the new position::
+
+            with state.edit():
+                state.units["1/A/116"].steps = 1
+        """
+        self._usable()
+        self._invalidate()
+        try:
+            yield
+        finally:
+            self._invalidate()
+
+    def _invalidate(self) -> None:
+        self._legal = None
+        self._legal_set = None
+        self._drop_caches()
 
     def _settle(self) -> None:
         """Resolve single-option decisions (logged, not recorded: replay re-derives them)."""
@@ -549,7 +475,36 @@ class State(ABC):
         self.log.append(event)
         return event
 
-    def clone(self, seed: int | None = None) -> State:
+    def make_view(
+        self,
+        player: str | None,
+        *,
+        pieces: Iterable[Piece] = (),
+        marks: Iterable[Mark] = (),
+        tracks: Iterable[tuple[str, str]] = (),
+        notes: Iterable[str] = (),
+        board: Board | None = None,
+    ) -> View:
+        """A :class:`View` with the header every game fills the same way.
+
+        Game name, scenario title, turn (``turn_label``), phase and pending
+        decision come from the state; the game gives what is on the board.
+        """
+        return View(
+            game=self.game.name,
+            title=self.scenario.title,
+            player=player,
+            turn=self.turn_label,
+            phase=self.phase,
+            board=board if board is not None else self.scenario.board,
+            pending=self.pending,
+            pieces=tuple(pieces),
+            marks=tuple(marks),
+            tracks=tuple(tracks),
+            notes=tuple(notes),
+        )
+
+    def clone(self, seed: int | None = None) -> State[S]:
         """An independent copy; ``seed`` gives it fresh dice (another future)."""
         self._usable()
         twin = copy.deepcopy(self)
@@ -601,61 +556,6 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.view(None).summary()
-
-
-# --------------------------------------------------------------------------
-# Game records
-# --------------------------------------------------------------------------
-@attrs.frozen
-class GameRecord:
-    """Scenario id and hash, seed, actions and dice: replayable like a PGN."""
-
-    game: str
-    scenario: str
-    scenario_hash: str
-    seed: int | None
-    actions: tuple[Mapping[str, Any], ...]
-    dice: tuple[int, ...]
-    result: str | None = None
-
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "format": RECORD_FORMAT,
-                "version": RECORD_VERSION,
-                "game": self.game,
-                "scenario": {"id": self.scenario, "hash": self.scenario_hash},
-                "seed": self.seed,
-                "actions": [dict(a) for a in self.actions],
-                "dice": list(self.dice),
-                "result": self.result,
-            },
-            sort_keys=True,
-            indent=1,
-        )
-
-    @classmethod
-    def from_json(cls, text: str, name: str = "record") -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ScenarioError(name, "", f"is not JSON ({exc})") from None
-        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise ScenarioError(name, "format", f"is not {RECORD_FORMAT!r}")
-        if data.get("version") != RECORD_VERSION:
-            raise ScenarioError(name, "version", f"{data.get('version')!r} is not supported")
-        try:
-            return cls(
-                game=str(data["game"]),
-                scenario=str(data["scenario"]["id"]),
-                scenario_hash=str(data["scenario"]["hash"]),
-                seed=None if data["seed"] is None else int(data["seed"]),
-                actions=tuple(data["actions"]),
-                dice=tuple(int(d) for d in data["dice"]),
-                result=data.get("result"),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ScenarioError(name, "", f"is not a complete game record ({exc})") from None
 
 
 def _jsonable(value: Any) -> Any:

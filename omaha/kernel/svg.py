@@ -23,8 +23,8 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 from omaha.kernel.board import Board
-from omaha.kernel.protocol import Mark, Piece, View
 from omaha.kernel.squares import Square
+from omaha.kernel.view import Mark, Piece, View
 
 SVG_NS = "http://www.w3.org/2000/svg"
 Point = tuple[float, float]

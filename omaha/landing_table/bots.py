@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
@@ -116,7 +117,7 @@ class HeuristicBot:
         self._fields: dict[tuple[object, ...], list[int]] = {}
         self._danger: dict[tuple[object, ...], dict[int, float]] = {}
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State[Any]) -> Action:
         if not isinstance(state, DDOBState):
             raise IllegalAction("this bot plays D-Day at Omaha Beach only")
         if state.current_player() != "US":

@@ -22,9 +22,8 @@ from typing import Any
 import attrs
 
 from omaha.kernel.decks import Cup, Deck
-from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
-from omaha.kernel.protocol import Game, Outcome, State
+from omaha.kernel.protocol import Outcome, State
 from omaha.landing_table import rules
 from omaha.landing_table.scenario import (
     PLATEAU_ROWS,
@@ -119,7 +118,7 @@ class PositionState:
     defeated: bool = False
 
 
-class Core(State):
+class Core(State[DDOBScenario]):
     """Shared data and queries of a D-Day at Omaha Beach game."""
 
     scen: DDOBScenario
@@ -146,8 +145,8 @@ class Core(State):
     _ver: int
     _cache: dict[str, Any]
 
-    def __init__(self, game: Game, scenario: DDOBScenario, dice: Dice, seed: int | None) -> None:
-        super().__init__(game, scenario, dice, seed)
+    def _init_fields(self) -> None:
+        scenario = self.scenario
         self.scen = scenario
         self.turn = 1
         self._phase = "landing"
@@ -190,7 +189,7 @@ class Core(State):
                 self.seen.add(p.garrison)
             if p.depth:
                 cup = "716" if p.kind == "wn" else "352"
-                self.pos[p.id].depth = self.cups[cup].draw(dice)
+                self.pos[p.id].depth = self.cups[cup].draw(self.dice)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
         """A fast exact copy (clones are on the hot path of search bots and tests)."""

@@ -6,13 +6,13 @@ from collections.abc import Iterable, Mapping
 
 from omaha.kernel import metrics as common
 from omaha.kernel.actions import Action
-from omaha.kernel.dice import Dice
-from omaha.kernel.protocol import BotFactory, Game, Metric, RandomBot, Scenario, State
+from omaha.kernel.metrics import Metric
+from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
 from omaha.landing_table.actions import ACTION_CLASSES
 from omaha.landing_table.scenario import DDOBScenario, load_scenario
 
 
-class DDOBGame(Game):
+class DDOBGame(Game[DDOBScenario]):
     """D-Day at Omaha Beach (Decision Games, 2009): the published charts, a reconstructed game."""
 
     name = "landing_table"
@@ -43,16 +43,10 @@ class DDOBGame(Game):
     def scenarios(self) -> tuple[str, ...]:
         return ("omaha", "first_wave")
 
-    def _load_scenario(self, ref: str) -> Scenario:
+    def _load_scenario(self, ref: str) -> DDOBScenario:
         return load_scenario(ref)
 
-    def _new_state(self, scenario: Scenario, dice: Dice, seed: int | None) -> State:
-        from omaha.landing_table.state import DDOBState
-
-        assert isinstance(scenario, DDOBScenario)
-        return DDOBState(self, scenario, dice, seed)
-
-    def _state_class(self) -> type[State]:
+    def _state_class(self) -> type[State[DDOBScenario]]:
         from omaha.landing_table.state import DDOBState
 
         return DDOBState

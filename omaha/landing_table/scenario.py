@@ -26,7 +26,7 @@ from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, Source, content_hash, load_toml
 from omaha.kernel.labels import LabelError
 from omaha.kernel.movement import MovementGraph
-from omaha.kernel.protocol import ProvenanceItem, Scenario
+from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.landing_table import rules
 
 DATA = Path(__file__).parent / "data"

@@ -32,8 +32,8 @@ from typing import Any
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.decks import Cup, Deck
-from omaha.kernel.dice import Dice
-from omaha.kernel.protocol import Game, Mark, Outcome, Pending, Piece, View
+from omaha.kernel.protocol import Outcome
+from omaha.kernel.view import Mark, Pending, Piece, View
 from omaha.landing_table import rules
 from omaha.landing_table.actions import (
     Attack,
@@ -65,8 +65,9 @@ MARKS = (("exits_by_1200", 12 * 60), ("exits_by_1700", 17 * 60))
 class DDOBState(LandingMixin, GermanMixin, CombatMixin):
     """A game of D-Day at Omaha Beach (the US player against the charts)."""
 
-    def __init__(self, game: Game, scenario: DDOBScenario, dice: Dice, seed: int | None) -> None:
-        super().__init__(game, scenario, dice, seed)
+    def _setup(self) -> None:
+        scenario = self.scenario
+        self._init_fields()
         self.stats["first_wave_planned"] = float(
             sum(u.kind.steps for u in scenario.us if u.first_wave)
         )

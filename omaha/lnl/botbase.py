@@ -7,6 +7,7 @@ the state through its query methods (fire groups, assault groups, movement costs
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -182,7 +183,7 @@ class BotBase:
         self.rng = RandomDice(seed)
         self._refused: set[tuple[int, str, str, str]] = set()
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State[Any]) -> Action:
         if not isinstance(state, LnlState):
             raise IllegalAction("this bot plays LnL Omaha only")
         pend = state.pending

@@ -93,7 +93,7 @@ class StrikeTask:
     event: str
 
 
-class Core(State):
+class Core(State[LnlScenario]):
     """Fields and shared helpers; the rules live in the mixins built on it."""
 
     #: Stop at the end of a fire, movement or close assault phase with nothing left

@@ -6,15 +6,15 @@ from collections.abc import Iterable, Mapping
 
 from omaha.kernel import metrics as common
 from omaha.kernel.actions import Action
-from omaha.kernel.dice import Dice
-from omaha.kernel.protocol import BotFactory, Game, Metric, Scenario, State
+from omaha.kernel.metrics import Metric
+from omaha.kernel.protocol import BotFactory, Game, State
 from omaha.lnl import scenario as scenario_mod
 from omaha.lnl.actions import ACTION_CLASSES
 from omaha.lnl.scenario import LnlScenario
 from omaha.lnl.state import LnlState
 
 
-class LnlGame(Game):
+class LnlGame(Game[LnlScenario]):
     """Omaha: The Battle for the Beach (Lock 'n Load / Armchair General)."""
 
     name = "lnl"
@@ -58,14 +58,10 @@ class LnlGame(Game):
     def scenarios(self) -> tuple[str, ...]:
         return scenario_mod.SHIPPED
 
-    def _load_scenario(self, ref: str) -> Scenario:
+    def _load_scenario(self, ref: str) -> LnlScenario:
         return scenario_mod.load(ref)
 
-    def _new_state(self, scenario: Scenario, dice: Dice, seed: int | None) -> State:
-        assert isinstance(scenario, LnlScenario)
-        return LnlState(self, scenario, dice, seed)
-
-    def _state_class(self) -> type[State]:
+    def _state_class(self) -> type[State[LnlScenario]]:
         return LnlState
 
     @property

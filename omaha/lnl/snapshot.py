@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from omaha.kernel.protocol import Mark, Outcome, Piece, View
+from omaha.kernel.protocol import Outcome
+from omaha.kernel.view import Mark, Piece, View
 from omaha.lnl.cards import ActionDeck
 from omaha.lnl.core import ELIM, OFF, Core
 from omaha.lnl.scenario import LnlScenario

@@ -39,9 +39,9 @@ from collections.abc import Iterable, Iterator
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
-from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
-from omaha.kernel.protocol import Game, Outcome, Pending
+from omaha.kernel.protocol import Outcome
+from omaha.kernel.view import Pending
 from omaha.lnl.actions import (
     Add,
     AddBonus,
@@ -69,7 +69,6 @@ from omaha.lnl.cardevents import EventMixin
 from omaha.lnl.combat import CombatMixin
 from omaha.lnl.core import OFF, Attack
 from omaha.lnl.moves import MoveMixin
-from omaha.lnl.scenario import LnlScenario
 from omaha.lnl.snapshot import SnapshotMixin
 
 register_templates(
@@ -133,8 +132,8 @@ PHASE_NAMES = {
 class LnlState(EventMixin, SnapshotMixin, CombatMixin, AssaultMixin, MoveMixin):
     """A game of LnL Omaha in progress (see the module docstring)."""
 
-    def __init__(self, game: Game, scenario: LnlScenario, dice: Dice, seed: int | None) -> None:
-        super().__init__(game, scenario, dice, seed)
+    def _setup(self) -> None:
+        scenario = self.scenario
         self.scen = scenario
         self.T = scenario.tables
         self._init_fields()

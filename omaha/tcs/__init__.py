@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from omaha.kernel.actions import Action
-from omaha.kernel.dice import Dice
 from omaha.kernel.metrics import (
     DD_TANKS_ASHORE,
     DUKW_GUNS_LOST,
@@ -27,8 +26,9 @@ from omaha.kernel.metrics import (
     LANDED_OFF_TARGET,
     TURNS_PLAYED,
     US_LOSSES,
+    Metric,
 )
-from omaha.kernel.protocol import BotFactory, Game, Metric, RandomBot, Scenario, State
+from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
 from omaha.tcs.actions import ACTIONS
 from omaha.tcs.bots import HistoricalBot, HistoricalGerman, HistoricalUS
 from omaha.tcs.fire import FireResolver, UnresolvedFire
@@ -77,7 +77,7 @@ def _metrics() -> tuple[Metric, ...]:
     )
 
 
-class TcsGame(Game):
+class TcsGame(Game[TcsScenario]):
     """TCS Omaha, part 1: the American landing system."""
 
     name = "tcs"
@@ -96,14 +96,10 @@ class TcsGame(Game):
     def scenarios(self) -> tuple[str, ...]:
         return ("landing",)
 
-    def _load_scenario(self, ref: str) -> Scenario:
+    def _load_scenario(self, ref: str) -> TcsScenario:
         return load_scenario(ref)
 
-    def _new_state(self, scenario: Scenario, dice: Dice, seed: int | None) -> State:
-        assert isinstance(scenario, TcsScenario)
-        return TcsState(self, scenario, dice, seed)
-
-    def _state_class(self) -> type[State]:
+    def _state_class(self) -> type[State[TcsScenario]]:
         return TcsState
 
     @property

@@ -66,7 +66,7 @@ STAT_KEYS = (
 )
 
 
-class TcsBase(State):
+class TcsBase(State[TcsScenario]):
     """Typed fields of a TCS Omaha game in progress (see :mod:`omaha.tcs.state`)."""
 
     scen: TcsScenario

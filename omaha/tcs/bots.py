@@ -16,7 +16,7 @@ dice and never touch the state's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
@@ -99,7 +99,7 @@ def _box_for(uid: str) -> str:
     return TRANSPORT_ORDER[k][1] if k < len(TRANSPORT_ORDER) else "EasyRed-T"
 
 
-def _tcs(state: State) -> TcsState:
+def _tcs(state: State[Any]) -> TcsState:
     from omaha.tcs.state import TcsState
 
     if not isinstance(state, TcsState):
@@ -115,7 +115,7 @@ class HistoricalUS:
     def __init__(self, seed: int = 0) -> None:
         self.rng = RandomDice(seed)
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State[Any]) -> Action:
         s = _tcs(state)
         if s.current_player() != self.side:
             raise IllegalAction(f"the historical US bot does not play the {s.current_player()}")
@@ -282,7 +282,7 @@ class HistoricalGerman:
     def __init__(self, seed: int = 0) -> None:
         self.rng = RandomDice(seed)
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State[Any]) -> Action:
         s = _tcs(state)
         if s.current_player() != self.side:
             raise IllegalAction(f"the historical German bot does not play the {s.current_player()}")
@@ -314,7 +314,7 @@ class HistoricalBot:
         self.us = HistoricalUS(seed)
         self.german = HistoricalGerman(seed + 1)
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State[Any]) -> Action:
         if state.current_player() == "German":
             return self.german.choose(state)
         return self.us.choose(state)

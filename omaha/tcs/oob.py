@@ -12,7 +12,7 @@ from pathlib import Path
 import attrs
 
 from omaha.kernel.data import Node, load_toml
-from omaha.kernel.protocol import ProvenanceItem
+from omaha.kernel.scenario import ProvenanceItem
 from omaha.tcs.tables import DATA, UNIT_TYPES, Tables
 
 MOVES = ("foot", "vehicle", "tow")

@@ -41,7 +41,7 @@ import attrs
 from omaha.errors import ScenarioError
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, Source, content_hash, load_toml
-from omaha.kernel.protocol import ProvenanceItem, Scenario
+from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.turns import Turn
 from omaha.tcs.geo import Beach
 from omaha.tcs.oob import Oob, load_oob

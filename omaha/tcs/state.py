@@ -19,9 +19,9 @@ from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
-from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
-from omaha.kernel.protocol import Game, Mark, Outcome, Pending, Piece, State, View
+from omaha.kernel.protocol import Outcome, State
+from omaha.kernel.view import Mark, Pending, Piece, View
 from omaha.tcs.actions import (
     AirLoadout,
     AssignNfst,
@@ -135,11 +135,11 @@ RESOLVERS = {
 }
 
 
-class TcsState(SetupSteps, TurnSteps, LandingSteps, SupportSteps, State):
+class TcsState(SetupSteps, TurnSteps, LandingSteps, SupportSteps, State[TcsScenario]):
     """A game of TCS Omaha in progress (see the module docstring)."""
 
-    def __init__(self, game: Game, scenario: TcsScenario, dice: Dice, seed: int | None) -> None:
-        State.__init__(self, game, scenario, dice, seed)
+    def _setup(self) -> None:
+        scenario = self.scenario
         self.scen = scenario
         n = len(scenario.oob.units)
         nl = len(scenario.oob.leaders)

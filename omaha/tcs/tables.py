@@ -12,7 +12,7 @@ from pathlib import Path
 import attrs
 
 from omaha.kernel.data import Node, Source, load_toml
-from omaha.kernel.protocol import ProvenanceItem
+from omaha.kernel.scenario import ProvenanceItem
 
 DATA = Path(__file__).parent / "data"
 

@@ -28,21 +28,13 @@ from omaha.kernel.actions import Action
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import content_hash, load_toml
 from omaha.kernel.decks import Cup, Deck
-from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
+from omaha.kernel.metrics import Metric
 from omaha.kernel.movement import MovementGraph
-from omaha.kernel.protocol import (
-    Game,
-    Metric,
-    Outcome,
-    Pending,
-    Piece,
-    ProvenanceItem,
-    Scenario,
-    State,
-    View,
-)
+from omaha.kernel.protocol import Game, Outcome, State
+from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.turns import TurnTrack
+from omaha.kernel.view import Pending, Piece, View
 
 HERE = Path(__file__).parent / "toy"
 
@@ -90,46 +82,56 @@ class Hold(Action):
     notation = "hold fire"
 
 
+@attrs.define(kw_only=True, eq=False)
 class ToyScenario(Scenario):
-    def __init__(self, ref: str) -> None:
-        map_node = load_toml(HERE / "map.toml")
-        scen_node = load_toml(HERE / f"{ref}.toml")
-        board = board_from_node(map_node)
-        s = scen_node.req("scenario")
-        self.turns = s.req("turns").as_int_in(1, 50)
-        self.track = TurnTrack.numbered(self.turns, ("event", "move", "fire"))
-        self.us = [
+    turns: int
+    track: TurnTrack
+    us: list[tuple[str, int]]
+    positions: tuple[int, ...]
+    tokens: tuple[str, ...]
+    cards: tuple[str, ...]
+    move: MovementGraph
+
+
+def load_scenario(ref: str) -> ToyScenario:
+    map_node = load_toml(HERE / "map.toml")
+    scen_node = load_toml(HERE / f"{ref}.toml")
+    board = board_from_node(map_node)
+    s = scen_node.req("scenario")
+    turns = s.req("turns").as_int_in(1, 50)
+    g = scen_node.req("german")
+    return ToyScenario(
+        id=ref,
+        title=s.req("title").as_str(),
+        hash=content_hash(map_node.value, scen_node.value),
+        board=board,
+        provenance=[ProvenanceItem("scenario", ref, s.source())],
+        turns=turns,
+        track=TurnTrack.numbered(turns, ("event", "move", "fire")),
+        us=[
             (u.req("id").as_str(), board.cell(u.req("hex").as_str()))
             for u in scen_node.req("us").as_list()
-        ]
-        g = scen_node.req("german")
-        self.positions = tuple(board.cell(h) for h in g.req("hexes").as_str_list())
-        self.tokens = tuple(g.req("tokens").as_str_list())
-        self.cards = tuple(scen_node.req("deck").req("cards").as_str_list())
-        self.move = MovementGraph(board, self._cost(board), "squad")
-        super().__init__(
-            id=ref,
-            title=s.req("title").as_str(),
-            hash=content_hash(map_node.value, scen_node.value),
-            board=board,
-            provenance=[ProvenanceItem("scenario", ref, s.source())],
-        )
-
-    @staticmethod
-    def _cost(board: Any) -> Any:
-        def cost(a: int, b: int) -> int | None:
-            for name, direction in board.crossing(a, b):
-                if name == "crest" and direction == "up":
-                    return None
-            return 2 if board.terrain[b] in ("beach", "woods") else 1
-
-        return cost
+        ],
+        positions=tuple(board.cell(h) for h in g.req("hexes").as_str_list()),
+        tokens=tuple(g.req("tokens").as_str_list()),
+        cards=tuple(scen_node.req("deck").req("cards").as_str_list()),
+        move=MovementGraph(board, _cost(board), "squad"),
+    )
 
 
-class ToyState(State):
-    def __init__(self, game: Game, scenario: ToyScenario, dice: Dice, seed: int | None) -> None:
-        super().__init__(game, scenario, dice, seed)
-        self.scen = scenario
+def _cost(board: Any) -> Any:
+    def cost(a: int, b: int) -> int | None:
+        for name, direction in board.crossing(a, b):
+            if name == "crest" and direction == "up":
+                return None
+        return 2 if board.terrain[b] in ("beach", "woods") else 1
+
+    return cost
+
+
+class ToyState(State[ToyScenario]):
+    def _setup(self) -> None:
+        scenario = self.scen = self.scenario
         self.turn = 1
         self._phase = "event"
         self.squads: dict[str, int] = dict(scenario.us)  # id -> cell, -1 = eliminated
@@ -139,7 +141,7 @@ class ToyState(State):
         self.mp = 0
         self.deck = Deck(scenario.cards)
         cup = Cup(scenario.tokens)
-        self.hidden: dict[int, str] = {c: cup.draw(dice) for c in scenario.positions}
+        self.hidden: dict[int, str] = {c: cup.draw(self.dice) for c in scenario.positions}
         self.revealed: set[int] = set()
         self.smoke = False
         self.result: Outcome | None = None
@@ -385,7 +387,7 @@ class ToyState(State):
         self.result = None if r is None else Outcome(r[0], r[1], detail=r[2])
 
 
-class ToyGame(Game):
+class ToyGame(Game[ToyScenario]):
     name = "toy"
     title = "Toy landing (test fixture)"
     players = ("US", "German")
@@ -400,14 +402,10 @@ class ToyGame(Game):
     def scenarios(self) -> tuple[str, ...]:
         return ("beach",)
 
-    def _load_scenario(self, ref: str) -> Scenario:
-        return ToyScenario(ref)
+    def _load_scenario(self, ref: str) -> ToyScenario:
+        return load_scenario(ref)
 
-    def _new_state(self, scenario: Scenario, dice: Dice, seed: int | None) -> State:
-        assert isinstance(scenario, ToyScenario)
-        return ToyState(self, scenario, dice, seed)
-
-    def _state_class(self) -> type[State]:
+    def _state_class(self) -> type[State[ToyScenario]]:
         return ToyState
 
 

@@ -11,9 +11,9 @@ from omaha.kernel.board import Board, Box, CellSpec, Link
 from omaha.kernel.data import Source
 from omaha.kernel.hexes import Hex
 from omaha.kernel.labels import Layout
-from omaha.kernel.protocol import Mark, Pending, Piece, View
 from omaha.kernel.squares import Square
 from omaha.kernel.svg import render_board, render_view, side_colour, side_feature_colour
+from omaha.kernel.view import Mark, Pending, Piece, View
 
 SRC = Source("reconstructed: test")
 NS = "{http://www.w3.org/2000/svg}"
