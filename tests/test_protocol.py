@@ -30,8 +30,8 @@ def test_illegal_action_message_and_no_change() -> None:
 def test_game_specific_explanation() -> None:
     state = GAME.new_state(seed=1)
     assert isinstance(state, ToyState)
-    state.disrupted.add("1sq")
-    state._legal = None
+    with state.edit():
+        state.disrupted.add("1sq")
     with pytest.raises(omaha.IllegalAction, match="1sq is disrupted and cannot move"):
         state.apply(Select("1sq"))
 
