@@ -213,7 +213,7 @@ def test_top_level_tests_use_no_private_attributes() -> None:
     found = []
     for path in sorted(TESTS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
-                if not node.attr.startswith("__"):
-                    found.append(f"{path.name}:{node.lineno}: .{node.attr}")
+            private = isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            if private and not node.attr.startswith("__"):
+                found.append(f"{path.name}:{node.lineno}: .{node.attr}")
     assert found == []
