@@ -159,3 +159,34 @@ def test_registry() -> None:
         unregister("toy")
     with pytest.raises(KeyError, match="no game named 'nope'"):
         omaha.load("nope")
+
+
+def test_mistyped_actions_are_refused_at_the_kernel_boundary() -> None:
+    from omaha import testing
+
+    state = GAME.new_state(seed=1)
+    odd: list[object] = [["1sq"], {"a": 1}, b"1sq", 3, 2.5, None, True]
+    for value in odd:
+        testing.assert_illegal(state, Select(value))  # type: ignore[arg-type]
+    testing.assert_illegal(state, "move 1sq 2sq", match="cannot read")
+    with pytest.raises(omaha.IllegalAction, match=r"Select.unit = 3 is not of type str"):
+        state.apply(Select(3))  # type: ignore[arg-type]
+
+
+def test_bad_records_name_the_key() -> None:
+    state = GAME.new_state(seed=4)
+    good = json.loads(state.record().to_json())
+    cases = [
+        ({"seed": -1}, "seed: a seed is between 0 and"),
+        ({"seed": 2**70}, "seed: a seed is between 0 and"),
+        ({"seed": 1.5}, "seed: a seed is a whole number"),
+        ({"actions": "select 1sq"}, "actions: must be a JSON list"),
+        ({"dice": [1, "x"]}, r"dice\[1\]: a roll is a whole number"),
+    ]
+    for change, message in cases:
+        with pytest.raises(omaha.RecordError, match=message):
+            omaha.GameRecord.from_json(json.dumps(dict(good, **change)), "g.json")
+    bad_action = dict(good, actions=["select 1sq"])
+    record = omaha.GameRecord.from_json(json.dumps(bad_action), "g.json")
+    with pytest.raises(omaha.RecordError, match=r"g.json: actions\[0\]: an action must be"):
+        GAME.replay(record, name="g.json")

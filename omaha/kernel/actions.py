@@ -159,21 +159,65 @@ class ActionCodec:
         forms = "; ".join(c.notation for c in self.classes)
         raise IllegalAction(f"cannot read {text!r} as an action (forms: {forms})")
 
-    def from_data(self, data: dict[str, Any]) -> Action:
+    def check(self, action: object) -> Action:
+        """``action`` as one of this game's actions with every field of its declared type.
+
+        Anything else (an object of another class, a list where a label belongs,
+        bytes, a float, a bool for an int) raises :class:`IllegalAction` naming the
+        field, before any rule code sees it.
+        """
+        cls = type(action)
+        if not isinstance(action, Action) or self._by_name.get(cls.__name__) is not cls:
+            raise IllegalAction(f"{action!r} is not an action of this game")
+        hints = _hints(cls)
+        for f in _fields(cls):
+            value = getattr(action, f.name)
+            if not _has_type(value, hints[f.name]):
+                wanted = _type_name(hints[f.name])
+                raise IllegalAction(f"{cls.__name__}.{f.name} = {value!r} is not of type {wanted}")
+        return action
+
+    def from_data(self, data: object) -> Action:
+        """An action from its tagged JSON form; ``ValueError`` saying what is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError(f"an action must be a JSON object, not {data!r}")
         name = data.get("type")
         cls = self._by_name.get(str(name))
         if cls is None:
             raise ValueError(f"unknown action type {name!r}")
-        hints = _hints(cls)
         values = {}
         for f in _fields(cls):
             if f.name not in data:
                 raise ValueError(f"action {name}: missing field {f.name!r}")
             value = data[f.name]
             values[f.name] = tuple(value) if isinstance(value, list) else value
-            if hints[f.name] is int and not isinstance(value, int):
-                raise ValueError(f"action {name}: field {f.name!r} must be an integer")
-        return cls(**values)
+        extra = set(data) - {"type"} - set(values)
+        if extra:
+            raise ValueError(f"action {name}: unknown field {sorted(extra)[0]!r}")
+        try:
+            return self.check(cls(**values))
+        except IllegalAction as exc:
+            raise ValueError(f"action {name}: {exc}") from None
+
+
+def _has_type(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_has_type(value, a) for a in args)
+    if hint is type(None):
+        return value is None
+    if origin is tuple:
+        return isinstance(value, tuple) and all(_has_type(v, args[0]) for v in value)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint in (str, bool):
+        return type(value) is hint
+    return isinstance(value, hint) if isinstance(hint, type) else True
+
+
+def _type_name(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
 
 
 def sort_key(action: Action) -> str:

@@ -80,12 +80,25 @@ class Dice(ABC):
         """Fresh dice with another future (for a bot's reseeded clone)."""
 
 
+#: Seeds are integers in ``0 .. MAX_SEED`` (what a JSON record stores exactly everywhere).
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is a usable seed; ``ValueError`` saying why not."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"a seed is a whole number, not {seed!r}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"a seed is between 0 and {MAX_SEED}, not {seed}")
+    return seed
+
+
 class RandomDice(Dice):
     """Dice over an explicit PCG64 bit generator, reproducible across releases."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__()
-        self.seed = seed
+        self.seed = check_seed(seed)
         self._bitgen = np.random.PCG64(seed)
         self._batch_state: Any = self._bitgen.state
         self._buffer: list[int] = []

@@ -186,8 +186,9 @@ class Game(ABC, Generic[S]):
         """Read an action written in player notation."""
         return self.codec.parse(text)
 
-    def action_from_data(self, data: Mapping[str, Any]) -> Action:
-        return self.codec.from_data(dict(data))
+    def action_from_data(self, data: object) -> Action:
+        """An action from its tagged JSON form (``ValueError`` if it is not one)."""
+        return self.codec.from_data(data)
 
     def state_from_json(self, text: str, name: str = "snapshot") -> State[S]:
         """Restore a snapshot written by :meth:`State.to_json`.
@@ -210,10 +211,13 @@ class Game(ABC, Generic[S]):
             state.log = [Event.from_data(e) for e in env["log"]]
             state.actions = [self.action_from_data(a) for a in env["actions"]]
             state._restore(env["state"])
+            problems = state.invariants()
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise RecordError(name, "", f"is not a complete {self.name} snapshot ({exc})") from None
+        if problems:
+            raise RecordError(name, "state", "; ".join(problems))
         return state
 
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
@@ -252,7 +256,11 @@ class Game(ABC, Generic[S]):
             if state.dice.drawn != list(record.dice[: state.dice.count]):
                 raise diverged
             try:
-                state.apply(self.action_from_data(data))
+                action = self.action_from_data(data)
+            except ValueError as exc:
+                raise RecordError(name, f"actions[{number - 1}]", str(exc)) from None
+            try:
+                state.apply(action)
             except IllegalAction as exc:
                 if state.dice.drawn != list(record.dice[: state.dice.count]):
                     raise diverged from None
@@ -364,6 +372,15 @@ class State(ABC, Generic[S]):
         wanted = f" (waiting for {pend.player}: {pend.prompt})" if pend else ""
         return f"'{action}' is not a legal action now{wanted}"
 
+    def invariants(self) -> list[str]:
+        """What is inconsistent in this state (empty when sound).
+
+        A game checks what its rules guarantee: stacking, steps within bounds,
+        units on legal cells, markers, deck contents, points. Restoring a
+        snapshot runs it, so a tampered file is refused, never half-loaded.
+        """
+        return []
+
     def _drop_caches(self) -> None:
         """Forget whatever the game caches from its fields (called after every change)."""
 
@@ -385,18 +402,21 @@ class State(ABC, Generic[S]):
             self._legal_set = frozenset(actions)
         return self._legal
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is among the listed legal actions (never raises for odd input)."""
         self.legal_actions()
         assert self._legal_set is not None
-        return action in self._legal_set
+        try:
+            return action in self._legal_set
+        except TypeError:  # unhashable: certainly not one of ours
+            return False
 
     def apply(self, action: Action) -> None:
         """Carry out ``action``; an illegal one raises IllegalAction and changes nothing."""
         self._usable()
         if self.is_terminal():
             raise IllegalAction(f"the game is over; '{action}' cannot be played")
-        if not isinstance(action, Action):
-            raise IllegalAction(f"{action!r} is not an action")
+        self.game.codec.check(action)
         if not self.is_legal(action):
             self._check_plan(action)
         self._do(action)

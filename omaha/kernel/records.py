@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from omaha.errors import RecordError
+from omaha.kernel.dice import check_seed
 
 SNAPSHOT_FORMAT = "omaha-snapshot"
 SNAPSHOT_VERSION = 1
@@ -64,12 +65,25 @@ class GameRecord:
             raise RecordError(name, "format", f"is not {RECORD_FORMAT!r}")
         if data.get("version") != RECORD_VERSION:
             raise RecordError(name, "version", f"{data.get('version')!r} is not supported")
+        for key, kind in (("actions", list), ("dice", list), ("scenario", dict)):
+            value = data.get(key)
+            if not isinstance(value, kind):
+                raise RecordError(name, key, f"must be a JSON {kind.__name__}, not {value!r}")
+        seed = data.get("seed")
+        if seed is not None:
+            try:
+                check_seed(seed)
+            except ValueError as exc:
+                raise RecordError(name, "seed", str(exc)) from None
+        for i, d in enumerate(data["dice"]):
+            if isinstance(d, bool) or not isinstance(d, int):
+                raise RecordError(name, f"dice[{i}]", f"a roll is a whole number, not {d!r}")
         try:
             return cls(
                 game=str(data["game"]),
                 scenario=str(data["scenario"]["id"]),
                 scenario_hash=str(data["scenario"]["hash"]),
-                seed=None if data["seed"] is None else int(data["seed"]),
+                seed=seed,
                 actions=tuple(data["actions"]),
                 dice=tuple(int(d) for d in data["dice"]),
                 result=data.get("result"),
