@@ -34,12 +34,31 @@ _TOKEN = r'("(?:[^"\\]|\\.)*"|\S+)'
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
+#: Printed notation of actions seen lately: legal actions are sorted by it on every
+#: decision, and formatting costs twenty times a lookup. Actions are frozen, so an
+#: entry never goes stale; the table is emptied when it grows past the cap.
+_NOTATION: dict[Action, str] = {}
+_NOTATION_CAP = 200_000
+
+
 class Action:
     """Base of every game action (subclasses are frozen attrs classes)."""
 
     notation: ClassVar[str] = ""
 
     def __str__(self) -> str:
+        try:
+            text = _NOTATION.get(self)
+        except TypeError:  # a mistyped, unhashable field: print it, do not keep it
+            return self._notation()
+        if text is None:
+            text = self._notation()
+            if len(_NOTATION) >= _NOTATION_CAP:
+                _NOTATION.clear()
+            _NOTATION[self] = text
+        return text
+
+    def _notation(self) -> str:
         values = {f.name: getattr(self, f.name) for f in _fields(type(self))}
         return _FIELD.sub(lambda m: _format(values[m.group(1)]), type(self).notation)
 

@@ -35,6 +35,13 @@ class Dice(ABC):
         self.drawn: list[int] = []
 
     @abstractmethod
+    def copy(self) -> Dice:
+        """An independent copy that will roll the same future."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Dice:
+        return self.copy()
+
+    @abstractmethod
     def _value(self, low: int, count: int) -> int:
         """A uniform integer in ``low .. low + count - 1``."""
 
@@ -99,15 +106,25 @@ class RandomDice(Dice):
     def __init__(self, seed: int = 0) -> None:
         super().__init__()
         self.seed = check_seed(seed)
-        self._bitgen = np.random.PCG64(seed)
+        self._bitgen: np.random.PCG64 | None = np.random.PCG64(seed)
+        #: the generator's state where it stands now (a copy rebuilds it from this lazily)
+        self._resume: Any = None
         self._batch_state: Any = self._bitgen.state
         self._buffer: list[int] = []
         self._pos = 0
 
+    def _generator(self) -> np.random.PCG64:
+        if self._bitgen is None:
+            self._bitgen = np.random.PCG64()
+            self._bitgen.state = self._resume
+            self._resume = None
+        return self._bitgen
+
     def _word(self) -> int:
         if self._pos >= len(self._buffer):
-            self._batch_state = self._bitgen.state
-            self._buffer = [int(w) for w in self._bitgen.random_raw(_BATCH).tolist()]
+            bitgen = self._generator()
+            self._batch_state = bitgen.state
+            self._buffer = [int(w) for w in bitgen.random_raw(_BATCH).tolist()]
             self._pos = 0
         word = self._buffer[self._pos]
         self._pos += 1
@@ -132,6 +149,17 @@ class RandomDice(Dice):
             "drawn": list(self.drawn),
         }
 
+    def copy(self) -> RandomDice:
+        twin = RandomDice.__new__(RandomDice)
+        twin.drawn = list(self.drawn)
+        twin.seed = self.seed
+        twin._bitgen = None
+        twin._resume = self._bitgen.state if self._bitgen is not None else self._resume
+        twin._batch_state = self._batch_state
+        twin._buffer = self._buffer  # never changed in place: a new batch is a new list
+        twin._pos = self._pos
+        return twin
+
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> RandomDice:
         dice = cls(int(data["seed"]))
@@ -141,10 +169,11 @@ class RandomDice(Dice):
             "has_uint32": 0,
             "uinteger": 0,
         }
-        dice._bitgen.state = state
+        bitgen = dice._generator()
+        bitgen.state = state
         dice._batch_state = state
         if data["buffered"]:
-            dice._buffer = [int(w) for w in dice._bitgen.random_raw(_BATCH).tolist()]
+            dice._buffer = [int(w) for w in bitgen.random_raw(_BATCH).tolist()]
             dice._pos = int(data["pos"])
         dice.drawn = [int(v) for v in data["drawn"]]
         return dice
@@ -190,6 +219,12 @@ class ScriptedDice(Dice):
             "pos": self._pos,
             "drawn": list(self.drawn),
         }
+
+    def copy(self) -> ScriptedDice:
+        twin = ScriptedDice(self.values)
+        twin._pos = self._pos
+        twin.drawn = list(self.drawn)
+        return twin
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> ScriptedDice:

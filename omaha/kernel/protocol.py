@@ -527,10 +527,28 @@ class State(ABC, Generic[S]):
     def clone(self, seed: int | None = None) -> State[S]:
         """An independent copy; ``seed`` gives it fresh dice (another future)."""
         self._usable()
-        twin = copy.deepcopy(self)
+        twin = self._copy()
         if seed is not None:
             twin.dice = self.dice.reseeded(seed)
             twin.seed = None
+        return twin
+
+    def _copy(self) -> State[S]:
+        """A copy that shares nothing mutable with this state.
+
+        The default deep-copies everything (the game and scenario are shared,
+        never copied). A game may override it with a structural copy of its own
+        fields, starting from ``self._copy_base()``.
+        """
+        return copy.deepcopy(self)
+
+    def _copy_base(self) -> State[S]:
+        """A shallow copy with the kernel's own fields copied (dice, log, actions):
+        the game then replaces each of its mutable fields with a copy."""
+        twin = copy.copy(self)
+        twin.dice = self.dice.copy()
+        twin.log = list(self.log)  # events are never changed once written
+        twin.actions = list(self.actions)  # actions are frozen
         return twin
 
     def to_json(self) -> str:

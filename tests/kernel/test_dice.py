@@ -157,3 +157,23 @@ def test_cup() -> None:
         cup.remove("l3")
     with pytest.raises(IndexError):
         Cup().draw(ScriptedDice([0]))
+
+
+def test_copies_roll_the_same_future_independently() -> None:
+    from omaha.kernel.dice import RandomDice, ScriptedDice, dice_from_data
+
+    for dice in (RandomDice(42), ScriptedDice([1, 2, 3, 4, 5, 6, 1, 2])):
+        dice.d6()
+        twin = dice.copy()
+        assert twin.to_data() == dice.to_data()
+        ahead = [dice.d6() for _ in range(5)]
+        assert [twin.d6() for _ in range(5)] == ahead
+        assert twin.drawn == dice.drawn
+    big = RandomDice(7)
+    first = [big.d6() for _ in range(200)]  # past several batches
+    twin = big.copy()
+    restored = dice_from_data(big.to_data())
+    ahead = [big.d6() for _ in range(300)]
+    assert [twin.d6() for _ in range(300)] == ahead
+    assert [restored.d6() for _ in range(300)] == ahead
+    assert len(first) == 200
