@@ -5,9 +5,11 @@
     python -m benchmarks --json now.json       # also write the figures
     python -m benchmarks --against before.json # and the ratios to a saved run
 
-To compare with an older checkout, run the same harness against it and save its
-figures: ``PYTHONPATH=/path/to/old/checkout python -m benchmarks --json old.json``;
-then ``python -m benchmarks --against old.json`` prints both side by side. The
+To compare with an older checkout, run this harness against it from a directory
+outside both checkouts (Python puts the current directory first on the path):
+``cd /tmp && PYTHONPATH=/old/checkout:/this/checkout python -m benchmarks --json old.json``
+(the ``library:`` line shows which ``omaha`` was timed); then
+``python -m benchmarks --against /tmp/old.json`` here prints both side by side. The
 machine is rarely quiet: quote ratios from runs made one after the other.
 """
 
