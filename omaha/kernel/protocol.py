@@ -169,6 +169,12 @@ class Game(ABC, Generic[S]):
         return {"random": RandomBot}
 
     # -- the shared surface --------------------------------------------------
+    def bot_sides(self, bot: str) -> tuple[str, ...]:
+        """The sides ``bot`` can play (every side, unless a game says otherwise)."""
+        if bot not in self.bots:
+            raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
+        return self.players
+
     def lineup(self, bot: str) -> dict[str, str]:
         """Which bot plays each side when the user asks for ``bot``.
 
@@ -422,6 +428,12 @@ class State(ABC, Generic[S]):
     @abstractmethod
     def phase(self) -> str:
         """The current phase name."""
+
+    def plans(self) -> dict[str, Action]:
+        """Whole plans the player to move may choose in one step now, by name (a
+        shipped set-up, the historical landing plan): actions that are legal
+        without being listed (see ``_check_plan``). None by default."""
+        return {}
 
     def _check_plan(self, action: Action) -> None:
         """Validate an action that is legal without being enumerated (a whole plan)."""
