@@ -1,67 +1,77 @@
-"""Helpers for the D-Day at Omaha Beach tests: a quiet board and pinned fire cards."""
+"""Helpers for the D-Day at Omaha Beach tests: a quiet board and pinned fire cards.
+
+Positions are staged through ``omaha.testing`` and ``state.edit()`` only.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-import omaha
+from omaha import testing
 from omaha.kernel.decks import Deck
-from omaha.kernel.dice import ScriptedDice
-from omaha.landing_table.scenario import Card, Position
-from omaha.landing_table.state import DDOBState
+from omaha.landing_table import GAME
+from omaha.landing_table.components.cards import Card
+from omaha.landing_table.components.positions import Position
+from omaha.landing_table.core import Phase
+from omaha.landing_table.state import LandingTableState
 
-GAME = omaha.load("landing_table")
+__all__ = ["GAME"]
 
 
-def fresh(scenario: str = "first_wave", seed: int = 1) -> DDOBState:
-    state = GAME.new_state(scenario, seed=seed)
-    assert isinstance(state, DDOBState)
+def fresh(scenario: str = "first_wave", seed: int = 1) -> LandingTableState:
+    state = testing.start(GAME, scenario, seed=seed)
+    assert isinstance(state, LandingTableState)
     return state
 
 
-def quiet(state: DDOBState, turn: int = 1, phase: str = "us action") -> DDOBState:
+def quiet(state: LandingTableState, turn: int = 1, phase: str = "us action") -> LandingTableState:
     """No US unit anywhere, nothing pending: a board to set up by hand."""
-    for s in state.us.values():
-        s.status, s.where, s.disrupted, s.acted, s.steps = "removed", -1, False, False, s.steps
-    state.turn = turn
-    state._phase = phase
-    state.decision = None
-    state.queue = []
-    state.ctx = {}
-    state.card = None
-    state.attacked = set()
-    state.naval_used = set()
-    state.touch()
+    with state.edit():
+        for s in state.us.values():
+            s.status, s.where, s.disrupted, s.acted = "removed", -1, False, False
+        state.turn = turn
+        state.current_phase = Phase(phase)
+        state.decision = None
+        state.queue = []
+        state.ctx = {}
+        state.card = None
+        state.attacked = set()
+        state.naval_used = set()
     return state
 
 
 def place(
-    state: DDOBState, uid: str, label: str, steps: int | None = None, disrupted: bool = False
+    state: LandingTableState,
+    uid: str,
+    label: str,
+    steps: int | None = None,
+    disrupted: bool = False,
 ) -> None:
-    s = state.us[uid]
-    s.status = "ashore"
-    s.where = state.scen.board.cell(label)
-    s.disrupted = disrupted
-    if steps is not None:
-        s.steps = steps
-    s.landed_turn = 0
-    state.touch()
+    with state.edit():
+        s = state.us[uid]
+        s.status = "ashore"
+        s.where = state.scen.board.cell(label)
+        s.disrupted = disrupted
+        if steps is not None:
+            s.steps = steps
+        s.landed_turn = 0
 
 
-def schedule(state: DDOBState, uid: str, turn: int | None = None) -> None:
-    s = state.us[uid]
-    u = state.unit(uid)
-    s.status, s.where, s.turn, s.box, s.steps = (
-        "scheduled",
-        -1,
-        turn or state.turn,
-        u.box,
-        u.kind.steps,
-    )
-    s.committed, s.no_check, s.landed_box, s.landed_turn = False, False, 0, 0
+def schedule(state: LandingTableState, uid: str, turn: int | None = None) -> None:
+    with state.edit():
+        s = state.us[uid]
+        u = state.unit(uid)
+        s.status, s.where, s.turn, s.box, s.steps = (
+            "scheduled",
+            -1,
+            turn or state.turn,
+            u.box,
+            u.kind.steps,
+        )
+        s.committed, s.no_check, s.landed_box, s.landed_turn = False, False, 0, 0
 
 
-def stack_cards(state: DDOBState, cards: Iterable[str], extra: Iterable[int] = ()) -> None:
+def stack_cards(state: LandingTableState, cards: Iterable[str], extra: Iterable[int] = ()) -> None:
     """The next draws from the deck give ``cards`` in this order (then ``extra`` dice)."""
     wanted = list(cards)
     pile = sorted(wanted)
@@ -69,8 +79,9 @@ def stack_cards(state: DDOBState, cards: Iterable[str], extra: Iterable[int] = (
     for cid in wanted:
         picks.append(pile.index(cid))
         pile.remove(cid)
-    state.deck = Deck(wanted)
-    state.dice = ScriptedDice([*picks, *extra])
+    with state.edit():
+        state.deck = Deck(wanted)
+    testing.pin_dice(state, [*picks, *extra])
 
 
 def card(
@@ -87,14 +98,12 @@ def card(
 
 def cells_with(p: Position, dot: str, rows: str = "ABCDEFGHIJK") -> list[str]:
     """Labels of a position's field-of-fire hexes with ``dot``, in printed order."""
-    from omaha.landing_table.scenario import load_scenario
-
-    board = load_scenario("first_wave").board
+    board = GAME.load_scenario("first_wave").board
     labels = [board.labels[c] for c, d in p.fof.items() if d == dot]
     return sorted((x for x in labels if x[0] in rows), key=lambda x: (x[0], int(x[1:])))
 
 
-def find_card(state: DDOBState, **want: object) -> str:
+def find_card(state: LandingTableState, **want: object) -> str:
     """The id of a deck card with the given fields (result, action, icon, mine...)."""
     for cid, c in sorted(state.scen.cards.items()):
         if all(getattr(c, k) == v for k, v in want.items()):
@@ -102,12 +111,12 @@ def find_card(state: DDOBState, **want: object) -> str:
     raise LookupError(f"no card with {want}")
 
 
-def texts(state: DDOBState, start: int = 0) -> list[str]:
+def texts(state: LandingTableState, start: int = 0) -> list[str]:
     return [e.text for e in state.log[start:]]
 
 
-def legal(state: DDOBState) -> list[str]:
-    """The legal actions now, as text (after direct set-up, the cache is dropped)."""
-    state._legal = None
-    state._legal_set = None
+def legal(state: LandingTableState) -> list[str]:
+    """The legal actions now, as text (after procedures run by hand, caches dropped)."""
+    with state.edit():
+        pass
     return [str(a) for a in state.legal_actions()]
