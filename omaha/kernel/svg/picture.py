@@ -1,156 +1,78 @@
-"""SVG pictures of boards and views, built with :mod:`xml.etree.ElementTree` only.
-
-:func:`render_board` draws the map alone: cells with terrain fills and printed
-labels, cell features, hexside features, off-map boxes and links.
-:func:`render_view` adds the pieces, marks, tracks, notes and the pending
-decision of a :class:`~omaha.kernel.protocol.View`.
+"""The picture: map layers, off-map boxes, links, pieces, marks, legend and panel.
 
 The output is deterministic: the same input gives byte-identical SVG
 (coordinates rounded to 2 decimals, fallback colours derived with
 :mod:`hashlib`). Elements carry ``class`` attributes (``cell``, ``side``,
-``box``, ``link``, ``piece``, ``counter``, ``mark``...) and ``data-*``
+``box``, ``link``, ``piece``, ``counter``, ``mark``, ``legend``...) and ``data-*``
 attributes (``data-cell``, ``data-side``, ``data-box``, ``data-id``) for tools
 and tests. Hidden pieces carry neither their name nor their id.
 """
 
 from __future__ import annotations
 
-import colorsys
-import hashlib
 import math
-import re
 import textwrap
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from typing import Protocol
 
 from omaha.kernel.board import Board
 from omaha.kernel.squares import Square
-from omaha.kernel.view import Mark, Piece, View
+from omaha.kernel.svg.counters import PieceLike, counter
+from omaha.kernel.svg.elements import SVG_NS, Point, Rect, el, fit, num, points
+from omaha.kernel.svg.palette import (
+    DASHED_SIDES,
+    ink,
+    key,
+    marker_style,
+    side_feature_colour,
+    terrain_colour,
+)
 
-SVG_NS = "http://www.w3.org/2000/svg"
-Point = tuple[float, float]
-Rect = tuple[float, float, float, float]
-
-
-def _table(spec: str) -> dict[str, str]:
-    """``"a b: #colour"`` lines -> ``{"a": "#colour", "b": "#colour"}``."""
-    out: dict[str, str] = {}
-    for row in spec.strip().splitlines():
-        names, colour = row.split(":")
-        out.update(dict.fromkeys(names.split(), colour.strip()))
-    return out
-
-
-TERRAIN_PALETTE = _table("""
-    ocean sea: #4a7fb5
-    channel: #6a9ac8
-    part_ocean surf: #8ab8d8
-    tidal_flat: #c8d8d0
-    beach: #eedc9a
-    shingle: #c4bcac
-    open clear: #e8ecd0
-    farmland: #d8e2a0
-    woods forest: #7fa86a
-    town village: #c9a98a
-    road: #d0c0a0
-    bluff: #b89870
-    draw: #d6c49a
-    hedgerow bocage: #a8c080
-    strongpoint: #b0a0a0
-    exit: #f0d0d0
-    marsh: #a8c8b0
-    hill: #c8b890
-    cliff: #a08070
-""")
-SIDE_FEATURE_PALETTE = _table("""
-    crest: #8b5a2b
-    cliff: #c0392b
-    bocage hedge hedgerow: #1f5a1f
-    shingle: #7f7f7f
-    slope: #c8a870
-    extreme_slope: #a07840
-    breach: #303030
-    wall seawall: #555555
-    river stream: #3070c0
-""")
-SIDE_PALETTE = _table("""
-    us american allied: #6b7b3a
-    german axis: #5f7386
-    british commonwealth: #9a7b48
-""")
-DASHED_SIDES = frozenset({"breach"})
-_BAD_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _SQUARE: tuple[Point, ...] = ((1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0))
+#: Counters shown side by side in a cell before the rest of a stack is counted.
+FANNED = 3
 
 
-# --------------------------------------------------------------------------- small helpers
-def _num(v: float) -> str:
-    s = f"{v:.2f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
+class MarkLike(Protocol):
+    @property
+    def where(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
 
 
-def _clean(text: str) -> str:
-    """Text XML 1.0 can carry (ElementTree escapes <, & and > but not control codes)."""
-    return _BAD_XML.sub("", text)
+class PendingLike(Protocol):
+    @property
+    def player(self) -> str: ...
+    @property
+    def prompt(self) -> str: ...
 
 
-def _el(
-    parent: ET.Element, tag: str, text: str | None = None, /, **attrs: str | float
-) -> ET.Element:
-    """A child element; ``cls`` is ``class`` and ``_`` in names becomes ``-``."""
-    clean = {
-        ("class" if k == "cls" else k.replace("_", "-")): (
-            _clean(v) if isinstance(v, str) else _num(v)
-        )
-        for k, v in attrs.items()
-    }
-    e = ET.SubElement(parent, tag, clean)
-    if text is not None:
-        e.text = _clean(text)
-    return e
+class ViewLike(Protocol):
+    """What the renderer reads of a view (``omaha.kernel.view.View`` has it all)."""
 
-
-def _points(pts: list[Point]) -> str:
-    return " ".join(f"{_num(x)},{_num(y)}" for x, y in pts)
-
-
-def _fit(text: str, width: float, font: float) -> str:
-    most = max(1, int(width / (font * 0.58)))
-    return text if len(text) <= most else text[: max(1, most - 1)] + "…"
-
-
-def _hashed(name: str, saturation: float, lightness: float) -> str:
-    hue = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:8], 16) / 0xFFFFFFFF
-    r, g, b = colorsys.hls_to_rgb(hue, lightness, saturation)
-    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
-
-
-def _ink(fill: str) -> str:
-    """Text colour readable on ``fill`` (light on dark ``#rrggbb`` fills)."""
-    if re.fullmatch("#[0-9a-fA-F]{6}", fill):
-        r, g, b = (int(fill[k : k + 2], 16) for k in (1, 3, 5))
-        if 0.299 * r + 0.587 * g + 0.114 * b < 110:
-            return "#f0f0f0"
-    return "#222222"
-
-
-def _key(name: str) -> str:
-    return name.strip().lower().replace("-", "_").replace(" ", "_")
-
-
-def terrain_colour(board: Board, terrain: str) -> str:
-    """The board's legend colour, else the built-in palette, else one hashed from the name."""
-    given = board.terrain_colours.get(terrain)
-    return given or TERRAIN_PALETTE.get(_key(terrain)) or _hashed(terrain, 0.35, 0.75)
-
-
-def side_colour(side: str) -> str:
-    """Counter colour of a side: US olive, German blue-grey, others hashed."""
-    return SIDE_PALETTE.get(_key(side)) or _hashed(side, 0.45, 0.4)
-
-
-def side_feature_colour(name: str) -> str:
-    """Stroke colour of a hexside feature (crest brown, cliff red...)."""
-    return SIDE_FEATURE_PALETTE.get(_key(name)) or _hashed(name, 0.6, 0.35)
+    @property
+    def title(self) -> str: ...
+    @property
+    def player(self) -> str | None: ...
+    @property
+    def turn(self) -> str: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def pending(self) -> PendingLike | None: ...
+    @property
+    def pieces(self) -> Sequence[PieceLike]: ...
+    @property
+    def marks(self) -> Sequence[MarkLike]: ...
+    @property
+    def tracks(self) -> Sequence[tuple[str, str]]: ...
+    @property
+    def notes(self) -> Sequence[str]: ...
 
 
 # --------------------------------------------------------------------------- geometry
@@ -196,7 +118,7 @@ def _star(cx: float, cy: float, r: float) -> str:
     pts = []
     for k in range(10):
         rad, a = (r if k % 2 == 0 else r * 0.45), math.radians(90 + 36 * k)
-        pts.append(f"{_num(cx + rad * math.cos(a))},{_num(cy - rad * math.sin(a))}")
+        pts.append(f"{num(cx + rad * math.cos(a))},{num(cy - rad * math.sin(a))}")
     return "M" + " L".join(pts) + " Z"
 
 
@@ -216,12 +138,12 @@ def _cells(g: ET.Element, m: _Map) -> None:
     board, size = m.board, m.size
     for i, label in enumerate(board.labels):
         fill = terrain_colour(board, board.terrain[i])
-        _el(
+        el(
             g,
             "polygon",
             cls="cell",
             data_cell=label,
-            points=_points(m.corners[i]),
+            points=points(m.corners[i]),
             fill=fill,
             stroke="#555555",
             stroke_width=size * 0.03,
@@ -231,7 +153,7 @@ def _cells(g: ET.Element, m: _Map) -> None:
         ends = [n for n in board.neighbours[i] if "road" in board.features[n]]
         for n in ends:
             nx, ny = m.centres[n]
-            _el(
+            el(
                 g,
                 "line",
                 cls="road",
@@ -244,11 +166,11 @@ def _cells(g: ET.Element, m: _Map) -> None:
                 stroke_linecap="round",
             )
         if not ends:
-            _el(g, "circle", cls="road", cx=cx, cy=cy, r=size * 0.08, fill="#8a6a3a")
+            el(g, "circle", cls="road", cx=cx, cy=cy, r=size * 0.08, fill="#8a6a3a")
     for i, label in enumerate(board.labels):
         cx, cy = m.centres[i]
-        ink = _ink(terrain_colour(board, board.terrain[i]))
-        _el(
+        label_ink = ink(terrain_colour(board, board.terrain[i]))
+        el(
             g,
             "text",
             label,
@@ -257,12 +179,12 @@ def _cells(g: ET.Element, m: _Map) -> None:
             y=cy - m.top + size * 0.3,
             font_size=size * 0.24,
             text_anchor="middle",
-            fill=ink,
+            fill=label_ink,
         )
         x, y, tags = cx - size * 0.35, cy + size * 0.42, []
         for feat in sorted(board.features[i]):
             if feat == "victory":
-                _el(
+                el(
                     g,
                     "path",
                     cls="feature victory",
@@ -274,7 +196,7 @@ def _cells(g: ET.Element, m: _Map) -> None:
                 x += size * 0.3
             elif feat == "fortification":
                 r = size * 0.1
-                _el(
+                el(
                     g,
                     "rect",
                     cls="feature fortification",
@@ -290,8 +212,8 @@ def _cells(g: ET.Element, m: _Map) -> None:
             elif feat != "road":
                 tags.append(feat)
         if tags:
-            text = _fit(" ".join(tags), size * 1.2, size * 0.15)
-            _el(
+            text = fit(" ".join(tags), size * 1.2, size * 0.15)
+            el(
                 g,
                 "text",
                 text,
@@ -300,7 +222,7 @@ def _cells(g: ET.Element, m: _Map) -> None:
                 y=cy + size * 0.7,
                 font_size=size * 0.15,
                 text_anchor="middle",
-                fill=ink,
+                fill=label_ink,
             )
 
 
@@ -311,8 +233,8 @@ def _sides(g: ET.Element, m: _Map) -> None:
         j = seen[(a, b)] = seen.get((a, b), -1) + 1  # several features: thinner on top
         (x1, y1), (x2, y2) = m.shared_edge(a, b)
         colour = side_feature_colour(feat.name)
-        dash = f"{_num(size * 0.15)},{_num(size * 0.1)}" if _key(feat.name) in DASHED_SIDES else ""
-        line = _el(
+        dash = f"{num(size * 0.15)},{num(size * 0.1)}" if key(feat.name) in DASHED_SIDES else ""
+        line = el(
             g,
             "line",
             cls=f"side {feat.name}",
@@ -334,100 +256,98 @@ def _sides(g: ET.Element, m: _Map) -> None:
             vx, vy = (ux - mx) / d, (uy - my) / d
             tip, w = size * 0.22, size * 0.09
             path = (
-                f"M{_num(mx + vx * tip)},{_num(my + vy * tip)} "
-                f"L{_num(mx - vy * w)},{_num(my + vx * w)} "
-                f"L{_num(mx + vy * w)},{_num(my - vx * w)} Z"
+                f"M{num(mx + vx * tip)},{num(my + vy * tip)} "
+                f"L{num(mx - vy * w)},{num(my + vx * w)} "
+                f"L{num(mx + vy * w)},{num(my - vx * w)} Z"
             )
-            _el(g, "path", cls="side-up", d=path, fill=colour)
+            el(g, "path", cls="side-up", d=path, fill=colour)
 
 
-def _counter(g: ET.Element, p: Piece, cx: float, cy: float, c: float) -> None:
-    """A counter of side ``c`` centred on (cx, cy); hidden pieces face down."""
-    pg = _el(g, "g", cls="piece", data_side=p.side)
-    if not p.hidden:
-        pg.set("data-id", _clean(p.id))
-    tip = f"{p.side}: hidden" if p.hidden else f"{p.side}: {p.name} {p.values}".rstrip()
-    _el(pg, "title", tip + (f" [{', '.join(p.marks)}]" if p.marks else ""))
-    _el(
-        pg,
-        "rect",
-        cls="counter",
-        x=cx - c / 2,
-        y=cy - c / 2,
-        width=c,
-        height=c,
-        rx=c * 0.12,
-        fill=side_colour(p.side),
-        fill_opacity=0.6 if p.hidden else 1,
-        stroke="#1a1a1a",
-        stroke_width=c * 0.05,
-    )
-    font = c * 0.26
-    if p.hidden:
-        _el(
-            pg,
-            "text",
-            "?",
-            x=cx,
-            y=cy + c * 0.2,
-            font_size=c * 0.55,
-            text_anchor="middle",
-            fill="#ffffff",
-        )
-    else:
-        for text, dy in ((p.name, -0.02 if p.values else 0.1), (p.values, 0.32)):
-            if text:
-                _el(
-                    pg,
-                    "text",
-                    _fit(text, c * 0.95, font),
-                    x=cx,
-                    y=cy + c * dy,
-                    font_size=font,
-                    text_anchor="middle",
-                    fill="#ffffff",
-                )
-    if p.marks:  # a red tag across the top, up to twice the counter's width
-        text = ",".join(p.marks)
-        w = min(2 * c, max(c, (len(text) + 1) * c * 0.2 * 0.58))
-        _el(
-            pg,
-            "rect",
-            cls="piece-mark",
-            x=cx - w / 2,
-            y=cy - c * 0.62,
-            width=w,
-            height=c * 0.24,
-            fill="#c00000",
-        )
-        _el(
-            pg,
-            "text",
-            _fit(text, w, c * 0.2),
-            x=cx,
-            y=cy - c * 0.44,
-            font_size=c * 0.2,
-            text_anchor="middle",
-            fill="#ffffff",
-        )
-
-
-def _grid(g: ET.Element, pieces: list[Piece], x: float, y: float, width: float, c: float) -> float:
+def _grid(
+    g: ET.Element, pieces: Sequence[PieceLike], x: float, y: float, width: float, c: float
+) -> float:
     """Counters in rows from (x, y) within ``width``; returns the height used."""
     gap = c * 0.25
     cols = max(1, int((width + gap) // (c + gap)))
     for k, p in enumerate(pieces):
         row, col = divmod(k, cols)
-        _counter(g, p, x + col * (c + gap) + c / 2, y + row * (c + gap) + c / 2, c)
+        counter(g, p, x + col * (c + gap) + c / 2, y + row * (c + gap) + c / 2, c)
     return -(-len(pieces) // cols) * (c + gap)
 
 
+def _stack(g: ET.Element, stack: Sequence[PieceLike], cx: float, cy: float, c: float) -> None:
+    """A cell's pieces: up to FANNED fanned sideways (never up over the cell's label),
+    the rest under the last, with the stack's size in a corner badge."""
+    n = len(stack)
+    step = c * 0.16
+    shown = min(n, FANNED)
+    for k, p in enumerate(stack):
+        pos = min(k, shown - 1)
+        # pieces beyond the fan sit a hair apart under the last one shown
+        extra = max(0, k - (shown - 1)) * c * 0.02
+        x = cx + (pos - (shown - 1) / 2) * step + extra
+        counter(g, p, x, cy + pos * c * 0.05 + extra, c)
+    if n > FANNED:
+        x, y = cx - c / 2 - (shown - 1) / 2 * step, cy - c * 0.3
+        badge = el(g, "g", cls="stack-count")
+        el(badge, "title", f"{n} pieces in this stack")
+        el(badge, "circle", cx=x, cy=y, r=c * 0.17, fill="#ffffff", stroke="#111111",
+           stroke_width=c * 0.03)  # fmt: skip
+        el(badge, "text", str(n), x=x, y=y + c * 0.06, font_size=c * 0.17, text_anchor="middle",
+           font_weight="bold", fill="#111111")  # fmt: skip
+
+
+def _legend(board: Board, view: ViewLike | None) -> list[tuple[str, str, str]]:
+    """(kind, swatch colour or abbreviation, meaning) for what this picture shows."""
+    rows: list[tuple[str, str, str]] = []
+    for terrain in sorted(set(board.terrain)):
+        rows.append(("terrain", terrain_colour(board, terrain), terrain.replace("_", " ")))
+    for name in sorted({feat.name for _, feat in board.side_records()}):
+        rows.append(("side", side_feature_colour(name), name.replace("_", " ") + " (hexside)"))
+    features = {f for fs in board.features for f in fs}
+    for feat, meaning in (("victory", "victory objective"), ("fortification", "fortification"),
+                          ("road", "road")):  # fmt: skip
+        if feat in features:
+            rows.append(("feature", feat, meaning))
+    if view is not None:
+        seen: dict[str, str] = {}
+        for p in view.pieces:
+            for mark in p.marks:
+                seen.setdefault(mark, mark)
+        for mark in sorted(seen):
+            abbr, colour = marker_style(mark)
+            rows.append(("marker", colour, f"{abbr} = {mark}"))
+    return rows
+
+
+def _legend_swatch(g: ET.Element, kind: str, colour: str, x: float, y: float, s: float) -> None:
+    if kind == "terrain":
+        el(g, "rect", x=x, y=y - s * 0.8, width=s * 1.2, height=s * 0.8, fill=colour,
+           stroke="#555555", stroke_width=s * 0.05)  # fmt: skip
+    elif kind == "side":
+        el(g, "line", x1=x, y1=y - s * 0.4, x2=x + s * 1.2, y2=y - s * 0.4, stroke=colour,
+           stroke_width=s * 0.25, stroke_linecap="round")  # fmt: skip
+    elif kind == "marker":
+        el(g, "rect", x=x, y=y - s * 0.8, width=s * 1.2, height=s * 0.8, rx=s * 0.25, fill=colour)
+    elif colour == "victory":
+        el(g, "path", d=_star(x + s * 0.6, y - s * 0.4, s * 0.45), fill="#e0b000",
+           stroke="#604800", stroke_width=s * 0.05)  # fmt: skip
+    elif colour == "fortification":
+        el(g, "rect", x=x + s * 0.3, y=y - s * 0.7, width=s * 0.6, height=s * 0.6, fill="none",
+           stroke="#202020", stroke_width=s * 0.1)  # fmt: skip
+    else:
+        el(g, "line", x1=x, y1=y - s * 0.4, x2=x + s * 1.2, y2=y - s * 0.4, stroke="#8a6a3a",
+           stroke_width=s * 0.2)  # fmt: skip
+
+
 # --------------------------------------------------------------------------- the picture
-def _render(board: Board, size: float, view: View | None) -> str:
-    margin, c = size * 0.6, size * 0.62
+def _render(board: Board, size: float, view: ViewLike | None, legend: bool, links: bool) -> str:
+    margin = size * 0.6
+    # a counter sits below the cell's printed label and above its foot line of marks
+    c, drop = (size * 0.98, size * 0.12) if board.grid == "hex" else (size * 1.0, size * 0.03)
     root = ET.Element("svg", {"xmlns": SVG_NS})
-    marker = _el(
-        _el(root, "defs"),
+    marker = el(
+        el(root, "defs"),
         "marker",
         id="arrow",
         viewBox="0 0 10 10",
@@ -437,11 +357,11 @@ def _render(board: Board, size: float, view: View | None) -> str:
         markerHeight=6,
         orient="auto-start-reverse",
     )
-    _el(marker, "path", d="M0,0 L10,5 L0,10 Z", fill="#777777")
-    background = _el(root, "rect", cls="background", x=0, y=0, fill="#ffffff")
+    el(marker, "path", d="M0,0 L10,5 L0,10 Z", fill="#777777")
+    background = el(root, "rect", cls="background", x=0, y=0, fill="#ffffff")
 
     # header: title, turn and phase, pending decision
-    head = _el(root, "g", cls="header")
+    head = el(root, "g", cls="header")
     lines = [(view.title if view else board.title, 0.55, "title")]
     if view is not None:
         who = f" · view: {view.player}" if view.player else ""
@@ -452,7 +372,7 @@ def _render(board: Board, size: float, view: View | None) -> str:
     y, widest = margin, 0.0
     for text, scale, cls in lines:
         y += size * scale * 1.3
-        _el(
+        el(
             head,
             "text",
             text,
@@ -466,16 +386,16 @@ def _render(board: Board, size: float, view: View | None) -> str:
     top = y + margin
 
     m = _Map(board, size, (margin, top))
-    _cells(_el(root, "g", cls="cells"), m)
-    _sides(_el(root, "g", cls="sides"), m)
+    _cells(el(root, "g", cls="cells"), m)
+    _sides(el(root, "g", cls="sides"), m)
 
     # where each piece and mark goes: a cell, a box, or the side panel
-    cell_pieces: dict[int, list[Piece]] = {}
-    box_pieces: dict[str, list[Piece]] = {}
-    cell_marks: dict[int, list[Mark]] = {}
-    box_marks: dict[str, list[Mark]] = {}
-    off_pieces: list[Piece] = []
-    off_marks: list[Mark] = []
+    cell_pieces: dict[int, list[PieceLike]] = {}
+    box_pieces: dict[str, list[PieceLike]] = {}
+    cell_marks: dict[int, list[MarkLike]] = {}
+    box_marks: dict[str, list[MarkLike]] = {}
+    off_pieces: list[PieceLike] = []
+    off_marks: list[MarkLike] = []
     for p in view.pieces if view else ():
         if p.where in board.boxes:
             box_pieces.setdefault(p.where, []).append(p)
@@ -501,12 +421,12 @@ def _render(board: Board, size: float, view: View | None) -> str:
         rows = -(-len(box_pieces.get(b, [])) // cols_in_box)
         bh = max(bh, title_h + len(box_marks.get(b, [])) * size * 0.3 + rows * c * 1.25 + pad)
     rects: dict[str, Rect] = {}
-    boxes_g = _el(root, "g", cls="boxes")
+    boxes_g = el(root, "g", cls="boxes")
     for k, bid in enumerate(box_ids):
         row, col = divmod(k, per_row)
         bx, by = margin + col * (bw + pad), top + m.height + margin + row * (bh + pad)
         rects[bid] = (bx, by, bw, bh)
-        _el(
+        el(
             boxes_g,
             "rect",
             cls="box",
@@ -520,8 +440,8 @@ def _render(board: Board, size: float, view: View | None) -> str:
             stroke="#444444",
             stroke_width=size * 0.04,
         )
-        title = _fit(board.boxes[bid].title or bid, bw - 2 * pad, size * 0.3)
-        _el(
+        title = fit(board.boxes[bid].title or bid, bw - 2 * pad, size * 0.3)
+        el(
             boxes_g,
             "text",
             title,
@@ -533,10 +453,10 @@ def _render(board: Board, size: float, view: View | None) -> str:
         )
         ty = by + title_h
         for mk in box_marks.get(bid, []):
-            _el(
+            el(
                 boxes_g,
                 "text",
-                _fit(mk.text, bw - 2 * pad, size * 0.2),
+                fit(mk.text, bw - 2 * pad, size * 0.2),
                 cls=f"mark {mk.kind}",
                 x=bx + pad,
                 y=ty + size * 0.2,
@@ -548,9 +468,9 @@ def _render(board: Board, size: float, view: View | None) -> str:
     box_rows = -(-len(box_ids) // per_row)
     bottom = top + m.height + (margin + box_rows * (bh + pad) if box_ids else 0.0)
 
-    # links: thin grey arrows between cell centres and box edges
-    links_g = _el(root, "g", cls="links")
-    for link in board.links:
+    # links: thin grey arrows between cell centres and box edges (many only on request)
+    links_g = el(root, "g", cls="links")
+    for link in board.links if links else ():
         names = (link.start, link.end)
         centres = [
             (rects[n][0] + bw / 2, rects[n][1] + bh / 2) if n in rects else m.centres[board.cell(n)]
@@ -561,54 +481,31 @@ def _render(board: Board, size: float, view: View | None) -> str:
             for k, n in enumerate(names)
         ]
         (x1, y1), (x2, y2) = ends
-        arrow = _el(
-            links_g,
-            "line",
-            cls=f"link {link.kind}",
-            x1=x1,
-            y1=y1,
-            x2=x2,
-            y2=y2,
-            stroke="#777777",
-            stroke_width=size * 0.05,
-            marker_end="url(#arrow)",
-        )
-        _el(arrow, "title", f"{link.kind}: {link.start} → {link.end}")
+        arrow = el(links_g, "line", cls=f"link {link.kind}", x1=x1, y1=y1, x2=x2, y2=y2,
+                   stroke="#777777", stroke_width=size * 0.05,
+                   marker_end="url(#arrow)")  # fmt: skip
+        el(arrow, "title", f"{link.kind}: {link.start} → {link.end}")
 
-    # pieces (stacks fanned out diagonally) and marks on the map
-    pieces_g = _el(root, "g", cls="pieces")
+    # pieces (stacks fanned, the rest counted), below each cell's printed label
+    pieces_g = el(root, "g", cls="pieces")
     for i in sorted(cell_pieces):
-        stack, (cx, cy) = cell_pieces[i], m.centres[i]
-        n = len(stack)
-        step = min(size * 0.14, size * 0.6 / (n - 1)) if n > 1 else 0.0
-        for k, p in enumerate(stack):
-            off = (k - (n - 1) / 2) * step
-            _counter(pieces_g, p, cx + off, cy + size * 0.08 + off, c)
-    marks_g = _el(root, "g", cls="marks")
+        cx, cy = m.centres[i]
+        _stack(pieces_g, cell_pieces[i], cx, cy + drop, c)
+    # marks on cells: a line of text at the foot of the cell, over a white halo
+    marks_g = el(root, "g", cls="marks")
     for i in sorted(cell_marks):
         cx, cy = m.centres[i]
-        text = _fit("; ".join(mk.text for mk in cell_marks[i]), size * 1.5, size * 0.18)
+        text = fit("; ".join(mk.text for mk in cell_marks[i]), size * 1.5, size * 0.17)
         kinds = " ".join(sorted({mk.kind for mk in cell_marks[i]}))
-        _el(
-            marks_g,
-            "text",
-            text,
-            cls=f"mark {kinds}",
-            x=cx,
-            y=cy - m.top + size * 0.52,
-            font_size=size * 0.18,
-            text_anchor="middle",
-            fill="#8b0000",
-            stroke="#ffffff",
-            stroke_width=size * 0.04,
-            paint_order="stroke",
-        )
+        el(marks_g, "text", text, cls=f"mark {kinds}", x=cx, y=cy + m.top - size * 0.06,
+           font_size=size * 0.17, text_anchor="middle", fill="#8b0000", stroke="#ffffff",
+           stroke_width=size * 0.05, paint_order="stroke")  # fmt: skip
 
     # side panel: tracks, notes, marks and pieces off the map
     right = margin + max(m.width, min(len(box_ids), per_row) * (bw + pad) - pad)
     px, pw, font = right + margin, size * 9.0, size * 0.32
     py = top
-    panel = _el(root, "g", cls="panel")
+    panel = el(root, "g", cls="panel")
     chars = max(10, int(pw / (font * 0.58)))
 
     def write(text: str, cls: str) -> None:
@@ -616,7 +513,7 @@ def _render(board: Board, size: float, view: View | None) -> str:
         bold = cls == "heading"
         for part in textwrap.wrap(text, chars) or [""]:
             py += font * (1.5 if bold else 1.3)
-            _el(
+            el(
                 panel,
                 "text",
                 part,
@@ -640,31 +537,51 @@ def _render(board: Board, size: float, view: View | None) -> str:
     if off_pieces:
         write("Off map", "heading")
         py += font * 0.5 + _grid(panel, off_pieces, px, py + font * 0.5, pw, c)
+    if legend:
+        write("Legend", "heading")
+        leg = el(panel, "g", cls="legend")
+        swatch = font * 0.9
+        for kind, colour, meaning in _legend(board, view):
+            py += font * 1.3
+            _legend_swatch(leg, kind, colour, px, py, swatch)
+            el(leg, "text", fit(meaning, pw - swatch * 1.6, font * 0.9), cls=f"legend {kind}",
+               x=px + swatch * 1.6, y=py, font_size=font * 0.9)  # fmt: skip
 
     width = max(px + pw if py > top else right, widest + margin) + margin
     height = max(bottom, py) + margin
-    for el in (root, background):
-        el.set("width", _num(width))
-        el.set("height", _num(height))
-    root.set("viewBox", f"0 0 {_num(width)} {_num(height)}")
-    root.set("font-family", "sans-serif")
+    for e in (root, background):
+        e.set("width", num(width))
+        e.set("height", num(height))
+    root.set("viewBox", f"0 0 {num(width)} {num(height)}")
+    root.set("font-family", "DejaVu Sans, Verdana, sans-serif")
     return ET.tostring(root, encoding="unicode")
 
 
-def render_board(board: Board, *, size: float = 28.0) -> str:
-    """The map alone as an SVG document; ``size`` is the hex circumradius in pixels."""
-    return _render(board, size, None)
+#: Default cell size (hex circumradius, or half a square's side, in pixels).
+SIZE = 40.0
+#: Above this many printed links (TCS scatter paths) a view leaves them out unless asked.
+MANY_LINKS = 12
 
 
-def render_view(view: View, *, size: float = 28.0) -> str:
-    """The map with the view's pieces, marks, tracks, notes and pending decision."""
-    return _render(view.board, size, view)
+def render_board(board: Board, *, size: float = SIZE, legend: bool = True) -> str:
+    """The map alone as an SVG document, with every printed link."""
+    if size <= 0:
+        raise ValueError(f"size must be positive, not {size}")
+    return _render(board, size, None, legend, links=True)
 
 
-__all__ = [
-    "render_board",
-    "render_view",
-    "side_colour",
-    "side_feature_colour",
-    "terrain_colour",
-]
+def render_view(
+    view: ViewLike, *, size: float = SIZE, legend: bool = True, links: bool | None = None
+) -> str:
+    """The map with the view's pieces, marks, tracks, notes and pending decision.
+
+    ``links``: draw the board's printed links (arrows between cells and boxes);
+    by default only when there are few of them.
+    """
+    if size <= 0:
+        raise ValueError(f"size must be positive, not {size}")
+    show = len(view.board.links) <= MANY_LINKS if links is None else links
+    return _render(view.board, size, view, legend, links=show)
+
+
+__all__ = ["SIZE", "render_board", "render_view"]

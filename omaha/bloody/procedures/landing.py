@@ -1,4 +1,4 @@
-"""Bloody Omaha: drift and landing (5.4, 5.5, 6.0).
+"""Bloody Omaha drift and landing (5.4, 5.5, 6.0).
 
 Every unit still at sea rolls on the Drift table and is carried east, off the map
 if the current takes it past the last square (6.2); then every unit at sea moves
@@ -8,15 +8,13 @@ Beach Disruption table (6.5).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from omaha.kernel.events import register_templates
 
-from . import effects as fx
-from . import rules
-
-if TYPE_CHECKING:
-    from .state import BloodyState
+from .. import rules
+from ..core import BloodyCore
+from .ratings import ENGINEERS, INITIATIVE, change_rating
+from .tanks import attach_waiting
+from .units import disrupt, eliminate
 
 register_templates(
     {
@@ -28,9 +26,11 @@ register_templates(
 )
 
 
-def drift_rolls(st: BloodyState) -> None:
-    """5.4, 6.2, 6.3: roll drift for every unit at sea, then move each one forward."""
-    st._phase = "Drift"
+def drift_rolls(st: BloodyCore) -> list[int]:
+    """5.4, 6.2, 6.3: roll drift for every unit at sea, then move each one forward.
+
+    Returns the units that reached the beach, in counter order.
+    """
     for u in st.at_sea():
         spec = st.scen.units[u]
         mod = rules.drift_modifier(st.turn, spec.battalion, st.drift_mod)
@@ -49,7 +49,7 @@ def drift_rolls(st: BloodyState) -> None:
             dice=[roll],
             player="US",
             unit=spec.id,
-            square=st.board.labels[st.where[u]],
+            square=st.label(st.where[u]),
             roll=roll,
             mods=", ".join(parts) or "no modifier",
             total=roll + mod,
@@ -63,31 +63,33 @@ def drift_rolls(st: BloodyState) -> None:
         start = st.where[u]
         ahead = st.scen.forward[start]
         st.where[u] = ahead
-        moves.append(f"{st.scen.units[u].id} {st.board.labels[start]}->{st.board.labels[ahead]}")
+        moves.append(f"{st.uid(u)} {st.label(start)}->{st.label(ahead)}")
         if ahead not in st.scen.channel:
             arriving.append(u)
     if moves:
         st.note("bloody.forward", "6.3", player="US", moves=moves)
-    landing(st, arriving)
+    return arriving
 
 
-def drift_unit(st: BloodyState, u: int, squares: int, why: str) -> None:
+def drift_unit(st: BloodyCore, u: int, squares: int, why: str) -> None:
     """6.2, 6.2.b: move a unit at sea east; off the map it is eliminated."""
     cell = st.where[u]
     for _ in range(squares):
         nxt = st.scen.east.get(cell)
         if nxt is None:
-            fx.eliminate(st, u, "6.2.b", f"{why}: drifted off the map")
+            eliminate(st, u, "6.2.b", f"{why}: drifted off the map")
             return
         cell = nxt
     st.where[u] = cell
 
 
-def landing(st: BloodyState, arriving: list[int]) -> None:
-    """5.5, 6.5: each unit reaching the Beach rolls once on the Beach Disruption table."""
-    st._phase = "Landing"
+def land(st: BloodyCore, arriving: list[int]) -> None:
+    """5.5, 6.5: each unit reaching the Beach rolls once on the Beach Disruption table.
+
+    Reading (READINGS.md): units landing together count as occupying the square.
+    """
     scen = st.scen
-    present = {u: [scen.units[v].division for v in fx.units_at(st, st.where[u]) if v != u]
+    present = {u: [scen.units[v].division for v in st.units_at(st.where[u]) if v != u]
                for u in arriving}  # fmt: skip
     for u in arriving:
         spec = scen.units[u]
@@ -95,7 +97,7 @@ def landing(st: BloodyState, arriving: list[int]) -> None:
         mods = rules.landing_modifiers(
             st.turn,
             spec.battalion,
-            fx.under_fire(st, cell),
+            st.under_fire(cell),
             rules.mixed_landing(spec.division, present[u]),
             st.landing_mod,
         )
@@ -114,7 +116,7 @@ def landing(st: BloodyState, arriving: list[int]) -> None:
             dice=[roll],
             player="US",
             unit=spec.id,
-            square=st.board.labels[cell],
+            square=st.label(cell),
             beach=scen.beach_name[cell],
             roll=roll,
             mods=mods.describe(),
@@ -122,15 +124,14 @@ def landing(st: BloodyState, arriving: list[int]) -> None:
             result=text,
         )
         if row.result == "eliminated":
-            fx.eliminate(st, u, "6.5", "Beach Disruption table")
+            eliminate(st, u, "6.5", "Beach Disruption table")
         else:
             if spec.setup in scen.first_wave:
                 st.first_wave_ashore += 1
             if row.result == "disrupted":
-                fx.disrupt(st, u, "6.5", "Beach Disruption table")
-            fx.attach_waiting(st, cell)
+                disrupt(st, u, "6.5", "Beach Disruption table")
+            attach_waiting(st, cell)
         if row.initiative:
-            fx.change_rating(st, "Initiative", row.initiative, "6.5, 7.4", "landing losses")
+            change_rating(st, INITIATIVE, row.initiative, "6.5, 7.4", "landing losses")
         if row.engineers:
-            fx.change_rating(st, "Engineers", row.engineers, "6.5, 7.4", "landing losses")
-    st._end_turn()
+            change_rating(st, ENGINEERS, row.engineers, "6.5, 7.4", "landing losses")
