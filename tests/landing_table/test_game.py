@@ -7,12 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
-from ddob_helpers import GAME, cells_with, fresh, legal, place, quiet, texts
 
 import omaha
 from omaha.cli import main
 from omaha.landing_table.bots import HeuristicBot
+from omaha.landing_table.procedures import orders, turn
 from omaha.landing_table.scenario import DATA, SCENARIOS, load_scenario
+
+from .helpers import GAME, cells_with, fresh, legal, place, quiet, texts
 
 
 # ---------------------------------------------------------------------------
@@ -27,7 +29,7 @@ def test_disrupted_units_recover_unless_pinned_by_intense_fire() -> None:
     calm = [x for x in cells_with(p, "steady", "K") if s.scen.board.cell(x) not in intense]
     place(s, "A/116", cells_with(p, "intense", "H")[0], disrupted=True)
     place(s, "G/116", calm[0], disrupted=True)
-    s._end_turn()
+    turn.end_turn(s)
     assert s.us["A/116"].disrupted and not s.us["G/116"].disrupted
 
 
@@ -36,7 +38,7 @@ def test_leaders_rally_the_units_in_their_hex() -> None:
     place(s, "A/116", "H10", disrupted=True)
     place(s, "Cota", "H10")
     place(s, "G/116", "H12", disrupted=True)
-    s._begin_us()
+    orders.begin_phase(s)
     assert not s.us["A/116"].disrupted and s.us["G/116"].disrupted
     assert "Cota rallies A/116" in texts(s)[-1]
 
@@ -44,19 +46,19 @@ def test_leaders_rally_the_units_in_their_hex() -> None:
 def test_an_exit_opens_when_its_strongpoints_are_gone_and_a_us_unit_holds_it() -> None:
     s = quiet(fresh("omaha"), turn=11)
     place(s, "E/16", "E20")
-    s._update_exits()
+    turn.update_exits(s)
     assert "E-1" not in s.exits_open  # WN64 and WN65 still hold
-    for pid in ("WN64", "WN65"):
-        s.pos[pid].unit = None
-        s.ger[pid].where = "eliminated"
-    s.touch()
-    s._end_turn()
+    with s.edit():
+        for pid in ("WN64", "WN65"):
+            s.pos[pid].unit = None
+            s.ger[pid].where = "eliminated"
+    turn.end_turn(s)
     assert s.exits_open == {"E-1": 11} and s.exits_first == {"E-1": 11}
     assert s.stats["exits_by_1200"] == 1  # turn 11 ends at 12:00
-    s.pos["WN65"].unit = "WN65"  # re-occupied
-    s.ger["WN65"].where = "WN65"
-    s.touch()
-    s._update_exits()
+    with s.edit():
+        s.pos["WN65"].unit = "WN65"  # re-occupied
+        s.ger["WN65"].where = "WN65"
+    turn.update_exits(s)
     assert s.exits_open == {} and s.exits_first == {"E-1": 11}
     assert "exit E-1 (Saint-Laurent (Ruquet) draw) is closed again" in texts(s)[-1]
 
@@ -65,14 +67,14 @@ def test_victory_points_and_levels() -> None:
     s = quiet(fresh("omaha"), turn=32)
     assert s.victory_points() == (0, 0, 15)
     cleared = ("WN64", "WN65", "WN62", "WN61", "WN60", "WN66", "WN68", "WN70", "WN71", "WN72")
-    for pid in (*cleared, "WN73"):
-        s.pos[pid].unit = None
-        s.pos[pid].defeated = True
-    s.exits_open = {"E-1": 11, "D-1": 22}
+    with s.edit():
+        for pid in (*cleared, "WN73"):
+            s.pos[pid].unit = None
+            s.pos[pid].defeated = True
+        s.exits_open = {"E-1": 11, "D-1": 22}
     place(s, "A/116", "D6")  # holds Vierville (vp 2), never occupied
-    s.touch()
     assert s.victory_points() == (11 + 2 + 6, 12, 15)
-    s._end_turn()
+    turn.end_turn(s)
     outcome = s.outcome()
     assert outcome is not None and outcome.level == "US victory" and outcome.winner == "US"
     assert s.metrics()["us_win"] == 1.0 and s.metrics()["vp"] == 19.0
@@ -82,7 +84,7 @@ def test_victory_points_and_levels() -> None:
 
 def test_first_wave_levels() -> None:
     s = quiet(fresh("first_wave"), turn=8)
-    s._end_turn()
+    turn.end_turn(s)
     outcome = s.outcome()
     assert outcome is not None and outcome.level == "US pinned on the beach"
     assert outcome.winner == "German" and s.metrics()["us_win"] == 0.0
@@ -233,7 +235,8 @@ def test_heuristic_bot_plays_the_us_only_and_reads_no_dice() -> None:
     assert action in s.legal_actions()
     assert s.dice.count == drawn and s.to_json() == before
     toy = omaha.load("landing_table").new_state("first_wave", seed=1)
-    toy.result = omaha.Outcome(None, "over")
+    with toy.edit():
+        toy.result = omaha.Outcome(None, "over")
     with pytest.raises(omaha.IllegalAction, match="US side only"):
         bot.choose(toy)
 

@@ -13,7 +13,8 @@ import pytest
 import omaha
 from omaha.kernel.data import parse_toml
 from omaha.landing_table import rules
-from omaha.landing_table.rules import LandingEffect
+from omaha.landing_table.components import charts
+from omaha.landing_table.components.charts import LandingEffect
 
 # ---------------------------------------------------------------------------
 # Amphibious Landing Table
@@ -486,13 +487,13 @@ SUMMARY = {
 @pytest.mark.parametrize("letter", sorted(SUMMARY))
 def test_german_action_summary(letter: str) -> None:
     for position, row in zip(("wn", "reinforcement"), SUMMARY[letter], strict=True):
-        got = tuple(rules.german_action(letter, position, s) for s in rules.STATUSES)
+        got = tuple(rules.german_action(letter, position, s) for s in charts.STATUSES)
         assert got == row, (letter, position)
 
 
 def test_action_summary_from_turn_17_and_its_printed_distances() -> None:
     assert not rules.uses_action_summary(16) and rules.uses_action_summary(17)
-    params = rules.CHARTS.action_params
+    params = charts.CHARTS.action_params
     assert params["mortar_range"] == 5
     assert params["mortar_high_ground_wn"] == 2
     assert params["mortar_high_ground_reinforcement"] == 3
@@ -513,12 +514,12 @@ def test_optional_german_armour_column() -> None:
 # ---------------------------------------------------------------------------
 # The chart file itself
 # ---------------------------------------------------------------------------
-CHART_TEXT = Path(rules.CHARTS_FILE).read_text(encoding="utf-8")
+CHART_TEXT = Path(charts.CHARTS_FILE).read_text(encoding="utf-8")
 
 
 def test_every_chart_record_is_published_not_reconstructed() -> None:
-    assert rules.CHARTS.sources
-    for component, key, source in rules.CHARTS.sources:
+    assert charts.CHARTS.sources
+    for component, key, source in charts.CHARTS.sources:
         assert not source.reconstructed, (component, key)
         assert source.text.startswith("DDOB "), (component, key)
 
@@ -530,22 +531,22 @@ def test_bad_chart_files_name_file_key_and_problem() -> None:
     with pytest.raises(
         omaha.ScenarioError, match=r"charts\.toml: landing\[3\]\.result: 'E' is not one of"
     ):
-        rules.charts_from_node(parse_toml(broken, "charts.toml"))
+        charts.charts_from_node(parse_toml(broken, "charts.toml"))
     missing = CHART_TEXT.replace(
         'dot = "sporadic"\nfirer = "ambush"', 'dot = "sporadic"\nfirer = "position"'
     )
     with pytest.raises(omaha.ScenarioError, match="the cell sporadic / ambush is missing"):
-        rules.charts_from_node(parse_toml(missing, "charts.toml"))
+        charts.charts_from_node(parse_toml(missing, "charts.toml"))
     typo = CHART_TEXT.replace(
         "[[barrage]]\ncolour = false\nsymbol = false",
         "[[barrage]]\ncolor = false\nsymbol = false",
         1,
     )
     with pytest.raises(omaha.ScenarioError, match=r"barrage\[0\]\.color: unknown key"):
-        rules.charts_from_node(parse_toml(typo, "charts.toml"))
+        charts.charts_from_node(parse_toml(typo, "charts.toml"))
     weapon = CHART_TEXT.replace('weapons = ["MG", "BR"]', 'weapons = ["MG", "XX"]')
     with pytest.raises(omaha.ScenarioError, match="'XX' is not a weapon code"):
-        rules.charts_from_node(parse_toml(weapon, "charts.toml"))
+        charts.charts_from_node(parse_toml(weapon, "charts.toml"))
 
 
 def test_reading_row_icons_are_the_fire_dots() -> None:

@@ -15,7 +15,7 @@ import attrs
 
 from omaha.kernel.data import Node, Source, load_toml
 
-CHARTS_FILE = Path(__file__).parent / "data" / "charts.toml"
+CHARTS_FILE = Path(__file__).resolve().parent.parent / "data" / "charts.toml"
 
 LETTERS = ("A", "B", "C", "D")
 DOTS = ("intense", "steady", "sporadic")
