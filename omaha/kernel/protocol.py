@@ -27,19 +27,23 @@ from __future__ import annotations
 import contextlib
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
 from omaha.errors import IllegalAction, RecordError, StateCorrupted
 from omaha.kernel.actions import Action, ActionCodec, sort_key
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
 from omaha.kernel.dice import Dice, RandomDice, ScriptedDice, dice_from_data
+from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
 from omaha.kernel.metrics import Metric
+from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.view import Mark, Pending, Piece, View
@@ -66,6 +70,16 @@ class Outcome:
             + (f" ({pts})" if pts else "")
             + (f": {self.detail}" if self.detail else "")
         )
+
+
+@attrs.frozen
+class Limits:
+    """Bounds of one scenario, checked on every conformance playout; agents size
+    their buffers by them (OpenSpiel's ``max_game_length``, chance outcomes)."""
+
+    max_decisions: int
+    max_legal_actions: int
+    max_chance_outcomes: int
 
 
 # --------------------------------------------------------------------------
@@ -108,10 +122,23 @@ class Game(ABC, Generic[S]):
     #: The format of ``State._dump``; snapshots of other versions are refused.
     state_version: ClassVar[int] = 1
     metrics: ClassVar[tuple[Metric, ...]] = ()
+    #: The least and most a player's return can be (``State.returns``).
+    utility_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
 
     def __init__(self) -> None:
         self.codec = ActionCodec(self.action_classes())
         self._scenarios: dict[str, S] = {}
+        self._spaces: dict[str, ActionSpace] = {}
+
+    @property
+    def solo(self) -> bool:
+        """A one-player game (the other side is the system)."""
+        return len(self.players) == 1
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the players' returns always sum to zero (never for a solo game)."""
+        return not self.solo
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game[S]:
         return self
@@ -142,6 +169,12 @@ class Game(ABC, Generic[S]):
         return {"random": RandomBot}
 
     # -- the shared surface --------------------------------------------------
+    def bot_sides(self, bot: str) -> tuple[str, ...]:
+        """The sides ``bot`` can play (every side, unless a game says otherwise)."""
+        if bot not in self.bots:
+            raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
+        return self.players
+
     def lineup(self, bot: str) -> dict[str, str]:
         """Which bot plays each side when the user asks for ``bot``.
 
@@ -223,6 +256,40 @@ class Game(ABC, Generic[S]):
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
         """Where every component of a scenario comes from."""
         return self.load_scenario(scenario).provenance
+
+    # -- the agent surface (encodings, observations, bounds) -------------------
+    def limits(self, scenario: str | Path | None = None) -> Limits:
+        """Bounds of a scenario: decisions in a game, legal actions at one decision,
+        outcomes of one chance event. A game states its own."""
+        raise NotImplementedError(f"{self.name} states no limits")
+
+    def field_domains(self, scenario: S) -> Mapping[str, Sequence[Any]]:
+        """The values each action field may take in ``scenario``, by field name
+        (``"unit"``) or by class and field (``"Fire.target"``); see
+        :mod:`omaha.kernel.encoding`."""
+        raise NotImplementedError(f"{self.name} declares no action encoding")
+
+    def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
+        """What each number of ``State.observation`` means in a scenario."""
+        raise NotImplementedError(f"{self.name} declares no observation")
+
+    def action_space(self, scenario: str | Path | None = None) -> ActionSpace:
+        """The fixed numbering of this game's actions in a scenario (for agents)."""
+        scen = self.load_scenario(scenario)
+        if scen.id not in self._spaces:
+            self._spaces[scen.id] = ActionSpace(self.action_classes(), self.field_domains(scen))
+        return self._spaces[scen.id]
+
+    def action_size(self, scenario: str | Path | None = None) -> int:
+        return self.action_space(scenario).size
+
+    def encode(self, action: Action, scenario: str | Path | None = None) -> int:
+        """The number of ``action`` in the scenario's action space."""
+        return self.action_space(scenario).encode(action)
+
+    def decode(self, code: int, scenario: str | Path | None = None) -> Action:
+        """The action numbered ``code`` in the scenario's action space."""
+        return self.action_space(scenario).decode(code)
 
     def replay(
         self, record: GameRecord, *, scripted: bool = False, name: str = "record"
@@ -361,6 +428,12 @@ class State(ABC, Generic[S]):
     @abstractmethod
     def phase(self) -> str:
         """The current phase name."""
+
+    def plans(self) -> dict[str, Action]:
+        """Whole plans the player to move may choose in one step now, by name (a
+        shipped set-up, the historical landing plan): actions that are legal
+        without being listed (see ``_check_plan``). None by default."""
+        return {}
 
     def _check_plan(self, action: Action) -> None:
         """Validate an action that is legal without being enumerated (a whole plan)."""
@@ -523,6 +596,31 @@ class State(ABC, Generic[S]):
             tracks=tuple(tracks),
             notes=tuple(notes),
         )
+
+    def returns(self) -> dict[str, float]:
+        """Each player's return: 0 until the end; then, by default, +1 for the
+        winner, -1 for the others, 0 each when nobody wins. A game may grade it
+        by victory level within ``Game.utility_range``."""
+        outcome = self.outcome() if self.is_terminal() else None
+        if outcome is None or outcome.winner is None:
+            return {p: 0.0 for p in self.game.players}
+        return {p: 1.0 if p == outcome.winner else -1.0 for p in self.game.players}
+
+    def observation(self, player: str) -> Observation:
+        """What ``player`` may see, as numbers (``Game.observation_layout``)."""
+        raise NotImplementedError(f"{self.game.name} declares no observation")
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The numbers of the legal actions in the scenario's action space, ascending."""
+        space = self.game.action_space(self.scenario.id)
+        return tuple(sorted(space.encode(a) for a in self.legal_actions()))
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        """1 for every legal action number, 0 elsewhere (PettingZoo's mask)."""
+        space = self.game.action_space(self.scenario.id)
+        mask = np.zeros(space.size, dtype=np.int8)
+        mask[list(self.legal_codes())] = 1
+        return mask
 
     def clone(self, seed: int | None = None) -> State[S]:
         """An independent copy; ``seed`` gives it fresh dice (another future)."""

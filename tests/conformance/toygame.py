@@ -31,7 +31,8 @@ from omaha.kernel.decks import Cup, Deck
 from omaha.kernel.events import register_templates
 from omaha.kernel.metrics import Metric
 from omaha.kernel.movement import MovementGraph
-from omaha.kernel.protocol import Game, Outcome, State
+from omaha.kernel.observation import Observation, ObservationLayout
+from omaha.kernel.protocol import Game, Limits, Outcome, State
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.turns import TurnTrack
 from omaha.kernel.view import Pending, Piece, View
@@ -198,6 +199,23 @@ class ToyState(State[ToyScenario]):
         if not self.smoke:
             for target in self._targets():
                 yield Fire(target)
+
+    def observation(self, player: str) -> Observation:
+        layout = self.game.observation_layout(self.scen.id)
+        obs = layout.zeros()
+        for sid, cell in self.squads.items():
+            if cell >= 0:
+                layout.plane(obs, "us_squad")[cell] = 1
+                if sid in self.disrupted:
+                    layout.plane(obs, "us_disrupted")[cell] = 1
+        for cell, token in self.hidden.items():
+            if player == "German" or cell in self.revealed:
+                if token == "mg":
+                    layout.plane(obs, "german_mg")[cell] = 1
+            else:
+                layout.plane(obs, "german_unknown")[cell] = 1
+        layout.set_tracks(obs, [("turn", self.turn / self.scen.turns), ("smoke", self.smoke)])
+        return obs
 
     def explain_illegal(self, action: Action) -> str:
         if isinstance(action, Select) and action.unit in self.disrupted:
@@ -404,6 +422,33 @@ class ToyGame(Game[ToyScenario]):
 
     def _load_scenario(self, ref: str) -> ToyScenario:
         return load_scenario(ref)
+
+    def limits(self, scenario: Any = None) -> Limits:
+        scen = self.load_scenario(scenario)
+        moves = len(scen.us) * (2 + 3) + 1  # select, up to three steps, stop; end moves
+        return Limits(
+            max_decisions=scen.turns * (moves + 1),
+            max_legal_actions=1 + 6,
+            max_chance_outcomes=max(6, len(scen.cards), len(scen.tokens)),
+        )
+
+    def field_domains(self, scenario: ToyScenario) -> dict[str, Any]:
+        squads = [sid for sid, _ in scenario.us]
+        return {"unit": squads, "Fire.target": squads, "to": scenario.board.labels}
+
+    def observation_layout(self, scenario: Any = None) -> ObservationLayout:
+        scen = self.load_scenario(scenario)
+        return ObservationLayout(
+            cells=len(scen.board),
+            planes=("us_squad", "us_disrupted", "german_mg", "german_unknown"),
+            tracks=("turn", "smoke"),
+            meanings=(
+                ("us_squad", "1 where a US squad stands"),
+                ("german_mg", "1 where the machine gun is known to be"),
+                ("german_unknown", "1 on a German position not yet revealed"),
+                ("turn", "turn number / number of turns"),
+            ),
+        )
 
     def _state_class(self) -> type[State[ToyScenario]]:
         return ToyState
