@@ -51,15 +51,15 @@ def test_german_setup_limits(landing: TcsScenario) -> None:
     refuse(state, PlacePillbox("A14.13"), r"landward of the beach obstacle line.*3\.3g")
     refuse(state, PlacePillbox("Q1.01"), "not on the map")
     setup = landing.setups["historical"]
-    refuse(state, CommitSetup(("A15.11",) * 20, ()), "0 rocket pits; the German sets up 10")
-    refuse(state, CommitSetup(("A15.11",) * 20, setup.rocket_pits), r"two German .* in A15\.11")
-    refuse(state, CommitSetup(setup.pillboxes[:-1], setup.rocket_pits), "19 pill boxes")
+    refuse(state, CommitSetup(("A15.11",) * 24, ()), "0 rocket pits; the German sets up 10")
+    refuse(state, CommitSetup(("A15.11",) * 24, setup.rocket_pits), r"two German .* in A15\.11")
+    refuse(state, CommitSetup(setup.pillboxes[:-1], setup.rocket_pits), "23 pill boxes")
     bad_pits = (*setup.rocket_pits[:-1], "A15.20")
     refuse(state, CommitSetup(setup.pillboxes, bad_pits), r"rocket pit in A15\.20.*3\.4")
     state.apply(PlacePillbox("A15.11"))
     refuse(state, PlacePillbox("A15.11"), "already holds a German piece")
     refuse(state, CommitSetup(setup.pillboxes, setup.rocket_pits), "before any piece")
-    for _ in range(19):
+    for _ in range(23):
         state.apply(state.legal_actions()[0])
     assert state.wait is not None and state.wait[0] == "rocket pit"
     refuse(state, PlaceRocketPit("A15.16"), r"3\.4")
@@ -143,7 +143,7 @@ def test_views_hide_the_plan_from_the_german() -> None:
     assert german.notes == ("US landing plan: secret",)
     assert any(m.kind == "target" for m in us.marks)
     assert not any(m.kind == "target" for m in german.marks)
-    assert sum(1 for p in german.pieces if p.name == "Pill Box") == 20
+    assert sum(1 for p in german.pieces if p.name == "Pill Box") == 24
     assert ("tide line", "0600") in us.tracks
 
 
