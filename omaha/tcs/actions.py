@@ -252,6 +252,14 @@ class Select(TcsAction):
 
 
 @attrs.frozen(slots=False, cache_hash=True)
+class SelectStack(TcsAction):
+    """Select the units of a stack that may move, to move them together."""
+
+    notation = "select stack {hex}"
+    hex: str
+
+
+@attrs.frozen(slots=False, cache_hash=True)
 class MoveTo(TcsAction):
     notation = "to {hex}"
     hex: str
@@ -357,6 +365,20 @@ class Convert(TcsAction):
 @attrs.frozen(slots=False, cache_hash=True)
 class EndConversions(TcsAction):
     notation = "end conversions"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class SetMode(TcsAction):
+    """Mode Determination Phase: the units of a stack enter fire or move mode."""
+
+    notation = "mode {hex} {mode}"
+    hex: str
+    mode: str
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class EndModes(TcsAction):
+    notation = "end modes"
 
 
 @attrs.frozen(slots=False, cache_hash=True)
@@ -471,6 +493,7 @@ ACTIONS: tuple[type[Action], ...] = (
     BombUnit,
     BombHex,
     HoldStrike,
+    SelectStack,
     Select,
     MoveTo,
     Stay,
@@ -488,6 +511,8 @@ ACTIONS: tuple[type[Action], ...] = (
     EndMissions,
     Convert,
     EndConversions,
+    SetMode,
+    EndModes,
     Target,
     With,
     Resolve,

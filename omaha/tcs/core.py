@@ -61,6 +61,7 @@ class Decision(StrEnum):
     STRIKE = "strike"
     MISSIONS = "missions"
     CONVERT = "convert"
+    MODES = "modes"
     LAND = "land"
     ENTRY = "entry"
     ACT = "action"

@@ -16,7 +16,7 @@ from omaha.kernel.metrics import (
 )
 from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
 from omaha.tcs.actions import ACTIONS
-from omaha.tcs.bots import HistoricalBot, HistoricalGerman, HistoricalUS
+from omaha.tcs.bots import HeuristicBot, HeuristicGerman, HeuristicUS
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.procedures.fire import FireResolver, UnresolvedFire
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario
@@ -92,16 +92,20 @@ class TcsGame(Game[TcsScenario]):
     def bots(self) -> Mapping[str, BotFactory]:
         return {
             "random": RandomBot,
-            "historical": HistoricalBot,
-            "heuristic": HistoricalBot,
-            "historical-us": HistoricalUS,
-            "historical-german": HistoricalGerman,
+            "heuristic": HeuristicBot,
+            "heuristic-us": HeuristicUS,
+            "heuristic-german": HeuristicGerman,
         }
 
+    def bot_sides(self, bot: str) -> tuple[str, ...]:
+        """The one-sided bots play their own side only."""
+        sides = {"heuristic-us": ("US",), "heuristic-german": ("German",)}
+        return sides.get(bot, super().bot_sides(bot))
+
     def lineup(self, bot: str) -> dict[str, str]:
-        """``historical`` (and ``heuristic``) pair the one-sided historical bots."""
-        if bot in ("historical", "heuristic"):
-            return {"US": "historical-us", "German": "historical-german"}
+        """``heuristic`` pairs the one-sided heuristic bots."""
+        if bot == "heuristic":
+            return {"US": "heuristic-us", "German": "heuristic-german"}
         return super().lineup(bot)
 
 

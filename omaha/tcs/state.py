@@ -96,6 +96,8 @@ class Step(Enum):
     US_MISSIONS = "us missions"
     GERMAN_MISSIONS = "german missions"
     CONVERSIONS = "conversions"
+    US_MODES = "us modes"
+    GERMAN_MODES = "german modes"
     LEADER_LOSSES = "leader losses"
     ASSAULT = "assault"
     LANDING_CHOICES = "landing choices"
@@ -144,6 +146,8 @@ TURN_STEPS: tuple[tuple[str, Step], ...] = (
     (ARTILLERY, Step.US_MISSIONS),
     (ARTILLERY, Step.GERMAN_MISSIONS),
     (MODES, Step.CONVERSIONS),
+    (MODES, Step.US_MODES),
+    (MODES, Step.GERMAN_MODES),
     (US_PHASE, Step.LEADER_LOSSES),
     (US_PHASE, Step.ASSAULT),
     (US_PHASE, Step.LANDING_CHOICES),
@@ -192,6 +196,8 @@ STEPS: dict[Step, Callable[[TcsCore], bool]] = {
     Step.US_MISSIONS: artillery.step_us_missions,
     Step.GERMAN_MISSIONS: artillery.step_german_missions,
     Step.CONVERSIONS: modes.step_conversions,
+    Step.US_MODES: modes.step_us_modes,
+    Step.GERMAN_MODES: modes.step_german_modes,
     Step.LEADER_LOSSES: leaders.step_leader_losses,
     Step.ASSAULT: landing.step_assault,
     Step.LANDING_CHOICES: landing.step_landing_choices,
@@ -247,6 +253,7 @@ DECISIONS: dict[Decision, DecisionRules] = {
     Decision.CONVERT: DecisionRules(
         modes.legal_conversions, modes.apply_conversions, modes.explain_conversions
     ),
+    Decision.MODES: DecisionRules(modes.legal_modes, modes.apply_modes, modes.explain_modes),
     Decision.LAND: DecisionRules(landing.legal_land, landing.apply_land),
     Decision.ENTRY: DecisionRules(release.legal_entry, release.apply_entry),
     Decision.ACT: DecisionRules(action.legal_act, action.apply_act),

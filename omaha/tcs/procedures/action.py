@@ -7,8 +7,7 @@ one at one point target. A pill box's MGs and AT gun act as two units (3.3b).
 Who may act: released German units (3.1); every US unit may fire and take a
 voluntary SYR, but beyond the shingle moves only under a leader or an op sheet
 (2.3d-2.3f). Units that fire enter fire mode (free); moving from fire mode costs
-half the allowance ([op16]); a unit that neither moved nor fired ends its phase
-in fire mode. Leaders move without triggering overwatch (2.3f).
+half the allowance ([op16]). Leaders move without triggering overwatch (2.3f).
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from omaha.tcs.actions import (
     Resolve,
     Retreat,
     Select,
+    SelectStack,
     Stay,
     Target,
     With,
@@ -38,8 +38,8 @@ from omaha.tcs.procedures import combat
 from omaha.tcs.procedures.command import check_task
 from omaha.tcs.procedures.movement import (
     assault_units,
+    command_free,
     destinations,
-    german_may_move,
     is_leader,
     may_move,
     path_to,
@@ -297,29 +297,62 @@ def assaults(core: TcsCore, side: str) -> Iterator[tuple[int, int]]:
 
 
 def retreaters(core: TcsCore, side: str) -> list[int]:
-    """Units that may take a voluntary SYR: not paralyzed, not yet acted or moved, with
-    an enemy within three hexes and somewhere to go (2.3d, 1.13a)."""
-    enemy = enemy_cells_of(core, side)
+    """Units that may take a voluntary SYR (2.3d, 1.13a): those in contact (an enemy
+    within two hexes) that cannot simply move away: suppressed units, and US units
+    beyond the shingle with no leader or op sheet (2.3d); and somewhere to go."""
+    far = combat.enemy_field(core, side)
+    land = core.scenario.beach.land
     out = []
     for c in friendly_cells(core, side):
-        if not any(core.dist(c, e) <= 3 for e in enemy):
+        if far[c] > 2:
             continue
         for i in core.side_units_at(c, side):
             if core.status[i] == Status.PARALYZED or i in core.acted:
                 continue
             if core.uid(i) in core.moved or core.unit(i).type.move == "none":
                 continue
-            if side == "German" and not german_may_move(core, i) and not _released(core, i):
+            pinned = core.status[i] == Status.SUPPRESSED
+            stuck = side == "US" and c in land and not command_free(core, i)
+            if not (pinned or stuck):
+                continue
+            if side == "German" and not _released(core, i):
                 continue
             if combat.retreat_options(core, i, voluntary=True):
                 out.append(i)
     return out
 
 
+STACK = "@"  # ``selected`` names a stack as "@<hex>"
+
+
+def stack_movers(core: TcsCore, side: str, cell: int) -> list[int]:
+    return [i for i in core.side_units_at(cell, side) if may_move(core, i)]
+
+
+def stack_destinations(core: TcsCore, side: str, cell: int) -> dict[int, int]:
+    """Hexes every movable unit of the stack can reach (the most MP any needs)."""
+    movers = stack_movers(core, side, cell)
+    if len(movers) < 2:
+        return {}
+    common: dict[int, int] | None = None
+    for i in movers:
+        d = destinations(core, core.uid(i))
+        if common is None:
+            common = dict(d)
+        else:
+            common = {c: max(v, d[c]) for c, v in common.items() if c in d}
+        if not common:
+            return {}
+    return common or {}
+
+
 # ------------------------------------------------------------------ the action menu
 def legal_act(core: TcsCore) -> Iterator[Action]:
     side = phasing(core)
     yield EndAction()
+    for c in friendly_cells(core, side):
+        if stack_destinations(core, side, c):
+            yield SelectStack.of(core.label(c))
     for i in range(len(core.scenario.units)):
         if core.side(i) == side and may_move(core, i) and destinations(core, core.uid(i)):
             yield Select.of(core.uid(i))
@@ -346,6 +379,8 @@ def apply_act(core: TcsCore, action: Action) -> None:
         core.selected = None
     elif isinstance(action, Select):
         core.selected = action.unit
+    elif isinstance(action, SelectStack):
+        core.selected = STACK + action.hex
     elif isinstance(action, Target):
         core.combat = {"side": side, "target": action.hex, "stacks": []}
         core.note("tcs.fire.target", "11.0", player=side, side=side, hex=action.hex)
@@ -392,6 +427,11 @@ def legal_move(core: TcsCore) -> Iterator[Action]:
     pid = core.selected
     assert pid is not None
     yield Stay()
+    if pid.startswith(STACK):
+        side = phasing(core)
+        for c in sorted(stack_destinations(core, side, core.cell(pid[1:]))):
+            yield MoveTo.of(core.label(c))
+        return
     for c in sorted(destinations(core, pid)):
         yield MoveTo.of(core.label(c))
     if not is_leader(pid):
@@ -406,6 +446,9 @@ def apply_move(core: TcsCore, action: Action) -> None:
     assert pid is not None
     side = phasing(core)
     core.selected = None
+    if pid.startswith(STACK):
+        move_stack(core, side, core.cell(pid[1:]), action)
+        return
     core.moved.add(pid)
     if isinstance(action, Stay):
         return
@@ -440,6 +483,38 @@ def apply_move(core: TcsCore, action: Action) -> None:
         check_task(core, i)
         check_automatic(core)
     core.trigger = {"side": other(side), "kind": "move", "at": [action.hex], "unit": pid}
+
+
+def move_stack(core: TcsCore, side: str, start: int, action: Action) -> None:
+    """The movable units of a stack go together; one overwatch trigger for them all."""
+    movers = stack_movers(core, side, start)
+    if isinstance(action, Stay):
+        core.moved.update(core.uid(i) for i in movers)
+        return
+    assert isinstance(action, MoveTo)
+    end = core.cell(action.hex)
+    cost = stack_destinations(core, side, start)[end]
+    paths = {i: path_to(core, core.uid(i), end) for i in movers}
+    core.note(
+        "tcs.move",
+        "2.3d" if side == "US" else "20.0",
+        player=side,
+        unit=", ".join(core.uid(i) for i in movers),
+        start=core.label(start),
+        end=action.hex,
+        mp=cost,
+    )
+    for i in movers:
+        core.moved.add(core.uid(i))
+        moved_through(core, i, paths[i])
+        core.place(i, end)
+        core.fire_mode[i] = False
+        core.dug_in[i] = False
+        if side == "US":
+            check_task(core, i)
+    if side == "US":
+        check_automatic(core)
+    core.trigger = {"side": other(side), "kind": "move", "at": [action.hex]}
 
 
 def moved_through(core: TcsCore, i: int, path: list[int]) -> None:

@@ -2,8 +2,7 @@
 
 At the end of each side's Action Phase its suppressed units recover and those
 paralyzed become suppressed (series 17.0, reconstructed: a result lasts through
-its owner's next Action Phase), and its units that neither moved nor fired enter
-fire mode. The Clean-up Phase removes overwatch marks and the turn's records,
+its owner's next Action Phase). The Clean-up Phase removes overwatch marks and the turn's records,
 lets unassigned units fall back (2.3g), digs in units that held their fire-mode
 positions, clears the LCT(R) smoke after the first turn (2.2a), records draw
 exits opened, and enforces the 29th ID exit (2.7b). The game ends after the last
@@ -29,8 +28,7 @@ register_templates(
 
 
 def end_of_phase(core: TcsCore, side: str) -> None:
-    """A side's Action Phase is over: its units recover one level (17.0, reconstructed)
-    and those that neither moved nor fired enter fire mode ([op16])."""
+    """A side's Action Phase is over: its units recover one level (17.0, reconstructed)."""
     units = core.scenario.units
     for i in range(len(units)):
         if units[i].side != side or core.where[i] < 0:
@@ -39,8 +37,6 @@ def end_of_phase(core: TcsCore, side: str) -> None:
             core.status[i] = Status.SUPPRESSED
         elif core.status[i] == Status.SUPPRESSED:
             core.status[i] = Status.OK
-        if core.uid(i) not in core.moved:
-            core.fire_mode[i] = True
 
 
 def step_us_phase_end(core: TcsCore) -> bool:
@@ -117,9 +113,8 @@ def victory_points(core: TcsCore) -> dict[str, int]:
     strongpoints = sum(
         v.strongpoint_points
         for name, cells in scen.beach.strongpoints.items()
-        if core.stats.get(f"held {name}") and not any(
-            core.side_units_at(c, "German") for c in cells
-        )
+        if core.stats.get(f"held {name}")
+        and not any(core.side_units_at(c, "German") for c in cells)
     )
     lost = sum(val for k, val in core.stats.items() if k.startswith("steps_lost_"))
     return {

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 from omaha.kernel.events import register_templates
 from omaha.kernel.hexes import Hex
 from omaha.tcs.components.beach import COMPASS
@@ -219,8 +221,20 @@ def morale_check(core: TcsCore, i: int, lost: int, *, mortar: bool) -> None:
 
 
 # ------------------------------------------------------------------ retreats (SYR)
-def enemy_distance(core: TcsCore, side: str, cell: int, enemy: list[int]) -> int:
-    return min((core.dist(cell, e) for e in enemy), default=99)
+def enemy_field(core: TcsCore, side: str) -> bytes:
+    """Each cell's hex distance to the nearest unit of ``side``'s enemy (99: none)."""
+
+    def make() -> bytes:
+        rows = core.scenario.beach.dist
+        enemy = sorted(enemy_cells(core, side))
+        if not enemy:
+            return bytes([99]) * len(rows)
+        field = np.frombuffer(rows[enemy[0]], dtype=np.uint8)
+        for c in enemy[1:]:
+            field = np.minimum(field, np.frombuffer(rows[c], dtype=np.uint8))
+        return bytes(field)
+
+    return core.derived(("enemy field", side), make)
 
 
 def retreat_options(core: TcsCore, i: int, *, voluntary: bool) -> list[int]:
@@ -231,13 +245,13 @@ def retreat_options(core: TcsCore, i: int, *, voluntary: bool) -> list[int]:
     beach = scen.beach
     u = core.unit(i)
     start = core.where[i]
-    enemy = sorted(enemy_cells(core, u.side))
     if u.type.move == "none" or (u.type.move == "tow" and not core.carried[i]):
         return []
+    far = enemy_field(core, u.side)
     graph = beach.vehicle_graph if u.type.move in ("vehicle", "tow") else beach.foot_graph
     sea = beach.sea(core.tide_hour)
     closed = impassable(core, u.side, vehicle=u.type.vehicle)
-    d0 = enemy_distance(core, u.side, start, enemy)
+    d0 = far[start]
     seaward = start in beach.strand
     reach = {start: 0}
     frontier = [start]
@@ -254,7 +268,7 @@ def retreat_options(core: TcsCore, i: int, *, voluntary: bool) -> list[int]:
     for c, _ in reach.items():
         if c == start:
             continue
-        farther = enemy_distance(core, u.side, c, enemy) > d0
+        farther = far[c] > d0
         shingle = seaward and c in beach.strand_by_shingle
         if voluntary and seaward and _toward_shingle(core, start, c):
             continue
@@ -293,11 +307,8 @@ def retreat(core: TcsCore, i: int, rule: str, *, voluntary: bool = False) -> Non
         core.place(i, LOST)
         core.note("tcs.retreat.none", rule, player=u.side, unit=u.id)
         return
-    enemy = sorted(enemy_cells(core, u.side))
-    best = min(
-        options,
-        key=lambda c: (-enemy_distance(core, u.side, c, enemy), core.dist(start, c), c),
-    )
+    far = enemy_field(core, u.side)
+    best = min(options, key=lambda c: (-far[c], core.dist(start, c), c))
     core.place(i, best)
     core.fire_mode[i] = False
     core.dug_in[i] = False
@@ -318,8 +329,11 @@ def area_attack(
     source: str,
     rule: str,
 ) -> None:
-    """One roll on the Area Fire Table against every area target listed in ``cell``;
-    each unit adds its own mode, position and road modifiers. Losses check morale."""
+    """One roll on the Area Fire Table against the area targets listed in ``cell``
+    (series 11.0, reconstructed reading): a result suppresses every one of them; its
+    steps are taken one by one from the strongest unit there; a unit that lost steps
+    checks morale. The roll takes the most exposed unit's mode and road modifiers, and
+    the position modifier only when every unit is dug in."""
     targets = [
         i
         for i in targets
@@ -328,20 +342,23 @@ def area_attack(
     if not targets or firepower <= 0:
         return
     s = core.scenario.series
+    exposure = max(area_unit_modifier(core, i) for i in targets)
     d = core.dice.two_d6()
     roll = d[0] + d[1]
-    results = []
-    hits: list[tuple[int, int]] = []
+    total = roll + modifier + exposure
+    suppressed, steps = area_result(firepower, total, s)
+    lost: dict[int, int] = {}
+    for _ in range(steps):
+        alive = [i for i in targets if core.steps[i] - lost.get(i, 0) > 0]
+        if not alive:
+            break
+        worst = max(alive, key=lambda i: (core.steps[i] - lost.get(i, 0), -i))
+        lost[worst] = lost.get(worst, 0) + 1
     for i in targets:
-        total = roll + modifier + area_unit_modifier(core, i)
-        suppressed, steps = area_result(firepower, total, s)
         core.fired_upon.add(i)
-        if steps:
-            hits.append((i, steps))
-            results.append(f"{core.uid(i)} -{steps}")
-        elif suppressed:
-            suppress(core, i)
-            results.append(f"{core.uid(i)} suppressed")
+    results = [f"{core.uid(i)} -{n}" for i, n in sorted(lost.items())]
+    if suppressed and not lost:
+        results.append("suppressed")
     core.note(
         "tcs.fire.area",
         rule,
@@ -350,14 +367,16 @@ def area_attack(
         hex=core.label(cell),
         firepower=firepower,
         roll=roll,
-        modifier=_fmt(modifier),
+        modifier=_fmt(modifier + exposure),
         results=", ".join(results) or "no effect",
     )
-    for i, steps in hits:
-        lost = lose_steps(core, i, steps, rule)
-        if core.where[i] >= 0:
+    if suppressed:
+        for i in targets:
             suppress(core, i)
-            morale_check(core, i, lost, mortar=mortar)
+    for i, n in sorted(lost.items()):
+        got = lose_steps(core, i, n, rule)
+        if core.where[i] >= 0:
+            morale_check(core, i, got, mortar=mortar)
 
 
 def point_attack(

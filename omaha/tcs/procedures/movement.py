@@ -89,17 +89,21 @@ def german_may_move(core: TcsCore, i: int) -> bool:
 
 def allowance(core: TcsCore, i: int) -> int:
     """Movement points this phase: the type's (a Dukw-landed gun rides its carrier,
-    1.12a reading); half of it goes to entering move mode from fire mode ([op16])."""
+    1.12a reading); half of it goes to entering move mode from fire mode ([op16]); a
+    suppressed unit has half of what is left (READINGS.md)."""
     u = core.unit(i)
     ma = (10 if core.carried[i] else 0) if u.type.move == "tow" else u.type.ma
     if core.fire_mode[i]:
         ma -= ma // 2
+    if core.status[i] == Status.SUPPRESSED:
+        ma //= 2  # reading of series 17.0: a suppressed unit crawls, it does not fire
     return ma
 
 
 def may_move(core: TcsCore, i: int) -> bool:
-    """Unit ``i`` may make a voluntary move now (its own side's Action Phase)."""
-    if core.where[i] < 0 or core.status[i] != Status.OK or i in core.acted:
+    """Unit ``i`` may make a voluntary move now (its own side's Action Phase): not
+    paralyzed (a suppressed unit crawls at half its allowance)."""
+    if core.where[i] < 0 or core.status[i] == Status.PARALYZED or i in core.acted:
         return False
     if core.uid(i) in core.moved or allowance(core, i) <= 0:
         return False
