@@ -398,6 +398,13 @@ class With(TcsAction):
 
 
 @attrs.frozen(slots=False, cache_hash=True)
+class WithAll(TcsAction):
+    """Add every stack that can fire at the target to the open fire combat."""
+
+    notation = "with all"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
 class Resolve(TcsAction):
     notation = "resolve fire"
 
@@ -515,6 +522,7 @@ ACTIONS: tuple[type[Action], ...] = (
     EndModes,
     Target,
     With,
+    WithAll,
     Resolve,
     PointFire,
     Assault,

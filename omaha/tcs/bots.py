@@ -82,14 +82,15 @@ from omaha.tcs.actions import (
     UsePlan,
     UseSetup,
     With,
+    WithAll,
 )
 from omaha.tcs.core import AWAIT, Decision, TcsCore
 from omaha.tcs.procedures.action import STACK, stack_destinations, stack_movers
 from omaha.tcs.procedures.movement import (
     command_free,
-    destinations,
     german_may_move,
     impassable,
+    unit_destinations,
 )
 
 #: Follow-on landing order for transports: formation prefixes by priority, and
@@ -323,7 +324,7 @@ class HeuristicUS:
             return "move" if free else "fire"
 
         for a in legal:
-            if isinstance(a, SetMode) and a.mode == wanted(s.cell(a.hex)):
+            if isinstance(a, SetMode) and a.mode == "move" and wanted(s.cell(a.hex)) == "move":
                 return a
         return EndModes()
 
@@ -545,12 +546,14 @@ class Goals:
 
     def __init__(self, s: TcsCore, side: str) -> None:
         self.side = side
+        self.block: frozenset[int] = frozenset()
         beach = s.scenario.beach
         board = s.scenario.board
         german = s.cells_of("German")
         us = s.cells_of("US")
         if side == "US":
             draw = self.draw = focus_draw(s)
+            self.block = blockers(s, draw)
             b = beach.breach_by_name.get(draw)
             shingle_goals = [
                 n
@@ -561,10 +564,14 @@ class Goals:
             ]
             inland: set[int] = set(beach.exits.values())
             tanks: list[int] = []
+            if b is not None and s.obstacles.get(b.land) == "wire":
+                shingle_goals.append(b.land)  # 2.4c: infantry clears the wire by crossing it
             if b is not None:
                 near = [c for c in german if s.dist(c, b.land) <= 6]
                 inland = {n for c in near for n in board.neighbours[c] if c not in us}
                 inland |= set(b.security) | {beach.exits[draw]}
+                if s.obstacles.get(b.land) == "wire":
+                    inland = {b.land}  # the breach's mouth first: vehicles need it cleared
                 tanks = [c for c in board.within(b.strand, 2) if c in beach.strand]
             self.foot_beach = field(s, shingle_goals or tanks, vehicle=False, side=side)
             self.foot_inland = field(s, sorted(inland - german), vehicle=False, side=side)
@@ -589,19 +596,40 @@ class Goals:
         return self.foot_beach
 
 
+def blockers(s: TcsCore, draw: str) -> frozenset[int]:
+    """Cells of the German units that keep the breach of ``draw`` shut (2.5a): pill
+    boxes whose guns reach it, German units within 5 hexes."""
+    beach = s.scenario.beach
+    b = beach.breach_by_name.get(draw)
+    if b is None:
+        return frozenset()
+    units = s.scenario.units
+    out = set()
+    for i in s.german_units():
+        c = s.where[i]
+        if c < 0:
+            continue
+        near = min(s.dist(c, b.strand), s.dist(c, b.land))
+        reach = units[i].type.point_range + 1 if units[i].type.kind == "pillbox" else 5
+        if near <= reach:
+            out.add(c)
+    return frozenset(out)
+
+
 def best_mission(s: TcsCore, legal: tuple[Action, ...], side: str) -> Action | None:
     options = [a for a in legal if isinstance(a, Mission | Naval)]
     if not options:
         return EndMissions() if EndMissions() in legal else None
     units = s.scenario.units
+    block = blockers(s, focus_draw(s)) if side == "US" else frozenset()
 
     def value(a: Action) -> tuple[int, int, str]:
         c = s.cell(a.hex)  # type: ignore[attr-defined]
         here = [i for i in s.units_at(c) if units[i].side != side]
         pillboxes = sum(1 for i in here if units[i].type.kind == "pillbox")
         steps = sum(s.steps[i] for i in here)
-        gap = draw_gap(s, c) if side == "US" else 0
-        return (-(pillboxes * 4 + steps) + gap, 0 if isinstance(a, Naval) else 1, str(a))
+        focus = 20 if c in block else 0
+        return (-(pillboxes * 4 + steps + focus), 0 if isinstance(a, Naval) else 1, str(a))
 
     return min(options, key=value)
 
@@ -665,7 +693,7 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
             i = s.unit_index(a.unit)
             f = goals.of(s, i)
             here = f.get(s.where[i], 1 << 30)
-            dest = destinations(s, a.unit)
+            dest = unit_destinations(s, i)
             if any(f.get(c, 1 << 30) < here for c in dest):
                 return a
     return EndAction()
@@ -698,6 +726,8 @@ def move(s: TcsCore, legal: tuple[Action, ...], goals: Goals) -> Action:
 
 def fire(legal: tuple[Action, ...]) -> Action:
     """Every stack that can join the fire joins it, then it is resolved."""
+    if WithAll() in legal:
+        return WithAll()
     joins = [a for a in legal if isinstance(a, With)]
     return joins[0] if joins else Resolve()
 

@@ -247,20 +247,10 @@ class TcsCore(State[TcsScenario]):
         return self.scenario.units[i].id
 
     def unit_index(self, uid: str) -> int:
-        oob = self.scenario.oob
-        if oob.has_unit(uid):
-            return oob.index(uid)
-        for u in self.scenario.german.units:
-            if u.id == uid:
-                return u.index
-        raise KeyError(uid)
+        return self.scenario.unit_ids[uid]
 
     def has_unit(self, uid: str) -> bool:
-        try:
-            self.unit_index(uid)
-        except KeyError:
-            return False
-        return True
+        return uid in self.scenario.unit_ids
 
     def lid(self, k: int) -> str:
         return self.scenario.oob.leaders[k].id

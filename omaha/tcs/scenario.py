@@ -131,6 +131,8 @@ class TcsScenario(Scenario):
     german: GermanForces
     #: every unit of both sides: the US (``oob.units``) first, then the German
     units: tuple[Unit, ...]
+    #: unit id -> index into ``units``
+    unit_ids: dict[str, int]
     beach: Beach
     turns: tuple[Turn, ...]
     weather: str
@@ -325,6 +327,7 @@ def _read(path: Path) -> TcsScenario:
         oob=oob,
         german=german,
         units=units,
+        unit_ids={u.id: u.index for u in units},
         beach=beach,
         turns=turns,
         weather=weather,

@@ -32,6 +32,7 @@ from omaha.tcs.actions import (
     Stay,
     Target,
     With,
+    WithAll,
 )
 from omaha.tcs.core import EXITED, Decision, Status, TcsCore
 from omaha.tcs.procedures import combat
@@ -44,6 +45,7 @@ from omaha.tcs.procedures.movement import (
     may_move,
     path_to,
     piece_cell,
+    unit_destinations,
 )
 from omaha.tcs.procedures.release import check_automatic
 from omaha.tcs.procedures.sight import behind_bocage, line, los, spot_range, spots
@@ -198,11 +200,17 @@ class Sighting:
         return hit
 
 
+def sighting_of(core: TcsCore, side: str) -> Sighting:
+    """The memo of who sees what for ``side``, kept until units move or fall, smoke
+    changes (both touch the core) or more units reveal themselves by firing."""
+    return core.derived(("sighting", side, len(core.revealed)), lambda: Sighting(core, side))
+
+
 def stack_firers(
     core: TcsCore, side: str, a: int, b: int, sighting: Sighting | None = None
 ) -> list[int]:
     """Area weapons of ``side`` in ``a`` that may fire at ``b`` now."""
-    sight = sighting or Sighting(core, side)
+    sight = sighting or sighting_of(core, side)
     dist = core.dist(a, b)
     out = []
     for i in core.side_units_at(a, side):
@@ -229,7 +237,7 @@ MAX_RANGE = 14
 
 def fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> list[int]:
     """Enemy hexes some stack of ``side`` can fire its area weapons at."""
-    sight = sighting or Sighting(core, side)
+    sight = sighting or sighting_of(core, side)
     units = core.scenario.units
     mine: list[tuple[int, list[int]]] = []
     for a in friendly_cells(core, side):
@@ -262,7 +270,7 @@ def point_pairs(
     """(firer, target) for every point weapon of ``side`` that may fire at an enemy
     point target it sees in range (series 12.0; pill boxes are never fired on by
     aircraft, but by point weapons, 3.3d)."""
-    sight = sighting or Sighting(core, side)
+    sight = sighting or sighting_of(core, side)
     units = core.scenario.units
     enemy = [
         i
@@ -325,6 +333,14 @@ def retreaters(core: TcsCore, side: str) -> list[int]:
 STACK = "@"  # ``selected`` names a stack as "@<hex>"
 
 
+def side_units(core: TcsCore, side: str) -> list[int]:
+    """The units of ``side`` on the map, in unit order."""
+    return core.derived(
+        ("units", side),
+        lambda: sorted(i for c in core.cells_of(side) for i in core.side_units_at(c, side)),
+    )
+
+
 def stack_movers(core: TcsCore, side: str, cell: int) -> list[int]:
     return [i for i in core.side_units_at(cell, side) if may_move(core, i)]
 
@@ -336,7 +352,7 @@ def stack_destinations(core: TcsCore, side: str, cell: int) -> dict[int, int]:
         return {}
     common: dict[int, int] | None = None
     for i in movers:
-        d = destinations(core, core.uid(i))
+        d = unit_destinations(core, i)
         if common is None:
             common = dict(d)
         else:
@@ -353,15 +369,15 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
     for c in friendly_cells(core, side):
         if stack_destinations(core, side, c):
             yield SelectStack.of(core.label(c))
-    for i in range(len(core.scenario.units)):
-        if core.side(i) == side and may_move(core, i) and destinations(core, core.uid(i)):
+    for i in side_units(core, side):
+        if may_move(core, i) and unit_destinations(core, i):
             yield Select.of(core.uid(i))
     if side == "US":
         for k in core.living_leaders_on_map():
             lid = core.lid(k)
             if lid not in core.moved and destinations(core, lid):
                 yield Select.of(lid)
-    sighting = Sighting(core, side)
+    sighting = sighting_of(core, side)
     for b in fire_targets(core, side, sighting):
         yield Target.of(core.label(b))
     for i, t in point_pairs(core, side, sighting):
@@ -545,13 +561,17 @@ def legal_fire(core: TcsCore) -> Iterator[Action]:
     joined = set(core.combat["stacks"])
     if joined:
         yield Resolve()
-    sight = Sighting(core, side)
+    sight = sighting_of(core, side)
+    more = 0
     for a in friendly_cells(core, side):
         label = core.label(a)
         if label in joined or core.dist(a, target) > MAX_RANGE:
             continue
         if stack_firers(core, side, a, target, sight):
+            more += 1
             yield With.of(label)
+    if more > 1:
+        yield WithAll()
 
 
 def apply_fire(core: TcsCore, action: Action) -> None:
@@ -559,9 +579,12 @@ def apply_fire(core: TcsCore, action: Action) -> None:
     if isinstance(action, With):
         core.combat["stacks"].append(action.hex)
         return
+    if isinstance(action, WithAll):
+        core.combat["stacks"].extend(str(a.hex) for a in legal_fire(core) if isinstance(a, With))
+        return
     side = core.combat["side"]
     target = core.cell(core.combat["target"])
-    sight = Sighting(core, side)
+    sight = sighting_of(core, side)
     firers = [
         i
         for label in core.combat["stacks"]

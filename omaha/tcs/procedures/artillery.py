@@ -25,7 +25,7 @@ from omaha.kernel.hexes import Hex
 from omaha.tcs.actions import EndMissions, Mission, Naval
 from omaha.tcs.components.beach import COMPASS
 from omaha.tcs.core import Decision, TcsCore
-from omaha.tcs.procedures.action import sees_target
+from omaha.tcs.procedures.action import sees_target, sighting_of
 from omaha.tcs.procedures.combat import he_rounds
 from omaha.tcs.procedures.sight import los
 from omaha.tcs.rules import (
@@ -66,11 +66,8 @@ def us_batteries(core: TcsCore) -> list[tuple[str, str]]:
 
 def observers(core: TcsCore, side: str, target: int) -> list[int]:
     """Cells from which ``side`` spots the enemy at ``target`` (US leaders observe, 2.3f)."""
-    out = [
-        c
-        for c, here in core.occupancy().items()
-        if any(core.side(i) == side for i in here) and sees_target(core, side, c, target)
-    ]
+    sight = sighting_of(core, side)
+    out = [c for c in core.cells_of(side) if sight.sees(c, target)]
     if side == "US":
         out.extend(
             core.leader_cell[k]

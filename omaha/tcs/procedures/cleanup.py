@@ -71,6 +71,7 @@ def step_cleanup(core: TcsCore) -> bool:
     if core.turn == 0 and core.smoke:
         core.note("tcs.lctr.smoke_gone", "2.2a", hexes=len(core.smoke))
         core.smoke = set()
+        core.touch()
     check_exits(core)
     return True
 

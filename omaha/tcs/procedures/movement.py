@@ -147,14 +147,21 @@ def search(
     core: TcsCore, start: int, ma: int, *, side: str, vehicle: bool, rifle: bool, free: bool
 ) -> Search:
     """Cheapest costs within ``ma`` from ``start`` for one mover (see the module doc)."""
+    return _search(core, start, ma, side=side, vehicle=vehicle, rifle=rifle, free=free)[0]
+
+
+def _search(
+    core: TcsCore, start: int, ma: int, *, side: str, vehicle: bool, rifle: bool, free: bool
+) -> tuple[Search, dict[int, int]]:
+    """:func:`search`, and the reachable hexes with their costs (both cached; read only)."""
     scen = core.scenario
-    beach = scen.beach
-    wire = {c for c, s in core.obstacles.items() if s == "wire"}
     key = (terrain_key(core, side), start, ma, vehicle, rifle, free)
     cache = scen.reach_cache
     hit = cache.get(key)
     if hit is not None:
-        return cast(Search, hit)
+        return cast(tuple[Search, dict[int, int]], hit)
+    beach = scen.beach
+    wire = {c for c, s in core.obstacles.items() if s == "wire"}
     if len(cache) > 20_000:
         cache.clear()
     sea = beach.sea(core.tide_hour)
@@ -195,8 +202,9 @@ def search(
             if old is None or nd < old[0] or (nd == old[0] and a < old[1]):
                 best[b] = (nd, a)
                 heapq.heappush(heap, (nd, b))
-    cache[key] = best
-    return best
+    found = (best, {c: v[0] for c, v in best.items() if c != start})
+    cache[key] = found
+    return found
 
 
 def mover(core: TcsCore, pid: str) -> tuple[int, bool, bool, bool, str]:
@@ -210,14 +218,35 @@ def mover(core: TcsCore, pid: str) -> tuple[int, bool, bool, bool, str]:
     return allowance(core, i), vehicle, u.type.kind == "rifle", free, u.side
 
 
+def unit_destinations(core: TcsCore, i: int) -> dict[int, int]:
+    """Hexes unit ``i`` can reach this phase, with their MP cost (shared: read only)."""
+    ma = allowance(core, i)
+    if ma <= 0:
+        return {}
+    u = core.scenario.units[i]
+    vehicle = u.type.vehicle or u.type.move == "tow"
+    free = u.side == "German" or command_free(core, i)
+    found = _search(
+        core,
+        core.where[i],
+        ma,
+        side=u.side,
+        vehicle=vehicle,
+        rifle=u.type.kind == "rifle",
+        free=free,
+    )
+    return found[1]
+
+
 def destinations(core: TcsCore, pid: str) -> dict[int, int]:
-    """Hexes the piece can reach this phase, with their MP cost."""
+    """Hexes the piece can reach this phase, with their MP cost (shared: read only)."""
+    if not is_leader(pid):
+        return unit_destinations(core, core.unit_index(pid))
     ma, vehicle, rifle, free, side = mover(core, pid)
     if ma <= 0:
         return {}
     start = piece_cell(core, pid)
-    best = search(core, start, ma, side=side, vehicle=vehicle, rifle=rifle, free=free)
-    return {c: v[0] for c, v in best.items() if c != start}
+    return _search(core, start, ma, side=side, vehicle=vehicle, rifle=rifle, free=free)[1]
 
 
 def path_to(core: TcsCore, pid: str, end: int) -> list[int]:

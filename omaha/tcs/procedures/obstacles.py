@@ -142,7 +142,11 @@ def finish_breaches(core: TcsCore) -> None:
 
 # ------------------------------------------------------------------ shingle breaches (2.5)
 def breach_problems(core: TcsCore, name: str) -> list[str]:
-    """Which of the four conditions of 2.5a a potential breach fails (empty: it opens)."""
+    """Which of the four conditions of 2.5a a potential breach fails (empty: it opens).
+
+    Readings: a pill box covers the breach hexside when it sees either hex beside it
+    within the range of its gun (its point weapon, 3.3a: the breach is for vehicles);
+    distances to the hexside are to the nearer of those two hexes."""
     scen = core.scenario
     b = scen.beach.breach_by_name[name]
     sides = (b.strand, b.land)
@@ -151,7 +155,7 @@ def breach_problems(core: TcsCore, name: str) -> list[str]:
     for i in scen.german.pillboxes:
         c = core.where[i]
         if c >= 0 and any(
-            core.dist(c, x) <= units[i].type.range and los(core, c, x) for x in sides
+            core.dist(c, x) <= units[i].type.point_range and los(core, c, x) for x in sides
         ):
             problems.append("a pill box covers it")
             break
