@@ -85,12 +85,12 @@ from omaha.tcs.actions import (
     WithAll,
 )
 from omaha.tcs.core import AWAIT, Decision, TcsCore
-from omaha.tcs.procedures.action import STACK, stack_destinations, stack_movers
+from omaha.tcs.procedures.action import STACK, stack_movers
 from omaha.tcs.procedures.movement import (
     command_free,
+    first_steps,
     german_may_move,
     impassable,
-    unit_destinations,
 )
 
 #: Follow-on landing order for transports: formation prefixes by priority, and
@@ -679,23 +679,15 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
         best_t = min(targets, key=weight)
         if weight(best_t)[0] < 0:
             return best_t
+    far = 1 << 30
     for a in legal:
         if isinstance(a, SelectStack):
             c = s.cell(a.hex)
-            movers = stack_movers(s, side, c)
-            f = goals.of(s, movers[0])
-            if all(goals.of(s, i) is f for i in movers):
-                here = f.get(c, 1 << 30)
-                if any(f.get(d, 1 << 30) < here for d in stack_destinations(s, side, c)):
+            for i in stack_movers(s, side, c):
+                f = goals.of(s, i)
+                here = f.get(c, far)
+                if any(f.get(d, far) < here for d in first_steps(s, i)):
                     return a
-    for a in legal:
-        if isinstance(a, Select) and not a.unit.startswith("Ldr-"):
-            i = s.unit_index(a.unit)
-            f = goals.of(s, i)
-            here = f.get(s.where[i], 1 << 30)
-            dest = unit_destinations(s, i)
-            if any(f.get(c, 1 << 30) < here for c in dest):
-                return a
     return EndAction()
 
 
@@ -705,14 +697,26 @@ def move(s: TcsCore, legal: tuple[Action, ...], goals: Goals) -> Action:
         return Stay()
     if ExitWest() in legal:
         return ExitWest()
+    far = 1 << 30
     if pid.startswith(STACK):
         start = s.cell(pid[len(STACK) :])
         side = s.wait[1] if s.wait else "US"
         movers = stack_movers(s, side, start)
         if not movers:
             return Stay()
-        f = goals.of(s, movers[0])
-        here = f.get(start, 1 << 30)
+        fields = [goals.of(s, i) for i in movers]
+        f = fields[0]
+        here = f.get(start, far)
+        moves = [a for a in legal if isinstance(a, MoveTo)]
+        if all(x is f for x in fields) and moves:
+            best = min(moves, key=lambda a: (f.get(s.cell(a.hex), far), a.hex))
+            if f.get(s.cell(best.hex), far) < here:
+                return best
+        for i, fi in zip(movers, fields, strict=True):
+            if any(fi.get(d, far) < fi.get(start, far) for d in first_steps(s, i)):
+                pick = Select(s.uid(i))
+                return pick if pick in legal else (moves[0] if moves else Stay())
+        return Stay()
     else:
         i = s.unit_index(pid)
         f = goals.of(s, i)

@@ -10,6 +10,7 @@ from omaha.tcs.actions import (
     EndAction,
     EndConversions,
     EndMissions,
+    EndModes,
     EndOverdraft,
     EndSheets,
     EndSmoke,
@@ -35,11 +36,21 @@ PASS: dict[str, Action] = {
     "test": EndTests(),
     "overwatch": NoOverwatch(),
     "release": NoRelease(),
+    "modes": EndModes(),
 }
 #: decisions whose first legal action is as good as any
 FIRST = ("tide", "land", "entry")
 #: the decisions of the new battle rules, passed over while a test waits for another
-BATTLE = ("convert", "missions", "op sheets", "test", "overwatch", "release", "entry")
+BATTLE = (
+    "convert",
+    "missions",
+    "op sheets",
+    "modes",
+    "test",
+    "overwatch",
+    "release",
+    "entry",
+)
 
 
 def answer(state: TcsState) -> None:

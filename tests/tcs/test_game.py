@@ -27,6 +27,7 @@ from omaha.tcs.actions import (
     OpenTransport,
     Overdraft,
     Select,
+    SelectStack,
     SmokeCheck,
     Strike,
     UseSetup,
@@ -325,7 +326,7 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
     edge = state.cell("A1.14")
     with state.edit():
         state.where[state.unit_index("F/2/116.1")] = edge
-    state.apply(Select("F/2/116.1"))
+    state.apply(SelectStack("A1.14"))
     assert ExitWest() in state.legal_actions()
     state.apply(ExitWest())
     assert at(state, "F/2/116.1") == "exited"
@@ -400,6 +401,7 @@ def test_landed_units_move_with_full_allowance(start: Starter, oob: Oob) -> None
     their whole allowance, along the beach seaward of the shingle (2.3d)."""
     plan = company_plan(oob, "E/2/116", "EasyRed")
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])
+    state.apply(SelectStack(at(state, "E/2/116.3")))
     state.apply(Select("E/2/116.3"))
     dests = {a.hex for a in state.legal_actions() if hasattr(a, "hex")}
     beach = state.scenario.beach
@@ -421,6 +423,7 @@ def test_op_sheet_starts_only_on_its_sector(start: Starter, oob: Oob) -> None:
     plan = company_plan(oob, "E/2/116", "EasyRed", opsheets=(OpSheet("s", "Easy Red 4", units),))
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])  # lands in Easy Red 3
     assert not any(state.on_task)
+    state.apply(SelectStack(at(state, "E/2/116.3")))
     state.apply(Select("E/2/116.3"))
     state.apply(MoveTo("A18.18"))  # first hex of Easy Red 4
     assert state.on_task[state.unit_index("E/2/116.3")]

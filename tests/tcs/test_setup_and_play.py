@@ -147,11 +147,11 @@ def test_views_hide_the_plan_from_the_german() -> None:
     assert ("tide line", "0600") in us.tracks
 
 
-def test_historical_bots_land_the_plan() -> None:
-    """omaha play tcs --bot historical: the historical plan, waves and transports."""
-    lineup = GAME.lineup("historical")
-    assert lineup == {"US": "historical-us", "German": "historical-german"}
-    us, german = GAME.bots["historical-us"](seed=1), GAME.bots["historical-german"](seed=2)
+def test_heuristic_bots_land_the_historical_plan() -> None:
+    """omaha play tcs --bot heuristic: the historical plan, waves and transports."""
+    lineup = GAME.lineup("heuristic")
+    assert lineup == {"US": "heuristic-us", "German": "heuristic-german"}
+    us, german = GAME.bots["heuristic-us"](seed=1), GAME.bots["heuristic-german"](seed=2)
     state = fresh(11)
     with pytest.raises(omaha.IllegalAction):
         us.choose(state)  # the German sets up first
@@ -194,7 +194,7 @@ def test_survival_events_follow_the_table() -> None:
 
 
 def test_cli_plays_the_historical_landing(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["play", "tcs", "--bot", "historical", "--seed", "4"]) == 0
+    assert cli_main(["play", "tcs", "--bot", "heuristic", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "US landing plan 'historical' committed" in out
     assert "assault wave 1: 48 boats" in out and "transport landing" in out

@@ -41,6 +41,7 @@ from omaha.tcs.procedures.movement import (
     assault_units,
     command_free,
     destinations,
+    first_steps,
     is_leader,
     may_move,
     path_to,
@@ -342,13 +343,14 @@ def side_units(core: TcsCore, side: str) -> list[int]:
 
 
 def stack_movers(core: TcsCore, side: str, cell: int) -> list[int]:
-    return [i for i in core.side_units_at(cell, side) if may_move(core, i)]
+    """The units of a stack that may move now and have somewhere to go."""
+    return [i for i in core.side_units_at(cell, side) if may_move(core, i) and first_steps(core, i)]
 
 
 def stack_destinations(core: TcsCore, side: str, cell: int) -> dict[int, int]:
     """Hexes every movable unit of the stack can reach (the most MP any needs)."""
     movers = stack_movers(core, side, cell)
-    if len(movers) < 2:
+    if not movers:
         return {}
     common: dict[int, int] | None = None
     for i in movers:
@@ -367,11 +369,8 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
     side = phasing(core)
     yield EndAction()
     for c in friendly_cells(core, side):
-        if stack_destinations(core, side, c):
+        if any(may_move(core, i) and first_steps(core, i) for i in core.side_units_at(c, side)):
             yield SelectStack.of(core.label(c))
-    for i in side_units(core, side):
-        if may_move(core, i) and unit_destinations(core, i):
-            yield Select.of(core.uid(i))
     if side == "US":
         for k in core.living_leaders_on_map():
             lid = core.lid(k)
@@ -393,7 +392,7 @@ def apply_act(core: TcsCore, action: Action) -> None:
     if isinstance(action, EndAction):
         core.sd["ended"] = True
         core.selected = None
-    elif isinstance(action, Select):
+    elif isinstance(action, Select):  # a leader (units are picked from their stack)
         core.selected = action.unit
     elif isinstance(action, SelectStack):
         core.selected = STACK + action.hex
@@ -440,21 +439,32 @@ def point_fire(core: TcsCore, side: str, i: int, t: int) -> None:
 
 # ------------------------------------------------------------------ moving
 def legal_move(core: TcsCore) -> Iterator[Action]:
+    """A selected stack moves together to a hex all its movable units reach, or one of
+    them is picked to move alone; a selected unit or leader moves to a hex it reaches."""
     pid = core.selected
     assert pid is not None
     yield Stay()
     if pid.startswith(STACK):
         side = phasing(core)
-        for c in sorted(stack_destinations(core, side, core.cell(pid[1:]))):
+        start = core.cell(pid[1:])
+        for c in sorted(stack_destinations(core, side, start)):
             yield MoveTo.of(core.label(c))
+        movers = stack_movers(core, side, start)
+        if len(movers) > 1:
+            yield from (Select.of(core.uid(i)) for i in movers)
+        elif movers and exits_west(core, movers[0]):
+            yield ExitWest()
         return
     for c in sorted(destinations(core, pid)):
         yield MoveTo.of(core.label(c))
-    if not is_leader(pid):
-        i = core.unit_index(pid)
-        u = core.unit(i)
-        if u.side == "US" and u.is_29th and core.where[i] in core.scenario.beach.west_edge:
-            yield ExitWest()
+    if not is_leader(pid) and exits_west(core, core.unit_index(pid)):
+        yield ExitWest()
+
+
+def exits_west(core: TcsCore, i: int) -> bool:
+    """TCS Omaha 2.7b: a 29th ID unit on the west edge may leave the map."""
+    u = core.unit(i)
+    return u.side == "US" and u.is_29th and core.where[i] in core.scenario.beach.west_edge
 
 
 def apply_move(core: TcsCore, action: Action) -> None:
@@ -463,8 +473,15 @@ def apply_move(core: TcsCore, action: Action) -> None:
     side = phasing(core)
     core.selected = None
     if pid.startswith(STACK):
-        move_stack(core, side, core.cell(pid[1:]), action)
-        return
+        if isinstance(action, Select):
+            core.selected = action.unit
+            return
+        movers = stack_movers(core, side, core.cell(pid[1:]))
+        if isinstance(action, ExitWest):
+            pid = core.uid(movers[0])
+        else:
+            move_stack(core, side, core.cell(pid[1:]), action)
+            return
     core.moved.add(pid)
     if isinstance(action, Stay):
         return

@@ -54,11 +54,15 @@ def obstacle_closed(core: TcsCore, cell: int, *, rifle: bool, vehicle: bool) -> 
 
 def impassable(core: TcsCore, side: str, *, vehicle: bool, rifle: bool = False) -> frozenset[int]:
     """Hexes a unit of ``side`` cannot enter this turn (the sea apart)."""
-    closed = set(enemy_cells(core, side))
-    for cell in core.scenario.beach.obstacles:
-        if obstacle_closed(core, cell, rifle=rifle, vehicle=vehicle):
-            closed.add(cell)
-    return frozenset(closed)
+
+    def make() -> frozenset[int]:
+        closed = set(enemy_cells(core, side))
+        for cell in core.scenario.beach.obstacles:
+            if obstacle_closed(core, cell, rifle=rifle, vehicle=vehicle):
+                closed.add(cell)
+        return frozenset(closed)
+
+    return core.derived(("closed", side, vehicle, rifle), make)
 
 
 # ------------------------------------------------------------------ who may move
@@ -150,6 +154,56 @@ def search(
     return _search(core, start, ma, side=side, vehicle=vehicle, rifle=rifle, free=free)[0]
 
 
+class Ways:
+    """What one kind of mover meets on the map now (see the module docstring)."""
+
+    def __init__(self, core: TcsCore, side: str, vehicle: bool, rifle: bool, free: bool) -> None:
+        scen = core.scenario
+        beach = scen.beach
+        self.sea = beach.sea(core.tide_hour)
+        self.closed = impassable(core, side, vehicle=vehicle, rifle=rifle)
+        self.land = beach.land if side == "US" and not free else frozenset()
+        self.graph = beach.vehicle_graph if vehicle else beach.foot_graph
+        self.wire = frozenset(c for c, s in core.obstacles.items() if s == "wire")
+        self.extra: dict[int, list[tuple[int, int]]] = {}
+        self.discount: dict[tuple[int, int], int] = {}
+        for name in core.breaches:
+            strand, land, into_land, into_strand = beach.breach_steps[name]
+            if vehicle:
+                if core.breach_traffic.get(name, 0) < scen.tables.breach_vehicles:
+                    self.extra.setdefault(strand, []).append((land, into_land))
+                    self.extra.setdefault(land, []).append((strand, into_strand))
+            else:
+                self.discount[(strand, land)] = scen.tables.shingle_cost
+                self.discount[(land, strand)] = scen.tables.shingle_cost
+
+    def steps(self, a: int, ma: int) -> list[tuple[int, int]]:
+        """(hex, cost) of every hex enterable from ``a`` in one step (within ``ma``)."""
+        out = []
+        sea, closed, land, wire, discount = (
+            self.sea,
+            self.closed,
+            self.land,
+            self.wire,
+            (self.discount),
+        )
+        for b, c in (*self.graph.steps(a), *self.extra.get(a, ())):
+            if b in sea or b in closed or b in land:
+                continue
+            c -= discount.get((a, b), 0)
+            if b in wire:
+                c += ma // 2  # 2.4c: the first crossing infantry spends half its allowance
+            if c <= ma:
+                out.append((b, c))
+        return out
+
+
+def ways(core: TcsCore, side: str, vehicle: bool, rifle: bool, free: bool) -> Ways:
+    return core.derived(
+        ("ways", side, vehicle, rifle, free), lambda: Ways(core, side, vehicle, rifle, free)
+    )
+
+
 def _search(
     core: TcsCore, start: int, ma: int, *, side: str, vehicle: bool, rifle: bool, free: bool
 ) -> tuple[Search, dict[int, int]]:
@@ -160,41 +214,20 @@ def _search(
     hit = cache.get(key)
     if hit is not None:
         return cast(tuple[Search, dict[int, int]], hit)
-    beach = scen.beach
-    wire = {c for c, s in core.obstacles.items() if s == "wire"}
     if len(cache) > 20_000:
         cache.clear()
-    sea = beach.sea(core.tide_hour)
-    closed = impassable(core, side, vehicle=vehicle, rifle=rifle)
-    land_closed = side == "US" and not free
-    graph = beach.vehicle_graph if vehicle else beach.foot_graph
-    extra: dict[int, list[tuple[int, int]]] = {}
-    discount: dict[tuple[int, int], int] = {}
-    for name in core.breaches:
-        strand, land, into_land, into_strand = beach.breach_steps[name]
-        if vehicle:
-            if core.breach_traffic.get(name, 0) < scen.tables.breach_vehicles:
-                extra.setdefault(strand, []).append((land, into_land))
-                extra.setdefault(land, []).append((strand, into_strand))
-        else:
-            discount[(strand, land)] = discount[(land, strand)] = scen.tables.shingle_cost
+    w = ways(core, side, vehicle, rifle, free)
     best: Search = {start: (0, start)}
     heap = [(0, start)]
     done: set[int] = set()
-    half = ma // 2
     while heap:
         d, a = heapq.heappop(heap)
         if a in done:
             continue
         done.add(a)
-        for b, c in (*graph.steps(a), *extra.get(a, ())):
-            if b in done or b in sea or b in closed:
+        for b, c in w.steps(a, ma):
+            if b in done:
                 continue
-            if land_closed and b in beach.land:
-                continue
-            c -= discount.get((a, b), 0)
-            if b in wire:
-                c += half  # 2.4c: the first crossing infantry spends half its allowance
             nd = d + c
             if nd > ma:
                 continue
@@ -205,6 +238,18 @@ def _search(
     found = (best, {c: v[0] for c, v in best.items() if c != start})
     cache[key] = found
     return found
+
+
+def first_steps(core: TcsCore, i: int) -> list[int]:
+    """The hexes next to unit ``i`` it could step into now (what a quick listing needs)."""
+    ma = allowance(core, i)
+    if ma <= 0:
+        return []
+    u = core.scenario.units[i]
+    vehicle = u.type.vehicle or u.type.move == "tow"
+    free = u.side == "German" or command_free(core, i)
+    w = ways(core, u.side, vehicle, u.type.kind == "rifle", free)
+    return [b for b, _ in w.steps(core.where[i], ma)]
 
 
 def mover(core: TcsCore, pid: str) -> tuple[int, bool, bool, bool, str]:
