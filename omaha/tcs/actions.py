@@ -382,6 +382,48 @@ class EndModes(TcsAction):
 
 
 @attrs.frozen(slots=False, cache_hash=True)
+class MoveMenu(TcsAction):
+    """Action Phase: list the stacks (and US leaders) that may move."""
+
+    notation = "move"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class FireMenu(TcsAction):
+    """Action Phase: list the hexes the side's area weapons can fire at."""
+
+    notation = "fire"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class PointMenu(TcsAction):
+    """Action Phase: list the point weapons' shots."""
+
+    notation = "point fire"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class AssaultMenu(TcsAction):
+    """Action Phase: list the assaults."""
+
+    notation = "assault"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class RetreatMenu(TcsAction):
+    """Action Phase: list the voluntary retreats."""
+
+    notation = "retreat"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class Back(TcsAction):
+    """Leave a list of the Action Phase without choosing from it."""
+
+    notation = "back"
+
+
+@attrs.frozen(slots=False, cache_hash=True)
 class Target(TcsAction):
     """Open a fire combat against an enemy hex (series 11.0)."""
 
@@ -401,7 +443,7 @@ class With(TcsAction):
 class WithAll(TcsAction):
     """Add every stack that can fire at the target to the open fire combat."""
 
-    notation = "with all"
+    notation = "every stack joins"
 
 
 @attrs.frozen(slots=False, cache_hash=True)
@@ -520,6 +562,12 @@ ACTIONS: tuple[type[Action], ...] = (
     EndConversions,
     SetMode,
     EndModes,
+    MoveMenu,
+    FireMenu,
+    PointMenu,
+    AssaultMenu,
+    RetreatMenu,
+    Back,
     Target,
     With,
     WithAll,

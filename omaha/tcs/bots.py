@@ -34,6 +34,7 @@ from omaha.tcs.actions import (
     AirLoadout,
     Assault,
     AssignNfst,
+    Back,
     BombHex,
     BombUnit,
     Breach,
@@ -69,6 +70,7 @@ from omaha.tcs.actions import (
     Release,
     ReleaseBattery,
     Resolve,
+    Retreat,
     Rockets,
     RollVariable,
     Select,
@@ -85,7 +87,7 @@ from omaha.tcs.actions import (
     WithAll,
 )
 from omaha.tcs.core import AWAIT, Decision, TcsCore
-from omaha.tcs.procedures.action import STACK, stack_movers
+from omaha.tcs.procedures.action import MENUS, STACK, menu_list, stack_movers
 from omaha.tcs.procedures.movement import (
     command_free,
     first_steps,
@@ -167,12 +169,14 @@ class HeuristicUS:
             Decision.MISSIONS: self._missions,
             Decision.MODES: self._modes,
             Decision.ACT: self._act,
+            Decision.CHOOSE: self._choose,
             Decision.MOVE: self._move,
             Decision.FIRE: self._fire,
             Decision.OVERWATCH: self._overwatch,
             Decision.TEST: self._test,
         }
         self.plans: dict[tuple[int, str], Goals] = {}
+        self.pending: Action | None = None  # what an opened Action Phase list is for
 
     def choose(self, state: State[Any]) -> Action:
         s = _tcs(state)
@@ -283,12 +287,14 @@ class HeuristicUS:
         hits = [a for a in legal if isinstance(a, Strike | BombHex)]
         if not hits:
             return HoldStrike()
-        us = [w for w in s.where if w >= 0]
-        board = s.scenario.board
-        return min(
-            hits,
-            key=lambda a: (min((board.distance(s.cell(a.hex), w) for w in us), default=99), a.hex),
-        )
+        us = s.cells_of("US")
+        dist = s.scenario.beach.dist
+
+        def nearest(a: Action) -> tuple[int, str]:
+            row = dist[s.cell(a.hex)]  # type: ignore[attr-defined]
+            return (min((row[w] for w in us), default=99), a.hex)  # type: ignore[attr-defined]
+
+        return min(hits, key=nearest)
 
     # -- the battle --------------------------------------------------------------
     def _sheets(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
@@ -329,7 +335,11 @@ class HeuristicUS:
         return EndModes()
 
     def _act(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
-        return act(s, legal, "US", self.goals(s))
+        self.pending = act(s, legal, "US", self.goals(s))
+        return opening(self.pending)
+
+    def _choose(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return self.pending if self.pending in legal else Back()
 
     def _move(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         return move(s, legal, self.goals(s))
@@ -373,11 +383,13 @@ class HeuristicGerman:
             Decision.CONVERT: lambda s, legal: EndConversions(),
             Decision.MODES: self._modes,
             Decision.ACT: self._act,
+            Decision.CHOOSE: self._choose,
             Decision.MOVE: self._move,
             Decision.FIRE: lambda s, legal: fire(legal),
             Decision.OVERWATCH: lambda s, legal: overwatch(s, legal),
         }
         self.plans: dict[tuple[int, str], Goals] = {}
+        self.pending: Action | None = None  # what an opened Action Phase list is for
 
     def choose(self, state: State[Any]) -> Action:
         s = _tcs(state)
@@ -453,7 +465,11 @@ class HeuristicGerman:
         return EndModes()
 
     def _act(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
-        return act(s, legal, "German", self.goals(s))
+        self.pending = act(s, legal, "German", self.goals(s))
+        return opening(self.pending)
+
+    def _choose(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return self.pending if self.pending in legal else Back()
 
     def _move(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         return move(s, legal, self.goals(s))
@@ -636,9 +652,14 @@ def best_mission(s: TcsCore, legal: tuple[Action, ...], side: str) -> Action | N
 
 def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Action:
     """The action phase, in order: point fire with a chance, assaults that should win,
-    area fire at the strongest target, moves toward the goals, then the end."""
+    area fire at the strongest target, moves toward the goals, then the end. The
+    choice may be one of a list the Action Phase opens first (see :func:`opening`)."""
     units = s.scenario.units
-    points = [a for a in legal if isinstance(a, PointFire)]
+
+    def listed(menu: str) -> tuple[Action, ...]:
+        return menu_list(s, side, menu) if MENUS[menu]() in legal else ()
+
+    points = [a for a in listed("point") if isinstance(a, PointFire)]
     if points:
 
         def odds(a: PointFire) -> tuple[int, str]:
@@ -651,7 +672,7 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
         best = min(points, key=odds)
         if odds(best)[0] <= 3:
             return best
-    for a in legal:
+    for a in listed("assault"):
         if isinstance(a, Assault):
             start, target = s.cell(a.start), s.cell(a.hex)
             mine = sum(
@@ -664,7 +685,7 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
             )
             if mine >= theirs + 3:
                 return a
-    targets = [a for a in legal if isinstance(a, Target)]
+    targets = [a for a in listed("fire") if isinstance(a, Target)]
     if targets:
 
         def weight(a: Target) -> tuple[int, str]:
@@ -680,7 +701,7 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
         if weight(best_t)[0] < 0:
             return best_t
     far = 1 << 30
-    for a in legal:
+    for a in listed("move"):
         if isinstance(a, SelectStack):
             c = s.cell(a.hex)
             for i in stack_movers(s, side, c):
@@ -689,6 +710,20 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
                 if any(f.get(d, far) < here for d in first_steps(s, i)):
                     return a
     return EndAction()
+
+
+def opening(choice: Action) -> Action:
+    """The Action Phase choice that opens the list holding ``choice`` (itself if none)."""
+    for menu, kinds in (
+        ("move", SelectStack | Select),
+        ("point", PointFire),
+        ("assault", Assault),
+        ("fire", Target),
+        ("retreat", Retreat),
+    ):
+        if isinstance(choice, kinds):
+            return MENUS[menu]()
+    return choice
 
 
 def move(s: TcsCore, legal: tuple[Action, ...], goals: Goals) -> Action:

@@ -65,6 +65,7 @@ class Decision(StrEnum):
     LAND = "land"
     ENTRY = "entry"
     ACT = "action"
+    CHOOSE = "choose"
     MOVE = "move"
     FIRE = "fire"
     OVERWATCH = "overwatch"
@@ -206,6 +207,7 @@ class TcsCore(State[TcsScenario]):
         self.batteries = {}
         self.stats = {}
         self._occupancy: dict[int, list[int]] | None = None
+        self._side_occupancy: dict[str, dict[int, list[int]]] | None = None
         self._derived: dict[object, Any] = {}
 
     # -- the clock -------------------------------------------------------------------
@@ -265,7 +267,8 @@ class TcsCore(State[TcsScenario]):
         return range(len(self.scenario.oob.units), len(self.scenario.units))
 
     def occupancy(self) -> dict[int, list[int]]:
-        """Cell -> units on it (both sides), cached until a unit moves or falls."""
+        """Cell -> units on it (both sides, in unit order; read only). Kept up to date
+        by :meth:`place`; rebuilt after :meth:`reindex`."""
         occ = self._occupancy
         if occ is None:
             occ = {}
@@ -279,8 +282,19 @@ class TcsCore(State[TcsScenario]):
         return self.occupancy().get(cell, [])
 
     def side_units_at(self, cell: int, side: str) -> list[int]:
-        units = self.scenario.units
-        return [i for i in self.occupancy().get(cell, ()) if units[i].side == side]
+        """The units of ``side`` in a cell (read only)."""
+        return self.side_occupancy(side).get(cell, [])
+
+    def side_occupancy(self, side: str) -> dict[int, list[int]]:
+        """Cell -> units of ``side`` on it (read only; kept like :meth:`occupancy`)."""
+        occs = self._side_occupancy
+        if occs is None:
+            units = self.scenario.units
+            occs = self._side_occupancy = {"US": {}, "German": {}}
+            for c, here in self.occupancy().items():
+                for i in here:
+                    occs[units[i].side].setdefault(c, []).append(i)
+        return occs[side]
 
     def occupied_us(self) -> dict[int, list[int]]:
         """Cell -> US unit indices on it."""
@@ -320,33 +334,50 @@ class TcsCore(State[TcsScenario]):
         value = memo[key] = make()
         return value
 
+    def peek(self, key: object) -> Any:
+        """What :meth:`derived` holds under ``key`` now, or None."""
+        return self._derived.get(key)
+
     def cells_of(self, side: str) -> frozenset[int]:
         """Cells holding a unit of ``side``."""
 
-        def make() -> frozenset[int]:
-            units = self.scenario.units
-            return frozenset(
-                c
-                for c, here in self.occupancy().items()
-                if any(units[i].side == side for i in here)
-            )
-
-        return self.derived(("cells", side), make)
+        return self.derived(("cells", side), lambda: frozenset(self.side_occupancy(side)))
 
     # -- small mutators ----------------------------------------------------------------
     def touch(self) -> None:
         """Forget what is derived from where the units stand, the obstacles, breaches and
         tide (after any change of them)."""
-        self._occupancy = None
+        self._derived = {}
+
+    def reindex(self) -> None:
+        """Forget everything derived, the occupancy too (after ``where`` was written
+        directly: a restored snapshot, a test's edit)."""
+        self._occupancy = self._side_occupancy = None
         self._derived = {}
 
     def _drop_caches(self) -> None:
-        self.touch()
+        self.reindex()
 
     def place(self, i: int, where: int) -> None:
-        """Put unit ``i`` in a cell (or a code: LOST, AWAIT, ...)."""
+        """Put unit ``i`` in a cell (or a code: LOST, AWAIT, ...); the occupancy follows
+        (its lists are replaced, never changed, so a caller's list stays as it was)."""
+        old = self.where[i]
         self.where[i] = where
         self.touch()
+        if old == where:
+            return
+        side = self.scenario.units[i].side
+        for occ in (self._occupancy, (self._side_occupancy or {}).get(side)):
+            if occ is None:
+                continue
+            if old >= 0:
+                rest = [x for x in occ[old] if x != i]
+                if rest:
+                    occ[old] = rest
+                else:
+                    del occ[old]
+            if where >= 0:
+                occ[where] = sorted([*occ.get(where, ()), i])
 
     def bump(self, key: str, n: int = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + n

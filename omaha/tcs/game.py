@@ -16,9 +16,9 @@ from omaha.kernel.metrics import (
 )
 from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
 from omaha.tcs.actions import ACTIONS
-from omaha.tcs.bots import HeuristicBot, HeuristicGerman, HeuristicUS
+from omaha.tcs.bots import HeuristicBot
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
-from omaha.tcs.procedures.fire import FireResolver, UnresolvedFire
+from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario
 from omaha.tcs.state import TcsState
 
@@ -67,14 +67,15 @@ class TcsGame(Game[TcsScenario]):
     """TCS Omaha, part 1: the American landing system."""
 
     name = "tcs"
-    title = "TCS Omaha (The Gamers, 1991): the landing"
+    title = "TCS Omaha (The Gamers, 1991)"
     players = ("US", "German")
     metrics = _metrics()
 
     def __init__(self, resolver: FireResolver | None = None) -> None:
         super().__init__()
-        #: resolves the attacks of rockets, A-20s and batteries (part 2 fills it)
-        self.resolver: FireResolver = resolver if resolver is not None else UnresolvedFire()
+        #: resolves the attacks of rockets, A-20s and batteries (``UnresolvedFire`` studies
+        #: the landing system alone)
+        self.resolver: FireResolver = resolver if resolver is not None else BattleResolver()
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
@@ -90,23 +91,8 @@ class TcsGame(Game[TcsScenario]):
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        return {
-            "random": RandomBot,
-            "heuristic": HeuristicBot,
-            "heuristic-us": HeuristicUS,
-            "heuristic-german": HeuristicGerman,
-        }
-
-    def bot_sides(self, bot: str) -> tuple[str, ...]:
-        """The one-sided bots play their own side only."""
-        sides = {"heuristic-us": ("US",), "heuristic-german": ("German",)}
-        return sides.get(bot, super().bot_sides(bot))
-
-    def lineup(self, bot: str) -> dict[str, str]:
-        """``heuristic`` pairs the one-sided heuristic bots."""
-        if bot == "heuristic":
-            return {"US": "heuristic-us", "German": "heuristic-german"}
-        return super().lineup(bot)
+        """``heuristic`` plays both sides (the US and German heuristics of bots.py)."""
+        return {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 GAME = TcsGame()

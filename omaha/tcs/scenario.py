@@ -162,6 +162,8 @@ class TcsScenario(Scenario):
     terrain_count: int = 0
     #: static sight lines (terrain and heights; smoke is checked per state), shared
     sight_cache: dict[object, Any] = attrs.field(factory=dict)
+    #: one byte a pair of hexes: the static sight results (see sight._code), shared
+    sight_codes: bytearray = attrs.field(factory=bytearray)
 
     def check_setup(self, pillboxes: tuple[str, ...], pits: tuple[str, ...]) -> str:
         """Why a German set-up breaks 3.3g/3.4, or '' when it is legal."""

@@ -257,6 +257,7 @@ DECISIONS: dict[Decision, DecisionRules] = {
     Decision.LAND: DecisionRules(landing.legal_land, landing.apply_land),
     Decision.ENTRY: DecisionRules(release.legal_entry, release.apply_entry),
     Decision.ACT: DecisionRules(action.legal_act, action.apply_act),
+    Decision.CHOOSE: DecisionRules(action.legal_choose, action.apply_choose),
     Decision.MOVE: DecisionRules(action.legal_move, action.apply_move),
     Decision.FIRE: DecisionRules(action.legal_fire, action.apply_fire),
     Decision.OVERWATCH: DecisionRules(action.legal_overwatch, action.apply_overwatch),
@@ -372,7 +373,12 @@ class TcsState(TcsCore):
         twin = self._copy_base()
         assert isinstance(twin, TcsState)
         for name, value in vars(self).items():
-            if name in ("game", "scenario", "plan", "dice", "log", "actions", "_occupancy"):
+            if name in ("game", "scenario", "plan", "dice", "log", "actions"):
+                continue
+            if name == "_derived":  # memos of the original's position: the twin starts afresh
+                twin._derived = {}
+                continue
+            if name in ("_occupancy", "_side_occupancy"):  # lists are replaced, never changed
                 continue
             if isinstance(value, list) and (not value or isinstance(value[0], int | str | None)):
                 setattr(twin, name, list(value))
@@ -380,4 +386,9 @@ class TcsState(TcsCore):
                 setattr(twin, name, set(value))
             elif isinstance(value, dict | list):
                 setattr(twin, name, copy.deepcopy(value))
+        occ, sides = self._occupancy, self._side_occupancy
+        twin._occupancy = None if occ is None else dict(occ)
+        twin._side_occupancy = (
+            None if sides is None else {side: dict(o) for side, o in sides.items()}
+        )
         return twin

@@ -442,4 +442,4 @@ def restore(core: TcsCore, data: dict[str, Any]) -> None:
     core.german_sheets = set(data["german_sheets"])
     core.batteries = dict(data["batteries"])
     core.stats = dict(data["stats"])
-    core.touch()
+    core.reindex()

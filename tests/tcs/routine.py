@@ -7,6 +7,7 @@ from __future__ import annotations
 from omaha.kernel.actions import Action
 from omaha.tcs.actions import (
     AirLoadout,
+    Back,
     EndAction,
     EndConversions,
     EndMissions,
@@ -37,6 +38,7 @@ PASS: dict[str, Action] = {
     "overwatch": NoOverwatch(),
     "release": NoRelease(),
     "modes": EndModes(),
+    "choose": Back(),
 }
 #: decisions whose first legal action is as good as any
 FIRST = ("tide", "land", "entry")

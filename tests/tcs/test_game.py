@@ -23,6 +23,7 @@ from omaha.tcs.actions import (
     HoldStrike,
     LandAt,
     Load,
+    MoveMenu,
     MoveTo,
     OpenTransport,
     Overdraft,
@@ -326,6 +327,7 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
     edge = state.cell("A1.14")
     with state.edit():
         state.where[state.unit_index("F/2/116.1")] = edge
+    state.apply(MoveMenu())
     state.apply(SelectStack("A1.14"))
     assert ExitWest() in state.legal_actions()
     state.apply(ExitWest())
@@ -401,6 +403,7 @@ def test_landed_units_move_with_full_allowance(start: Starter, oob: Oob) -> None
     their whole allowance, along the beach seaward of the shingle (2.3d)."""
     plan = company_plan(oob, "E/2/116", "EasyRed")
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])
+    state.apply(MoveMenu())
     state.apply(SelectStack(at(state, "E/2/116.3")))
     state.apply(Select("E/2/116.3"))
     dests = {a.hex for a in state.legal_actions() if hasattr(a, "hex")}
@@ -423,6 +426,7 @@ def test_op_sheet_starts_only_on_its_sector(start: Starter, oob: Oob) -> None:
     plan = company_plan(oob, "E/2/116", "EasyRed", opsheets=(OpSheet("s", "Easy Red 4", units),))
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])  # lands in Easy Red 3
     assert not any(state.on_task)
+    state.apply(MoveMenu())
     state.apply(SelectStack(at(state, "E/2/116.3")))
     state.apply(Select("E/2/116.3"))
     state.apply(MoveTo("A18.18"))  # first hex of Easy Red 4

@@ -22,6 +22,7 @@ from omaha.tcs.actions import (
     UsePlan,
     UseSetup,
 )
+from omaha.tcs.bots import HeuristicGerman, HeuristicUS
 from omaha.tcs.components.oob import Oob
 from omaha.tcs.components.plan import Plan
 from omaha.tcs.scenario import TcsScenario
@@ -149,9 +150,8 @@ def test_views_hide_the_plan_from_the_german() -> None:
 
 def test_heuristic_bots_land_the_historical_plan() -> None:
     """omaha play tcs --bot heuristic: the historical plan, waves and transports."""
-    lineup = GAME.lineup("heuristic")
-    assert lineup == {"US": "heuristic-us", "German": "heuristic-german"}
-    us, german = GAME.bots["heuristic-us"](seed=1), GAME.bots["heuristic-german"](seed=2)
+    assert GAME.lineup("heuristic") == {"US": "heuristic", "German": "heuristic"}
+    us, german = HeuristicUS(seed=1), HeuristicGerman(seed=2)
     state = fresh(11)
     with pytest.raises(omaha.IllegalAction):
         us.choose(state)  # the German sets up first

@@ -15,18 +15,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import pairwise
 
+import numpy as np
+
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
 from omaha.tcs.actions import (
     Assault,
+    AssaultMenu,
+    Back,
     EndAction,
     ExitWest,
+    FireMenu,
+    MoveMenu,
     MoveTo,
     NoOverwatch,
     Overwatch,
     PointFire,
+    PointMenu,
     Resolve,
     Retreat,
+    RetreatMenu,
     Select,
     SelectStack,
     Stay,
@@ -49,7 +57,7 @@ from omaha.tcs.procedures.movement import (
     unit_destinations,
 )
 from omaha.tcs.procedures.release import check_automatic
-from omaha.tcs.procedures.sight import behind_bocage, line, los, spot_range, spots
+from omaha.tcs.procedures.sight import Sighting, behind_bocage, line
 
 register_templates(
     {
@@ -68,6 +76,14 @@ register_templates(
 
 other = combat.other
 
+PROMPTS = {
+    "move": "choose a stack (or leader) to move",
+    "fire": "choose a hex to fire at",
+    "point": "choose a point weapon's shot",
+    "assault": "choose an assault",
+    "retreat": "choose a unit to retreat",
+}
+
 
 # ------------------------------------------------------------------ the phase
 def begin(core: TcsCore, side: str) -> None:
@@ -75,6 +91,7 @@ def begin(core: TcsCore, side: str) -> None:
     units within 3 hexes of them (2.3f, the leader having survived 2.3f's roll)."""
     core.moved, core.acted, core.fired_point, core.spared = set(), set(), set(), set()
     core.selected = None
+    core.touch()
     if side != "US":
         return
     radius = core.scenario.tables.leader_radius
@@ -116,6 +133,9 @@ def step_action(core: TcsCore, side: str) -> bool:
         )
     if core.selected is not None:
         return core.set_wait(Decision.MOVE, side, f"move {core.selected}: choose a hex, or stay")
+    menu = core.sd.get("menu")
+    if menu:
+        return core.set_wait(Decision.CHOOSE, side, f"{PROMPTS[menu]}, or back")
     return core.set_wait(
         Decision.ACT, side, "move, fire, assault or retreat a unit, or end the action phase"
     )
@@ -147,58 +167,6 @@ def _released(core: TcsCore, i: int) -> bool:
 def targets_of(core: TcsCore, cell: int) -> list[int]:
     """Enemy units in ``cell`` that may be fired on (not a squad spared this phase)."""
     return [i for i in core.units_at(cell) if i not in core.spared]
-
-
-def sees_target(core: TcsCore, side: str, a: int, b: int, *, trigger: bool = False) -> bool:
-    """A unit of ``side`` at ``a`` spots the enemy at ``b`` (series 7.0, 1.3)."""
-    here = [i for i in core.units_at(b) if core.side(i) != side]
-    if not here:
-        return False
-    if trigger:
-        return los(core, a, b, trigger=True) and spots(core, a, b, here)
-    return spots(core, a, b, here)
-
-
-def spotted_by_side(core: TcsCore, side: str, b: int) -> bool:
-    """Some unit (or, for the US, a leader: 2.3f) of ``side`` spots the enemy at ``b``:
-    what mortars and rocket pits need to fire (3.4a)."""
-    here = [i for i in core.units_at(b) if core.side(i) != side]
-    if not here:
-        return False
-    rng = spot_range(core, b, here)
-    row = core.scenario.beach.dist[b]
-    for c in friendly_cells(core, side):
-        if row[c] <= rng and los(core, c, b):
-            return True
-    if side == "US":
-        for k in core.living_leaders_on_map():
-            c = core.leader_cell[k]
-            if row[c] <= rng and los(core, c, b):
-                return True
-    return False
-
-
-class Sighting:
-    """Who sees what, worked out once for one listing of the actions (a memo)."""
-
-    def __init__(self, core: TcsCore, side: str) -> None:
-        self.core = core
-        self.side = side
-        self._sees: dict[tuple[int, int], bool] = {}
-        self._spotted: dict[int, bool] = {}
-
-    def sees(self, a: int, b: int) -> bool:
-        key = (a, b)
-        hit = self._sees.get(key)
-        if hit is None:
-            hit = self._sees[key] = sees_target(self.core, self.side, a, b)
-        return hit
-
-    def spotted(self, b: int) -> bool:
-        hit = self._spotted.get(b)
-        if hit is None:
-            hit = self._spotted[b] = spotted_by_side(self.core, self.side, b)
-        return hit
 
 
 def sighting_of(core: TcsCore, side: str) -> Sighting:
@@ -237,32 +205,32 @@ MAX_RANGE = 14
 
 
 def fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> list[int]:
-    """Enemy hexes some stack of ``side`` can fire its area weapons at."""
+    """Enemy hexes some stack of ``side`` can fire its area weapons at: a direct fire
+    weapon in range that spots the hex, or an indirect one in range of a hex some
+    unit or leader spots (3.4a)."""
     sight = sighting or sighting_of(core, side)
+    table = sight.table()
+    if not table.enemy:
+        return []
     units = core.scenario.units
-    mine: list[tuple[int, list[int]]] = []
-    for a in friendly_cells(core, side):
-        able = [i for i in core.side_units_at(a, side) if can_fire(core, i)]
-        if able:
-            mine.append((a, able))
-    out = []
-    dist = core.scenario.beach.dist
-    for b in enemy_cells_of(core, side):
-        if not [i for i in targets_of(core, b) if units[i].side != side]:
-            continue
-        row = dist[b]
-        for a, able in mine:
-            d = row[a]
-            if d > MAX_RANGE:
-                continue
-            if any(
-                d <= units[i].type.range
-                and (sight.spotted(b) if units[i].type.indirect else sight.sees(a, b))
-                for i in able
-            ):
-                out.append(b)
-                break
-    return out
+    column = {c: j for j, c in enumerate(table.seers)}
+    direct = np.full(len(table.seers), -1, dtype=np.int16)
+    indirect = np.full(len(table.seers), -1, dtype=np.int16)
+    for a, here in core.side_occupancy(side).items():
+        for i in here:
+            if can_fire(core, i):
+                t = units[i].type
+                ranges = indirect if t.indirect else direct
+                j = column[a]
+                ranges[j] = max(int(ranges[j]), t.range)
+    d = table.dist
+    hit = (table.seen & (d <= direct)).any(axis=1)
+    hit |= (d <= indirect).any(axis=1) & np.array([b in table.spotted for b in table.enemy])
+    return [
+        b
+        for b in (table.enemy[k] for k in np.flatnonzero(hit))
+        if any(units[i].side != side for i in targets_of(core, b))
+    ]
 
 
 def point_pairs(
@@ -343,56 +311,114 @@ def side_units(core: TcsCore, side: str) -> list[int]:
 
 
 def stack_movers(core: TcsCore, side: str, cell: int) -> list[int]:
-    """The units of a stack that may move now and have somewhere to go."""
-    return [i for i in core.side_units_at(cell, side) if may_move(core, i) and first_steps(core, i)]
+    """The units of a stack that may move now and have somewhere to go (read only)."""
+
+    def make() -> list[int]:
+        here = core.side_units_at(cell, side)
+        return [i for i in here if may_move(core, i) and first_steps(core, i)]
+
+    return core.derived(("movers", side, cell, len(core.acted), len(core.moved)), make)
 
 
 def stack_destinations(core: TcsCore, side: str, cell: int) -> dict[int, int]:
-    """Hexes every movable unit of the stack can reach (the most MP any needs)."""
-    movers = stack_movers(core, side, cell)
-    if not movers:
-        return {}
-    common: dict[int, int] | None = None
-    for i in movers:
-        d = unit_destinations(core, i)
-        if common is None:
-            common = dict(d)
-        else:
-            common = {c: max(v, d[c]) for c, v in common.items() if c in d}
-        if not common:
+    """Hexes every movable unit of the stack can reach (the most MP any needs; read
+    only)."""
+
+    def make() -> dict[int, int]:
+        movers = stack_movers(core, side, cell)
+        if not movers:
             return {}
-    return common or {}
+        common = unit_destinations(core, movers[0])
+        for i in movers[1:]:
+            d = unit_destinations(core, i)
+            if d is not common:
+                common = {c: max(v, d[c]) for c, v in common.items() if c in d}
+        return common
+
+    return core.derived(("reach", side, cell, len(core.acted), len(core.moved)), make)
 
 
 # ------------------------------------------------------------------ the action menu
+#: the lists of the Action Phase behind one choice each (move, fire, ...)
+MENUS: dict[str, type[Action]] = {
+    "move": MoveMenu,
+    "fire": FireMenu,
+    "point": PointMenu,
+    "assault": AssaultMenu,
+    "retreat": RetreatMenu,
+}
+
+
+def menu_options(core: TcsCore, side: str, menu: str) -> Iterator[Action]:
+    """What one list of the Action Phase offers ``side`` now."""
+    if menu == "move":
+        for c in friendly_cells(core, side):
+            if any(may_move(core, i) and first_steps(core, i) for i in core.side_units_at(c, side)):
+                yield SelectStack.of(core.label(c))
+        if side == "US":
+            for k in core.living_leaders_on_map():
+                lid = core.lid(k)
+                if lid not in core.moved and destinations(core, lid):
+                    yield Select.of(lid)
+    elif menu == "fire":
+        for b in fire_targets(core, side):
+            yield Target.of(core.label(b))
+    elif menu == "point":
+        for i, t in point_pairs(core, side):
+            yield PointFire.of(core.uid(i), core.uid(t))
+    elif menu == "assault":
+        for a, b in assaults(core, side):
+            yield Assault.of(core.label(b), core.label(a))
+    else:
+        for i in retreaters(core, side):
+            yield Retreat.of(core.uid(i))
+
+
+def menu_list(core: TcsCore, side: str, menu: str) -> tuple[Action, ...]:
+    """:func:`menu_options` as a tuple, worked out once for a position (units move or
+    fall, their status changes: the core is touched; they act: the sets grow)."""
+    return core.derived(_menu_key(core, side, menu), lambda: tuple(menu_options(core, side, menu)))
+
+
+def _menu_key(core: TcsCore, side: str, menu: str) -> tuple[object, ...]:
+    sizes = (len(core.acted), len(core.moved), len(core.fired_point), len(core.spared))
+    return ("menu", side, menu, *sizes)
+
+
 def legal_act(core: TcsCore) -> Iterator[Action]:
+    """Open the list of the stacks that may move, the hexes to fire at, the point fire
+    shots, the assaults or the retreats (each when it is not empty), or end the phase."""
     side = phasing(core)
     yield EndAction()
-    for c in friendly_cells(core, side):
-        if any(may_move(core, i) and first_steps(core, i) for i in core.side_units_at(c, side)):
-            yield SelectStack.of(core.label(c))
-    if side == "US":
-        for k in core.living_leaders_on_map():
-            lid = core.lid(k)
-            if lid not in core.moved and destinations(core, lid):
-                yield Select.of(lid)
-    sighting = sighting_of(core, side)
-    for b in fire_targets(core, side, sighting):
-        yield Target.of(core.label(b))
-    for i, t in point_pairs(core, side, sighting):
-        yield PointFire.of(core.uid(i), core.uid(t))
-    for a, b in assaults(core, side):
-        yield Assault.of(core.label(b), core.label(a))
-    for i in retreaters(core, side):
-        yield Retreat.of(core.uid(i))
+    for menu, kind in MENUS.items():
+        known = core.peek(_menu_key(core, side, menu))
+        if known is not None:
+            if known:
+                yield kind()
+        elif menu == "move":  # often long, and not always opened: its first entry will do
+            if any(True for _ in menu_options(core, side, menu)):
+                yield kind()
+        elif menu_list(core, side, menu):
+            yield kind()
 
 
 def apply_act(core: TcsCore, action: Action) -> None:
-    side = phasing(core)
     if isinstance(action, EndAction):
         core.sd["ended"] = True
         core.selected = None
-    elif isinstance(action, Select):  # a leader (units are picked from their stack)
+    else:
+        core.sd["menu"] = next(m for m, kind in MENUS.items() if isinstance(action, kind))
+
+
+def legal_choose(core: TcsCore) -> Iterator[Action]:
+    yield Back()
+    yield from menu_list(core, phasing(core), core.sd["menu"])
+
+
+def apply_choose(core: TcsCore, action: Action) -> None:
+    side = phasing(core)
+    core.sd["menu"] = None
+    if isinstance(action, Select):  # a leader (units are picked from their stack)
         core.selected = action.unit
     elif isinstance(action, SelectStack):
         core.selected = STACK + action.hex
@@ -619,6 +645,7 @@ def overwatch_firers(core: TcsCore, side: str, a: int, b: int, *, move: bool) ->
     not suppressed, released, in range, seeing it (a movement trigger not through
     bocage, 1.3); marked weapons only with a permission roll."""
     dist = core.dist(a, b)
+    sight = sighting_of(core, side)
     out = []
     for i in core.side_units_at(a, side):
         u = core.unit(i)
@@ -630,9 +657,9 @@ def overwatch_firers(core: TcsCore, side: str, a: int, b: int, *, move: bool) ->
         if dist > reach:
             continue
         if u.type.indirect:
-            if spotted_by_side(core, side, b):
+            if sight.spotted(b):
                 out.append(i)
-        elif sees_target(core, side, a, b, trigger=move):
+        elif sight.sees(a, b, trigger=move):
             out.append(i)
     return out
 

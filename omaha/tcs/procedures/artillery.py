@@ -25,9 +25,9 @@ from omaha.kernel.hexes import Hex
 from omaha.tcs.actions import EndMissions, Mission, Naval
 from omaha.tcs.components.beach import COMPASS
 from omaha.tcs.core import Decision, TcsCore
-from omaha.tcs.procedures.action import sees_target, sighting_of
+from omaha.tcs.procedures.action import sighting_of
 from omaha.tcs.procedures.combat import he_rounds
-from omaha.tcs.procedures.sight import los
+from omaha.tcs.procedures.sight import los, seen_from_the_ships
 from omaha.tcs.rules import (
     adjustment_needed,
     concentration_rounds,
@@ -66,15 +66,7 @@ def us_batteries(core: TcsCore) -> list[tuple[str, str]]:
 
 def observers(core: TcsCore, side: str, target: int) -> list[int]:
     """Cells from which ``side`` spots the enemy at ``target`` (US leaders observe, 2.3f)."""
-    sight = sighting_of(core, side)
-    out = [c for c in core.cells_of(side) if sight.sees(c, target)]
-    if side == "US":
-        out.extend(
-            core.leader_cell[k]
-            for k in core.living_leaders_on_map()
-            if sees_target(core, side, core.leader_cell[k], target)
-        )
-    return sorted(set(out))
+    return sighting_of(core, side).observers(target)
 
 
 def nearest_observer(core: TcsCore, side: str, target: int) -> int | None:
@@ -98,14 +90,10 @@ def naval_observer(core: TcsCore, target: int) -> int | None:
         if (
             status == "working"
             and core.where[i] >= 0
-            and sees_target(core, "US", core.where[i], target)
+            and sighting_of(core, "US").sees(core.where[i], target)
         ):
             return core.where[i]
-    eye = core.scenario.tables.naval_observer_height
-    for c in core.scenario.beach.north_edge:
-        if los(core, c, target, eye=eye):
-            return -1
-    return None
+    return -1 if seen_from_the_ships(core, target) else None
 
 
 def naval_available(core: TcsCore) -> bool:
@@ -117,10 +105,12 @@ def naval_available(core: TcsCore) -> bool:
 def naval_targets(core: TcsCore) -> list[int]:
     """TCS Omaha 2.6c: no friendly unit at or within 8 hexes; seen from the ships or an NFST."""
     near = core.scenario.tables.naval_friendly_within
-    us = [c for c, here in core.occupancy().items() if any(core.side(i) == "US" for i in here)]
+    us = core.cells_of("US")
+    dist = core.scenario.beach.dist
     out = []
     for c in enemy_targets(core, "US"):
-        if any(core.dist(c, x) <= near for x in us):
+        row = dist[c]
+        if any(row[x] <= near for x in us):
             continue
         if naval_observer(core, c) is not None:
             out.append(c)
@@ -142,7 +132,8 @@ def legal_us_missions(core: TcsCore) -> Iterator[Action]:
     found = False
     batteries = us_batteries(core)
     if batteries:
-        targets = [c for c in enemy_targets(core, "US") if observers(core, "US", c)]
+        sight = sighting_of(core, "US")
+        targets = [c for c in enemy_targets(core, "US") if sight.spotted(c)]
         for formation, _ in batteries:
             for c in targets:
                 found = True
@@ -169,7 +160,8 @@ def legal_german_missions(core: TcsCore) -> Iterator[Action]:
     ready = [b for b, left in sorted(core.batteries.items()) if left > 0 and b not in core.missions]
     if not ready:
         return
-    targets = [c for c in enemy_targets(core, "German") if observers(core, "German", c)]
+    sight = sighting_of(core, "German")
+    targets = [c for c in enemy_targets(core, "German") if sight.spotted(c)]
     if not targets:
         return
     for b in ready:
@@ -272,11 +264,8 @@ def fire(
     point = board.at(Hex(h.q + dq * dist, h.r + dr * dist))
     seen = False
     if point is not None and observer is not None:
-        if observer == -1:
-            eye = scen.tables.naval_observer_height
-            seen = any(los(core, c, point, eye=eye) for c in scen.beach.north_edge)
-        else:
-            seen = los(core, observer, point)
+        ships = observer == -1
+        seen = seen_from_the_ships(core, point) if ships else los(core, observer, point)
     roll: tuple[int, ...] = ()
     result = "checks fire (the observer cannot see the adjustment point)"
     ok = False

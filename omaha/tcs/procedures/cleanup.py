@@ -37,6 +37,7 @@ def end_of_phase(core: TcsCore, side: str) -> None:
             core.status[i] = Status.SUPPRESSED
         elif core.status[i] == Status.SUPPRESSED:
             core.status[i] = Status.OK
+    core.touch()
 
 
 def step_us_phase_end(core: TcsCore) -> bool:

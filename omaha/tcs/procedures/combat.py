@@ -173,6 +173,7 @@ def convert_destroyed(core: TcsCore, i: int, cell: int) -> None:
 def suppress(core: TcsCore, i: int, level: Status = Status.SUPPRESSED) -> None:
     if core.status[i] < level:
         core.status[i] = level
+        core.touch()  # who may fire and move follows the status
 
 
 def morale_check(core: TcsCore, i: int, lost: int, *, mortar: bool) -> None:

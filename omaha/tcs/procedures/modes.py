@@ -107,24 +107,24 @@ def _step_modes(core: TcsCore, side: str) -> bool:
     """Series 4.0 (reconstructed): a side puts stacks in fire or move mode, for free."""
     if not core.started:
         core.started = True
-        core.sd = {"ended": False, "done": []}
-    if core.sd["ended"] or not any(True for _ in legal_modes(core, side)):
+        # nothing moves in this phase: the stacks that may change mode are listed once
+        options = [
+            [core.label(c), mode] for mode in ("fire", "move") for c in stacks(core, side, mode)
+        ]
+        core.sd = {"ended": False, "done": [], "options": options}
+    if core.sd["ended"] or not any(True for _ in legal_modes(core)):
         return True
     return core.set_wait(Decision.MODES, side, "put stacks in fire or move mode, or end")
 
 
-def legal_modes(core: TcsCore, side: str | None = None) -> Iterator[Action]:
-    if side is None:
-        assert core.wait is not None
-        side = core.wait[1]
-    done = set(core.sd.get("done", ()))
+def legal_modes(core: TcsCore) -> Iterator[Action]:
+    """A stack not yet set this phase enters the mode it is not in (each once)."""
+    done = set(core.sd["done"])
     found = False
-    for mode in ("fire", "move"):
-        for c in stacks(core, side, mode):
-            label = core.label(c)
-            if label not in done:
-                found = True
-                yield SetMode.of(label, mode)
+    for label, mode in core.sd["options"]:
+        if label not in done:
+            found = True
+            yield SetMode.of(label, mode)
     if found:
         yield EndModes()
 

@@ -248,8 +248,13 @@ def first_steps(core: TcsCore, i: int) -> list[int]:
     u = core.scenario.units[i]
     vehicle = u.type.vehicle or u.type.move == "tow"
     free = u.side == "German" or command_free(core, i)
-    w = ways(core, u.side, vehicle, u.type.kind == "rifle", free)
-    return [b for b, _ in w.steps(core.where[i], ma)]
+    rifle = u.type.kind == "rifle"
+    a = core.where[i]
+
+    def make() -> list[int]:
+        return [b for b, _ in ways(core, u.side, vehicle, rifle, free).steps(a, ma)]
+
+    return core.derived(("first", a, u.side, vehicle, rifle, free, ma), make)
 
 
 def mover(core: TcsCore, pid: str) -> tuple[int, bool, bool, bool, str]:
