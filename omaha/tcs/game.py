@@ -8,10 +8,13 @@ from omaha.kernel.actions import Action
 from omaha.kernel.metrics import (
     DD_TANKS_ASHORE,
     DUKW_GUNS_LOST,
+    EXITS_OPENED,
     FIRST_WAVE_ASHORE,
+    GERMAN_LOSSES,
     LANDED_OFF_TARGET,
     TURNS_PLAYED,
     US_LOSSES,
+    US_WIN,
     Metric,
 )
 from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
@@ -21,6 +24,12 @@ from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario
 from omaha.tcs.state import TcsState
+
+
+#: defined here until the kernel has it (same name and meaning)
+FIRST_EXIT_HOURS = Metric(
+    "first_exit_hours", "hours", "hours after 06:30 of the first exit opened; NaN if none"
+)
 
 
 def _metrics() -> tuple[Metric, ...]:
@@ -40,6 +49,9 @@ def _metrics() -> tuple[Metric, ...]:
         Metric("illum_rounds", "rounds", "illumination rounds in the pool (2.9)"),
         Metric("pillboxes", "pill boxes", "German pill boxes in play at the end (2.1k)"),
         Metric("nfst_working", "teams", "NFSTs ashore with a working radio (2.6d)"),
+        Metric("pillboxes_destroyed", "pill boxes", "German pill boxes destroyed (3.3f)"),
+        Metric("obstacles_tested", "hexes", "beach obstacle hexes tested (2.4)"),
+        Metric("breaches_opened", "breaches", "shingle breaches opened (2.5)"),
     ]
     for t in UNIT_TYPES:
         own.append(Metric(f"steps_landed_{t}", "steps", f"{t} steps that reached the beach"))
@@ -53,6 +65,10 @@ def _metrics() -> tuple[Metric, ...]:
         LANDED_OFF_TARGET.meaning + " (assault-wave units; transports never scatter)",
     )
     return (
+        US_WIN,
+        EXITS_OPENED,
+        GERMAN_LOSSES,
+        FIRST_EXIT_HOURS,
         FIRST_WAVE_ASHORE,
         DD_TANKS_ASHORE,
         DUKW_GUNS_LOST,
@@ -64,7 +80,7 @@ def _metrics() -> tuple[Metric, ...]:
 
 
 class TcsGame(Game[TcsScenario]):
-    """TCS Omaha, part 1: the American landing system."""
+    """TCS Omaha: the American landing system and the battle for the beach."""
 
     name = "tcs"
     title = "TCS Omaha (The Gamers, 1991)"
