@@ -25,7 +25,6 @@ from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario
 from omaha.tcs.state import TcsState
 
-
 #: defined here until the kernel has it (same name and meaning)
 FIRST_EXIT_HOURS = Metric(
     "first_exit_hours", "hours", "hours after 06:30 of the first exit opened; NaN if none"

@@ -9,6 +9,7 @@ An owner of the series rules may replace the file; the loader validates it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import attrs
@@ -116,6 +117,13 @@ def load_series(path: str | Path = DATA / "series.toml") -> Series:
     """Read the series tables; a problem raises ``ScenarioError`` naming file and key."""
     root = load_toml(path)
     prov: list[ProvenanceItem] = []
+    prov.append(ProvenanceItem("series tables", "all", root.source()))
+    described = root.req("descriptions")
+    names = set()
+    for key, node in described.items():
+        names.add(key)
+        node.only({"source"})
+        prov.append(ProvenanceItem("public description", f"[{key}]", node.source()))
 
     def sec(key: str, fields: set[str]) -> Node:
         node = root.req(key).only({*fields, "source"})
@@ -197,6 +205,12 @@ def load_series(path: str | Path = DATA / "series.toml") -> Series:
     heights = {k: v.as_int_in(0, 9) for k, v in sp.req("height").items()}
     if "level" not in heights:
         raise sp.req("height").error("needs 'level': the height of one map level")
+    for item in prov:  # every description an entry follows is one declared above
+        for key in re.findall(r"\[(\w+)\]", item.source.text):
+            if key not in names:
+                raise described.error(
+                    f"{item.component} {item.key} follows [{key}], which is not described here"
+                )
     return Series(
         area_columns=cols,
         area_results=results,
