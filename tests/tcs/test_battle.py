@@ -9,7 +9,7 @@ are worked out by hand from those tables and the Omaha modifiers, in each commen
 from __future__ import annotations
 
 import pytest
-from stage import hexes, staged, to_act
+from stage import hexes, place, staged, to_act
 
 from omaha.tcs.actions import (
     Assault,
@@ -18,15 +18,24 @@ from omaha.tcs.actions import (
     Convert,
     EndAction,
     FireMenu,
+    MoveMenu,
+    MoveTo,
+    NoOverwatch,
+    Overwatch,
     PointFire,
     PointMenu,
+    Resolve,
     Retreat,
     RetreatMenu,
+    SelectStack,
+    SetMode,
     Target,
+    With,
 )
 from omaha.tcs.components.series import Series
 from omaha.tcs.core import Status
 from omaha.tcs.procedures import combat
+from omaha.tcs.procedures.movement import allowance, may_move, unit_destinations
 from omaha.tcs.rules import (
     area_column,
     area_result,
@@ -327,3 +336,172 @@ def test_a_failed_assault_costs_the_attackers(series: Series) -> None:
     i = unit(state, "E/2/16.1")
     assert state.steps[i] == 4 and state.status[i] == Status.SUPPRESSED
     assert hexes(state, "E/2/16.1", "5./916.1") == ["A16.07", "A16.06"]
+
+
+# ----------------------------------------------------------------------------- overwatch
+def moved_stack(state: TcsState, start: str, end: str) -> None:
+    """The US moves the stack in ``start`` to ``end`` (through the Action Phase menu)."""
+    state.apply(MoveMenu())
+    state.apply(SelectStack(start))
+    state.apply(MoveTo(end))
+
+
+def test_overwatch_one_stack_and_the_permission_roll() -> None:
+    """15.0 ([op7] single-stack overwatch): a US stack moving in sight of a German
+    stack in fire mode triggers it; the German fires with one stack: 3 firepower
+    (column 3) at a target in move mode (+1) beyond half its range (-1): roll 9
+    suppresses. The stack
+    is then marked: at the next trigger it fires only on a permission roll of 6;
+    a 5 denies it."""
+    state = staged(
+        {
+            "5./916.1": "A16.05",
+            "E/2/16.1": "A16.09",
+            "E/2/16.2": "A18.09",
+        },
+        fire=["5./916.1"],
+    )
+    with state.edit():
+        state.us_implemented.add("E/2/16")  # free to move beyond the shingle (2.3a)
+    to_act(state)
+    moved_stack(state, "A16.09", "A16.08")
+    assert state.wait is not None and state.wait[:2] == ("overwatch", "German")
+    assert state.legal_actions() == (NoOverwatch(), Overwatch("A16.05", "A16.08"))
+    pin_dice(state, [4, 5])
+    state.apply(Overwatch("A16.05", "A16.08"))
+    i = unit(state, "E/2/16.1")
+    assert state.status[i] == Status.SUPPRESSED and state.steps[i] == 5
+    g = unit(state, "5./916.1")
+    assert g in state.marked and g in state.revealed
+    moved_stack(state, "A18.09", "A17.08")
+    pin_dice(state, [5])
+    state.apply(Overwatch("A16.05", "A17.08"))
+    denied = events(state, "tcs.overwatch.denied")
+    assert denied and denied[0]["roll"] == 5
+    assert state.status[unit(state, "E/2/16.2")] == Status.OK
+
+
+def test_no_overwatch_without_fire_mode_or_sight() -> None:
+    """15.0: a stack in move mode does not overwatch; nor does one that cannot see the
+    moving stack (here: over the crest of the bluff, 8.0)."""
+    state = staged(
+        {"5./916.1": "A16.05", "5./916.2": "A20.12", "E/2/16.1": "A16.09"},
+        fire=["5./916.2"],
+    )
+    with state.edit():
+        state.us_implemented.add("E/2/16")
+    to_act(state)
+    moved_stack(state, "A16.09", "A16.08")
+    assert state.wait is not None and state.wait[:2] == ("action", "US")  # no overwatch
+
+
+# ----------------------------------------------------------------------------- modes, moving
+def test_mode_determination() -> None:
+    """4.0 (reconstructed): each stack may change mode once, for free, in the Mode
+    Determination Phase; a stack in fire mode pays half its allowance to move
+    ([op16]); in move mode it has all of it."""
+    state = staged({"E/2/16.1": "A16.09", "E/2/16.2": "A18.09"}, fire=["E/2/16.1"])
+    legal = state.legal_actions()
+    assert SetMode("A16.09", "move") in legal and SetMode("A18.09", "fire") in legal
+    state.apply(SetMode("A18.09", "fire"))
+    assert SetMode("A18.09", "move") not in state.legal_actions()  # once a phase
+    i, j = unit(state, "E/2/16.1"), unit(state, "E/2/16.2")
+    assert state.fire_mode[j] and allowance(state, j) == 2 and allowance(state, i) == 2
+    state.apply(SetMode("A16.09", "move"))
+    assert not state.fire_mode[i] and allowance(state, i) == 4
+
+
+def test_a_suppressed_unit_crawls_at_half_allowance() -> None:
+    """Reading of 17.0 (READINGS.md): a suppressed unit moves with half of what it has."""
+    state = staged({"E/2/16.1": "A16.15"})
+    i = unit(state, "E/2/16.1")
+    assert allowance(state, i) == 4
+    with state.edit():
+        state.status[i] = Status.SUPPRESSED
+    assert allowance(state, i) == 2
+    assert max(unit_destinations(state, i).values()) <= 2
+    with state.edit():
+        state.status[i] = Status.PARALYZED
+    assert not may_move(state, i)
+
+
+def test_beyond_the_shingle_a_us_unit_needs_a_leader_or_an_op_sheet() -> None:
+    """TCS Omaha 2.3d, 2.3f: a US unit landward of the shingle moves only under a
+    leader (within 3 hexes at the start of the Action Phase) or on an implemented op
+    sheet; on the beach it moves freely along the strand."""
+    state = staged({"E/2/16.1": "A16.12", "E/2/16.2": "A18.15"})
+    i, j = unit(state, "E/2/16.1"), unit(state, "E/2/16.2")
+    to_act(state)
+    assert not may_move(state, i) and may_move(state, j)
+    state.apply(MoveMenu())
+    assert SelectStack("A16.12") not in state.legal_actions()
+    leader = state.scenario.oob.leader("Ldr-2/16").index
+    with state.edit():  # a leader three hexes off at the start of the next phase
+        state.leader_cell[leader] = state.cell("A16.15")
+        state.leader_status[leader] = "map"
+    state.apply(Back())
+    state.apply(EndAction())
+    to_act(state)
+    assert i in state.free and may_move(state, i)
+
+
+# ----------------------------------------------------------------------------- rocket pits
+def german_fire_with(state: TcsState, target: str, stack: str) -> None:
+    """The German opens a fire combat on ``target`` and fires with ``stack`` alone."""
+    state.apply(FireMenu())
+    state.apply(Target(target))
+    state.apply(With(stack))
+    state.apply(Resolve())
+
+
+def test_rocket_pit_fires_as_a_mortar_and_is_spent() -> None:
+    """TCS Omaha 3.4a, 3.4b: a rocket pit fires like a mortar with a spotter: targeting
+    roll 2 (1-3 on target): 10 firepower (column 10) on a stack in move mode (+1):
+    roll 8 + 1 = 9, one step; morale with the mortar modifier (+1 step, +1 mortar,
+    +1 move mode): 2 + 3 = 5 holds. The pit is eliminated on firing."""
+    state = staged(
+        {"RP-01": "A16.03", "5./916.1": "A16.05", "E/2/16.1": "A16.08", "E/2/16.2": "A22.15"},
+        fire=["5./916.1"],
+    )
+    to_act(state, "German")
+    pin_dice(state, [2, 4, 4, 1, 1])
+    german_fire_with(state, "A16.08", "A16.03")
+    assert events(state, "tcs.rocket.roll")[0]["result"] == "on target"
+    fire = events(state, "tcs.fire.area")[-1]
+    assert fire["firepower"] == 10 and fire["roll"] == 8 and fire["modifier"] == "+1"
+    assert state.steps[unit(state, "E/2/16.1")] == 4
+    assert events(state, "tcs.morale")[-1]["modifier"] == "+3"
+    assert hexes(state, "RP-01") == ["off"] and state.stats["rocket_pits_fired"] == 1
+
+
+def test_a_rocket_pit_needs_a_spotter() -> None:
+    """3.4a: with no German unit seeing the target, the pit cannot fire at it."""
+    state = staged({"RP-01": "A16.03", "E/2/16.1": "A16.08", "E/2/16.2": "A22.15"})
+    from omaha.tcs.procedures.action import fire_targets
+
+    assert fire_targets(state, "German") == []
+
+
+def test_a_missing_rocket_pit_strays() -> None:
+    """TCS Omaha 3.4b: targeting roll 5 misses; the rounds go astray like a designator
+    round: direction 4 (south), distance 2 (reading: they attack what stands there,
+    friend or foe, with the pit's firepower)."""
+    from omaha.kernel.hexes import Hex
+    from omaha.tcs.components.beach import COMPASS
+
+    state = staged(
+        {"RP-01": "A16.03", "5./916.1": "A16.05", "E/2/16.1": "A16.08", "E/2/16.2": "A22.15"},
+        fire=["5./916.1"],
+    )
+    h = state.scenario.board.hex(state.cell("A16.08"))
+    dq, dr = COMPASS[state.scenario.tables.directions[3]]
+    stray = state.scenario.board.at(Hex(h.q + 2 * dq, h.r + 2 * dr))
+    assert stray is not None
+    place(state, {"E/2/16.3": state.label(stray)})
+    to_act(state, "German")
+    pin_dice(state, [5, 4, 2, 1, 1])
+    german_fire_with(state, "A16.08", "A16.03")
+    astray = events(state, "tcs.rocket.stray")[0]
+    assert astray["distance"] == 2 and astray["hex"] == state.label(stray)
+    assert events(state, "tcs.fire.area")[-1]["hex"] == state.label(stray)
+    assert state.steps[unit(state, "E/2/16.1")] == 5  # the target itself is spared

@@ -95,6 +95,18 @@ def stacks(core: TcsCore, side: str, mode: str) -> list[int]:
     return out
 
 
+def options(core: TcsCore, side: str) -> list[tuple[str, str]]:
+    """(stack, mode) pairs a side may set: worked out once for the phase (nothing moves
+    in it; a stack set is not offered again)."""
+
+    def make() -> list[tuple[str, str]]:
+        return [
+            (core.label(c), mode) for mode in ("fire", "move") for c in stacks(core, side, mode)
+        ]
+
+    return core.derived(("modes", side), make)
+
+
 def step_us_modes(core: TcsCore) -> bool:
     return _step_modes(core, "US")
 
@@ -107,11 +119,7 @@ def _step_modes(core: TcsCore, side: str) -> bool:
     """Series 4.0 (reconstructed): a side puts stacks in fire or move mode, for free."""
     if not core.started:
         core.started = True
-        # nothing moves in this phase: the stacks that may change mode are listed once
-        options = [
-            [core.label(c), mode] for mode in ("fire", "move") for c in stacks(core, side, mode)
-        ]
-        core.sd = {"ended": False, "done": [], "options": options}
+        core.sd = {"ended": False, "done": [], "side": side}
     if core.sd["ended"] or not any(True for _ in legal_modes(core)):
         return True
     return core.set_wait(Decision.MODES, side, "put stacks in fire or move mode, or end")
@@ -119,9 +127,10 @@ def _step_modes(core: TcsCore, side: str) -> bool:
 
 def legal_modes(core: TcsCore) -> Iterator[Action]:
     """A stack not yet set this phase enters the mode it is not in (each once)."""
+    side: str = core.sd["side"]
     done = set(core.sd["done"])
     found = False
-    for label, mode in core.sd["options"]:
+    for label, mode in options(core, side):
         if label not in done:
             found = True
             yield SetMode.of(label, mode)
