@@ -22,6 +22,7 @@ from omaha.tcs.core import LOST, Status
 from omaha.tcs.state import TcsState
 
 BATTLE = Path(__file__).parent / "data" / "battle.toml"
+RELEASE = Path(__file__).parent / "data" / "battle-release.toml"
 PILLBOXES = ("PB-01", "PB-02")
 PIT = "RP-01"
 
@@ -34,12 +35,13 @@ def staged(
     turn: str = "1040 6 June",
     kind: str = "modes",
     player: str = "US",
+    scenario: Path = BATTLE,
 ) -> TcsState:
     """The battle fixture at ``kind`` for ``player`` on ``turn`` (the US Mode
     Determination decision of 1040 unless told), with ``pieces`` (unit -> hex) put
     on the map at full strength (or ``steps``), in move mode unless named in
     ``fire``; the pill boxes and the rocket pit are taken off unless placed."""
-    state = testing.start(GAME, BATTLE, seed=1)
+    state = testing.start(GAME, scenario, seed=1)
     assert isinstance(state, TcsState)
     state.apply(UseSetup("test"))
     play_until(state, kind, turn, player)
@@ -83,4 +85,4 @@ def hexes(state: TcsState, *uids: str) -> list[str]:
     return out
 
 
-__all__ = ["BATTLE", "answer", "hexes", "place", "staged", "to_act"]
+__all__ = ["BATTLE", "RELEASE", "answer", "hexes", "place", "staged", "to_act"]
