@@ -44,7 +44,7 @@ class AttackResult:
 class FireResolver(Protocol):
     """Resolves attacks for a game in progress.
 
-    It may roll ``core.dice``, change the game (part 2: steps lost, pill boxes
+    It may roll ``core.dice``, change the game (steps lost, pill boxes
     destroyed) and log its own events; it returns a short verdict that the game
     writes into the event announcing the attack.
     """
