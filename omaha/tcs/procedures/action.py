@@ -247,9 +247,9 @@ def point_pairs(
         for i in targets_of(core, c)
         if units[i].side != side and units[i].type.target == "point"
     ]
-    for i in range(len(units)):
+    for i in side_units(core, side):
         u = units[i]
-        if u.side != side or u.type.point <= 0 or core.where[i] < 0:
+        if u.type.point <= 0:
             continue
         if core.status[i] != Status.OK or i in core.fired_point:
             continue
@@ -310,14 +310,33 @@ def side_units(core: TcsCore, side: str) -> list[int]:
     )
 
 
+def _movable_key(core: TcsCore, side: str) -> tuple[object, ...]:
+    return ("movable", side, len(core.acted), len(core.moved))
+
+
+def _stack_may_move(core: TcsCore, side: str, cell: int) -> list[int]:
+    here = core.side_units_at(cell, side)
+    return [i for i in here if may_move(core, i) and first_steps(core, i)]
+
+
+def movable(core: TcsCore, side: str) -> dict[int, list[int]]:
+    """Cell -> the units there that may move now and have somewhere to go (read only;
+    kept until units move, fall or act)."""
+
+    def make() -> dict[int, list[int]]:
+        out = {}
+        for c in friendly_cells(core, side):
+            here = _stack_may_move(core, side, c)
+            if here:
+                out[c] = here
+        return out
+
+    return core.derived(_movable_key(core, side), make)
+
+
 def stack_movers(core: TcsCore, side: str, cell: int) -> list[int]:
     """The units of a stack that may move now and have somewhere to go (read only)."""
-
-    def make() -> list[int]:
-        here = core.side_units_at(cell, side)
-        return [i for i in here if may_move(core, i) and first_steps(core, i)]
-
-    return core.derived(("movers", side, cell, len(core.acted), len(core.moved)), make)
+    return movable(core, side).get(cell, [])
 
 
 def stack_destinations(core: TcsCore, side: str, cell: int) -> dict[int, int]:
@@ -352,9 +371,8 @@ MENUS: dict[str, type[Action]] = {
 def menu_options(core: TcsCore, side: str, menu: str) -> Iterator[Action]:
     """What one list of the Action Phase offers ``side`` now."""
     if menu == "move":
-        for c in friendly_cells(core, side):
-            if any(may_move(core, i) and first_steps(core, i) for i in core.side_units_at(c, side)):
-                yield SelectStack.of(core.label(c))
+        for c in sorted(movable(core, side)):
+            yield SelectStack.of(core.label(c))
         if side == "US":
             for k in core.living_leaders_on_map():
                 lid = core.lid(k)
@@ -395,11 +413,18 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
         if known is not None:
             if known:
                 yield kind()
-        elif menu == "move":  # often long, and not always opened: its first entry will do
-            if any(True for _ in menu_options(core, side, menu)):
+        elif menu == "move":
+            if movable(core, side) or (side == "US" and _leader_may_move(core)):
                 yield kind()
         elif menu_list(core, side, menu):
             yield kind()
+
+
+def _leader_may_move(core: TcsCore) -> bool:
+    return any(
+        core.lid(k) not in core.moved and destinations(core, core.lid(k))
+        for k in core.living_leaders_on_map()
+    )
 
 
 def apply_act(core: TcsCore, action: Action) -> None:
