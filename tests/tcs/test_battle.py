@@ -263,6 +263,7 @@ def test_point_fire_destroys_a_pill_box_which_converts(series: Series) -> None:
     squad = state.scenario.german.squads[0]
     assert state.where[squad] == state.cell("A16.05") and state.steps[squad] == 2
     assert state.status[squad] == Status.SUPPRESSED and state.fire_mode[squad]
+    assert squad in state.spared  # not fired on again this phase (3.3f)
     shot = events(state, "tcs.fire.point")[0]
     assert shot["roll"] == 8 and shot["result"] == "hit" and shot["defense"] == 6
     assert events(state, "tcs.pillbox.destroyed")[0]["roll"] == 2
@@ -505,3 +506,25 @@ def test_a_missing_rocket_pit_strays() -> None:
     assert astray["distance"] == 2 and astray["hex"] == state.label(stray)
     assert events(state, "tcs.fire.area")[-1]["hex"] == state.label(stray)
     assert state.steps[unit(state, "E/2/16.1")] == 5  # the target itself is spared
+
+
+def test_a_pill_box_fires_its_gun_and_its_machine_guns_apart() -> None:
+    """TCS Omaha 3.3b: a pill box's 75mm gun (point 5) and machine guns (area 6) fire at
+    different targets in one phase: the gun at a tank (8 + 5 - 4 = 9 kills it), then the
+    machine guns at a rifle platoon (column 5, move mode +1: 10 + 1 = 11, one step)."""
+    state = staged(
+        {"PB-01": "A16.05", "A/741.1": "A16.08", "E/2/16.1": "A17.07", "E/2/16.2": "A22.15"}
+    )
+    to_act(state, "German")
+    pin_dice(state, [4, 4])
+    state.apply(PointMenu())
+    state.apply(PointFire("PB-01", "A/741.1"))
+    assert hexes(state, "A/741.1") == ["off"]
+    pb = unit(state, "PB-01")
+    assert pb in state.fired_point and pb not in state.acted
+    pin_dice(state, [5, 5, 1, 1])
+    state.apply(FireMenu())
+    state.apply(Target("A17.07"))
+    assert state.steps[unit(state, "E/2/16.1")] == 4
+    assert pb in state.acted
+    assert PointMenu() not in state.legal_actions()  # each ability once a phase
