@@ -253,7 +253,9 @@ def test_point_fire_destroys_a_pill_box_which_converts(series: Series) -> None:
     """12.0 and 3.3f: a Sherman (point 5) shoots at a pill box (defence 6) three hexes
     off in the open: 8 + 5 - 6 = 7 kills it; the conversion roll 2 leaves a full PB
     squad (2 steps) in the hex, suppressed, in fire mode."""
-    state = staged({"A/741.1": "A16.08", "PB-01": "A16.05"}, fire=["A/741.1"])
+    state = staged(
+        {"A/741.1": "A16.08", "PB-01": "A16.05", "F/2/16.1": "A22.15"}, fire=["A/741.1"]
+    )  # F/2/16.1 on the beach keeps the phase open
     to_act(state)
     state.apply(PointMenu())
     assert PointFire("A/741.1", "PB-01") in state.legal_actions()
