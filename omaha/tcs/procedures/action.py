@@ -258,9 +258,10 @@ def point_pairs(
         if side == "German" and not _released(core, i):
             continue
         a = core.where[i]
+        row, reach = core.scenario.beach.dist[a], u.type.point_range
         for t in enemy:
             b = core.where[t]
-            if core.dist(a, b) <= u.type.point_range and sight.sees(a, b):
+            if row[b] <= reach and sight.sees(a, b):
                 yield i, t
 
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
-
 from omaha.kernel.events import register_templates
 from omaha.kernel.hexes import Hex
 from omaha.tcs.components.beach import COMPASS
 from omaha.tcs.core import LOST, Status, TcsCore
 from omaha.tcs.procedures.movement import assault_units, enemy_cells, impassable
 from omaha.tcs.procedures.sight import behind_bocage, line
+from omaha.tcs.procedures.sight import matrices as sight_arrays
 from omaha.tcs.rules import (
     area_result,
     artillery_point_kill,
@@ -226,14 +225,11 @@ def enemy_field(core: TcsCore, side: str) -> bytes:
     """Each cell's hex distance to the nearest unit of ``side``'s enemy (99: none)."""
 
     def make() -> bytes:
-        rows = core.scenario.beach.dist
         enemy = sorted(enemy_cells(core, side))
         if not enemy:
-            return bytes([99]) * len(rows)
-        field = np.frombuffer(rows[enemy[0]], dtype=np.uint8)
-        for c in enemy[1:]:
-            field = np.minimum(field, np.frombuffer(rows[c], dtype=np.uint8))
-        return bytes(field)
+            return bytes([99]) * len(core.scenario.beach.dist)
+        dist, _ = sight_arrays(core)
+        return bytes(dist[enemy].min(axis=0))
 
     return core.derived(("enemy field", side), make)
 

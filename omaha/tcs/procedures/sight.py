@@ -273,7 +273,7 @@ def spot_range(core: TcsCore, cell: int, units: list[int]) -> int:
     return rng
 
 
-def _matrices(core: TcsCore) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+def matrices(core: TcsCore) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """The distance table and the sight bytes as n x n arrays (views, shared)."""
     cache = core.scenario.sight_cache
     hit = cache.get("arrays")
@@ -348,7 +348,7 @@ class Sighting:
         other = "German" if self.side == "US" else "US"
         enemy = sorted(core.cells_of(other))
         seers = self.observer_cells()
-        dist, codes = _matrices(core)
+        dist, codes = matrices(core)
         reach = np.array([self.range(b) for b in enemy], dtype=np.int16)
         d = dist[np.ix_(enemy, seers)]
         within = d <= reach[:, None]
