@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -35,7 +36,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from omaha.errors import IllegalAction, RecordError, StateCorrupted
+from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
 from omaha.kernel.actions import Action, ActionCodec, sort_key
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
@@ -46,6 +47,7 @@ from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import materialize
 from omaha.kernel.view import Mark, Pending, Piece, View
 
 S = TypeVar("S", bound=Scenario)
@@ -208,7 +210,10 @@ class Game(ABC, Generic[S]):
         cls = self._state_class()
         state = cls.__new__(cls)
         State._init_base(
-            state, self, scen, dice if dice is not None else RandomDice(seed),
+            state,
+            self,
+            scen,
+            dice if dice is not None else RandomDice(seed),
             seed if dice is None else None,
         )
         state._setup()
@@ -230,7 +235,10 @@ class Game(ABC, Generic[S]):
         """
         env = read_snapshot(text, game=self.name, state_version=self.state_version, name=name)
         try:
-            scen = self.load_scenario(env["scenario"]["id"])
+            files = tuple((f["name"], f["text"]) for f in env["scenario"].get("files", []))
+            scen = self._record_scenario(
+                env["scenario"]["id"], env["scenario"]["hash"], files, name
+            )
             if scen.hash != env["scenario"]["hash"]:
                 raise RecordError(
                     name,
@@ -253,9 +261,42 @@ class Game(ABC, Generic[S]):
             raise RecordError(name, "state", "; ".join(problems))
         return state
 
+    def _record_scenario(
+        self, ref: str, digest: str, files: tuple[tuple[str, str], ...], name: str
+    ) -> S:
+        """The scenario a record or snapshot names: shipped or found by its path when it
+        is there unchanged, else rebuilt from the files the record embeds."""
+        if not files:
+            try:
+                return self.load_scenario(ref)
+            except ScenarioError as exc:
+                raise RecordError(name, "scenario", f"cannot be loaded: {exc}") from None
+        with contextlib.suppress(ScenarioError):
+            if Path(ref).is_file() and self.load_scenario(ref).hash == digest:
+                return self.load_scenario(ref)
+        folder = Path(tempfile.mkdtemp(prefix="omaha-scenario-"))
+        try:
+            main = materialize(files, folder)
+            scen = self.load_scenario(main)
+        except ScenarioError as exc:
+            raise RecordError(
+                name, "scenario.files", f"the embedded scenario is unusable: {exc}"
+            ) from None
+        return scen
+
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
         """Where every component of a scenario comes from."""
         return self.load_scenario(scenario).provenance
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file (and the components it names), without
+        playing it; empty when it loads. A game with a schema reports all problems
+        at once; the default reports the first one the loader meets."""
+        try:
+            self._load_scenario(str(path))
+        except DataFileError as exc:
+            return [exc]
+        return []
 
     # -- the agent surface (encodings, observations, bounds) -------------------
     def limits(self, scenario: str | Path | None = None) -> Limits:
@@ -302,7 +343,7 @@ class Game(ABC, Generic[S]):
         """
         if record.game != self.name:
             raise RecordError(name, "game", f"the record is of {record.game!r}, not {self.name!r}")
-        scen = self.load_scenario(record.scenario)
+        scen = self._record_scenario(record.scenario, record.scenario_hash, record.files, name)
         if scen.hash != record.scenario_hash:
             raise RecordError(
                 name,
@@ -310,9 +351,9 @@ class Game(ABC, Generic[S]):
                 f"scenario {record.scenario!r} has changed since the game was recorded",
             )
         if scripted or record.seed is None:
-            state = self.new_state(record.scenario, dice=ScriptedDice(record.dice))
+            state = self.new_state(scen.id, dice=ScriptedDice(record.dice))
         else:
-            state = self.new_state(record.scenario, seed=record.seed)
+            state = self.new_state(scen.id, seed=record.seed)
         diverged = RecordError(
             name,
             "dice",
@@ -657,7 +698,7 @@ class State(ABC, Generic[S]):
             "version": SNAPSHOT_VERSION,
             "game": self.game.name,
             "state_version": self.game.state_version,
-            "scenario": {"id": self.scenario.id, "hash": self.scenario.hash},
+            "scenario": self._scenario_ref(),
             "seed": self.seed,
             "rng": self.dice.to_data(),
             "actions": [a.to_data() for a in self.actions],
@@ -665,6 +706,12 @@ class State(ABC, Generic[S]):
             "state": self._dump(),
         }
         return canonical_json(env)
+
+    def _scenario_ref(self) -> dict[str, Any]:
+        ref: dict[str, Any] = {"id": self.scenario.id, "hash": self.scenario.hash}
+        if self.scenario.files:
+            ref["files"] = [{"name": n, "text": t} for n, t in self.scenario.files]
+        return ref
 
     def record(self) -> GameRecord:
         """The lasting game record: scenario, seed, actions and the dice rolled."""
@@ -676,6 +723,7 @@ class State(ABC, Generic[S]):
             actions=tuple(a.to_data() for a in self.actions),
             dice=tuple(self.dice.drawn),
             result=str(self.outcome()) if self.is_terminal() else None,
+            files=self.scenario.files,
         )
 
     @property
