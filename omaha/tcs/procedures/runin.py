@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from omaha.kernel.dice import Dice
-from omaha.tcs.geo import Beach
+from omaha.tcs.components.beach import Beach
+from omaha.tcs.components.tables import Tables
 from omaha.tcs.rules import SurvivalCheck, most_laden_first, survival_check
-from omaha.tcs.tables import Tables
 
 
 @attrs.frozen

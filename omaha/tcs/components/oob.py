@@ -13,7 +13,7 @@ import attrs
 
 from omaha.kernel.data import Node, load_toml
 from omaha.kernel.scenario import ProvenanceItem
-from omaha.tcs.tables import DATA, UNIT_TYPES, Tables
+from omaha.tcs.components.tables import DATA, UNIT_TYPES, Tables
 
 MOVES = ("foot", "vehicle", "tow")
 

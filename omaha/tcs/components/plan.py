@@ -33,10 +33,10 @@ import attrs
 
 from omaha.errors import ScenarioError
 from omaha.kernel.data import Node, Source, load_toml
-from omaha.tcs.geo import Beach
-from omaha.tcs.oob import Oob
-from omaha.tcs.rules import is_hour_turn
-from omaha.tcs.tables import BOAT_KINDS, DD, Tables
+from omaha.tcs.components.beach import Beach
+from omaha.tcs.components.oob import Oob
+from omaha.tcs.components.tables import BOAT_KINDS, DD, Tables
+from omaha.tcs.components.turns import is_hour_turn
 
 ASSAULT_WAVES = (1, 2, 3)
 TRANSPORT = 0  # wave number of the pre-planned first transport landing

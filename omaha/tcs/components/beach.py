@@ -31,7 +31,7 @@ from omaha.errors import ScenarioError
 from omaha.kernel.board import Board
 from omaha.kernel.hexes import DIRECTIONS, Hex
 from omaha.kernel.movement import MovementGraph
-from omaha.tcs.tables import Tables
+from omaha.tcs.components.tables import Tables
 
 #: Axial steps for the designator directions N, NE, SE, S, SW, NW on a flat-top
 #: map whose row (hex number) grows north.

@@ -14,7 +14,7 @@ import attrs
 from omaha.kernel.data import Node, Source, load_toml
 from omaha.kernel.scenario import ProvenanceItem
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 UNIT_TYPES = (
     "infantry",

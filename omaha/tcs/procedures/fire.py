@@ -16,12 +16,11 @@ series table and is resolved by the game itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import attrs
 
-if TYPE_CHECKING:
-    from omaha.tcs.state import TcsState
+from omaha.tcs.core import TcsCore
 
 
 @attrs.frozen
@@ -43,18 +42,24 @@ class AttackResult:
 
 
 class FireResolver(Protocol):
-    """Resolves attacks for a state.
+    """Resolves attacks for a game in progress.
 
-    It may roll ``state.dice``, change the state (part 2: steps lost, pill boxes
+    It may roll ``core.dice``, change the game (part 2: steps lost, pill boxes
     destroyed) and log its own events; it returns a short verdict that the game
     writes into the event announcing the attack.
     """
 
-    def resolve(self, state: TcsState, attack: Attack) -> AttackResult: ...
+    def resolve(self, core: TcsCore, attack: Attack) -> AttackResult: ...
 
 
 class UnresolvedFire:
     """Part 1 default: every attack is recorded as unresolved (the tables are part 2)."""
 
-    def resolve(self, state: TcsState, attack: Attack) -> AttackResult:
+    def resolve(self, core: TcsCore, attack: Attack) -> AttackResult:
         return AttackResult(False, "unresolved: TCS series fire tables (part 2)")
+
+
+def resolve(core: TcsCore, attack: Attack) -> str:
+    """Hand an attack to the game's fire resolver; returns its verdict."""
+    resolver: FireResolver = getattr(core.game, "resolver", None) or UnresolvedFire()
+    return resolver.resolve(core, attack).text
