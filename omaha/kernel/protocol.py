@@ -693,12 +693,18 @@ class State(ABC, Generic[S]):
         return self.view(None).summary()
 
 
+#: Types a log detail keeps as it is (checked first: every event of every game comes here).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _jsonable(value: Any) -> Any:
     """Details as plain JSON values (tuples become lists) so snapshots round-trip."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
+    if isinstance(value, (bool, int, float, str)):
         return value
     return str(value)
