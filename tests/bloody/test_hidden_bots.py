@@ -61,7 +61,8 @@ def test_revealed_tokens_show_in_the_us_view() -> None:
     st = new(3)
     s3 = st.board.cell("S3")
     face = st.tokens[s3][0][0]
-    st.tokens[s3] = [(face, True)]
+    with st.edit():
+        st.tokens[s3] = [(face, True)]
     piece = next(p for p in st.view("US").pieces if p.where == "S3" and p.name == "Strongpoint")
     assert not piece.hidden and piece.values == face.removeprefix("sp")
 
