@@ -407,7 +407,15 @@ class BloodyCore(State[BloodyScenario]):
         return [u for u, w in enumerate(self.where) if w >= 0 and w in self.scenario.channel]
 
     def occupied_land(self) -> set[int]:
-        return {w for w in self.where if w >= 0 and w in self.scenario.land}
+        return {w for w in self.where if w in self.scenario.land}
+
+    def next_to_landed(self) -> set[int]:
+        """Squares orthogonally next to a landed US unit."""
+        neighbours = self.scenario.land_neighbours
+        out: set[int] = set()
+        for w in self.occupied_land():
+            out.update(neighbours[w])
+        return out
 
     # ------------------------------------------------------------------ tanks (8.3)
     def tanks_of(self, u: int) -> list[int]:

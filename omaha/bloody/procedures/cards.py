@@ -26,24 +26,14 @@ def targets(st: BloodyCore, opt: CardOption) -> list[int]:
     """The squares an option may be played on (empty when it has nothing to act on)."""
     scen = st.scen
     eff = opt.effect
-    landed = st.occupied_land()
     if eff == "rally":
-        return sorted(
-            {st.where[u] for u in range(len(st.where)) if st.where[u] in landed and st.disrupted[u]}
-        )
+        land, disrupted = scen.land, st.disrupted
+        return sorted({w for u, w in enumerate(st.where) if w in land and disrupted[u]})
     if eff == "reveal":
-        return [
-            c
-            for c in sorted(st.token_index().face_down)
-            if any(n in landed for n in scen.land_neighbours[c])
-        ]
+        return sorted(st.token_index().face_down & st.next_to_landed())
     if eff == "naval_fire":
-        return [
-            c
-            for c in sorted(st.token_index().known_numerical)
-            if naval_token(st, c, opt.amount) is not None
-            and any(n in landed for n in scen.land_neighbours[c])
-        ]
+        near = st.token_index().known_numerical & st.next_to_landed()
+        return [c for c in sorted(near) if naval_token(st, c, opt.amount) is not None]
     if eff == "clear_mines":
         return sorted(st.token_index().revealed_mines)
     if eff == "gap":
