@@ -184,6 +184,12 @@ def picture_of(st: BloodyCore) -> Picture:
     )
 
 
+@lru_cache(maxsize=4096)
+def _attack_results(strength: int, defence: int) -> tuple[str, ...]:
+    """8.4.d: the result of each die roll 1-6 of an attack (no modifier), in roll order."""
+    return tuple(rules.attack_result(r + strength, defence) for r in range(1, 7))
+
+
 @lru_cache(maxsize=16)
 def _cell_index(board: Board) -> dict[str, int]:
     """Printed label -> board index (the bot reads labels off the legal actions)."""
@@ -242,8 +248,12 @@ class _Context:
             self.kinds.setdefault(type(a), []).append(a)
         # pure evaluations met more than once in a decision, kept to be met again
         self._potential: dict[int, float] = {}
-        self._attack_ev: dict[tuple[int, int, float, float], float] = {}
         self._engineer_p: dict[tuple[int, bool], float] = {}
+        self._fire_on: dict[int, bool] = {}
+        self._engineer_worth: dict[int, float] = {}
+        self._defences: dict[str, tuple[int, ...]] = {}
+        self._follow_up: dict[tuple[str, int, float, float], float] = {}
+        self._enc_pool: tuple[str, ...] | None = None
 
     # ---------------------------------------------------------------- basics
     def strength(self, uid: str) -> int:
@@ -264,6 +274,15 @@ class _Context:
 
     def uncleared(self, cell: int) -> bool:
         return bool(self.pic.tokens.get(cell))
+
+    def _fire(self, beach: int) -> bool:
+        """6.5.a, 8.5.a: an uncleared strongpoint fires on the Beach square (gray arrow)."""
+        found = self._fire_on.get(beach)
+        if found is None:
+            found = self._fire_on[beach] = any(
+                self.uncleared(sp) for sp in self.scen.arrows.get(beach, ())
+            )
+        return found
 
     def square_bonus(self, cell: int) -> float:
         """VP and strategic worth of clearing a square, beyond its tokens."""
@@ -289,14 +308,14 @@ class _Context:
 
     # ---------------------------------------------------------------- decisions
     def decide(self) -> Action:
-        first = self.legal[0]
-        if isinstance(first, ReturnCard) or any(isinstance(a, ReturnCard) for a in self.legal):
+        kinds = self.kinds
+        if ReturnCard in kinds:
             return self.return_card()
-        if any(isinstance(a, ChooseEvent) for a in self.legal):
+        if ChooseEvent in kinds:
             return self.choose_event()
-        if any(isinstance(a, Continue) for a in self.legal):
+        if Continue in kinds:
             return self.landing_cards()
-        if any(isinstance(a, ResolveAttack) for a in self.legal):
+        if ResolveAttack in kinds:
             return self.continue_attack()
         return self.activate()
 
@@ -490,8 +509,7 @@ class _Context:
 
         hits = sum(cost(u) for u in units)
         ev = 0.0
-        for r in range(1, 7):
-            res = rules.attack_result(r - (1 if mixed else 0) + strength, defence)
+        for res in _attack_results(strength - (1 if mixed else 0), defence):
             if res == rules.SUCCESS:
                 ev += gain
             elif res == rules.SUCCESS_DISRUPTED:
@@ -561,13 +579,26 @@ class _Context:
         return best[2]
 
     # probing face-down squares (8.1)
-    def follow_up(self, cell: int, defences: list[int], prober: str) -> float:
+    def defences(self, kind: str) -> tuple[int, ...]:
+        """The German totals a face-down token of ``kind`` may show (one per unseen face)."""
+        found = self._defences.get(kind)
+        if found is None:
+            if kind == "sp":
+                found = tuple(face_value(f) or 0 for f in self._pool["sp"] or ["sp6"])
+            else:
+                nums = [face_value(f) for f in self._pool["enc"] if face_value(f) is not None]
+                found = tuple(v or 0 for v in nums)
+            self._defences[kind] = found
+        return found
+
+    def follow_up(self, cell: int, kind: str, prober: str) -> float:
         """Expected worth of attacking ``cell`` once revealed, from the stacks next to it.
 
-        ``defences`` are the possible German totals (one per unseen face, equally likely).
+        The German total is one of :meth:`defences` of ``kind``, equally likely.
         The prober is counted disrupted (it will be, if the tokens are numerical).
         """
         pic = self.pic
+        defences = self.defences(kind)
         units = [u for c in self.scen.land_neighbours[cell] for u in self.landed_units(c)]
         if not units or not defences:
             return 0.0
@@ -582,22 +613,25 @@ class _Context:
         gain = (
             (2.0 if self.scen.kind[cell] == "strongpoint" else 1.0) + self.square_bonus(cell) + 0.4
         )
-        total = 0.0
-        known = self._attack_ev
-        for d in defences:
-            ev = known.get((strength, d, gain, hits))
-            if ev is None:
-                ev = 0.0
-                for r in range(1, 7):
-                    res = rules.attack_result(r + strength, d)
-                    if res == rules.SUCCESS:
-                        ev += gain
-                    elif res == rules.SUCCESS_DISRUPTED:
-                        ev += gain - hits
-                    else:
-                        ev -= hits
-                known[strength, d, gain, hits] = ev
-            total += max(0.0, ev / 6 - V_INIT)
+        total = self._follow_up.get((kind, strength, gain, hits))
+        if total is None:
+            total = 0.0
+            by_results: dict[tuple[str, ...], float] = {}
+            for d in defences:
+                results = _attack_results(strength, d)
+                ev = by_results.get(results)
+                if ev is None:
+                    ev = 0.0
+                    for res in results:
+                        if res == rules.SUCCESS:
+                            ev += gain
+                        elif res == rules.SUCCESS_DISRUPTED:
+                            ev += gain - hits
+                        else:
+                            ev -= hits
+                    by_results[results] = ev
+                total += max(0.0, ev / 6 - V_INIT)
+            self._follow_up[kind, strength, gain, hits] = total
         later = 1.0 if pic.init >= 2 else 0.75
         return later * total / len(defences)
 
@@ -610,37 +644,42 @@ class _Context:
         disrupt = 0.0 if pic.disrupted[uid] else self.hit_cost(uid)
         has_sp = any(k == "sp" for k, _ in toks)
         if has_sp:
-            faces = self._pool["sp"] or ["sp6"]
-            info = 0.2 + self.follow_up(cell, [face_value(f) or 0 for f in faces], uid)
+            info = 0.2 + self.follow_up(cell, "sp", uid)
         else:
-            nums = [face_value(f) for f in self._pool["enc"] if face_value(f) is not None]
-            info = 0.1 + self.follow_up(cell, [v or 0 for v in nums], uid)
+            info = 0.1 + self.follow_up(cell, "enc", uid)
         if has_sp:
             # a Strongpoint token is always numerical: the unit is stopped and disrupted
             extra = 0.0
             if any(k == "enc" and f is None for k, f in toks):
                 extra = 0.25  # its Encounter token may be a Sniper/StuG/event worth 1 VP
             return info + extra - disrupt
-        pool = self._pool["enc"] or ["e1"]
+        pool = self._enc_faces()
         n = len(pool)
         ev = 0.0
         enter = self.square_bonus(cell) + 0.3
+        with_tank = any(unit == uid for _, unit in pic.tanks.values())
         for face in pool:
-            if face_value(face) is not None:
+            if face == "value":
                 ev += info - disrupt
             elif face == "sniper":
                 ev += 1.0 + enter - V_INIT
             elif face == "stug":
-                ev += (
-                    1.0
-                    + enter
-                    - (0.8 if any(unit == uid for _, unit in pic.tanks.values()) else disrupt)
-                )
+                ev += 1.0 + enter - (0.8 if with_tank else disrupt)
             elif face == "event":
                 ev += 1.0 + enter - 0.1
             elif face == "mines":
                 ev += 0.2 - 0.5 * self.hit_cost(uid)
         return ev / n
+
+    def _enc_faces(self) -> tuple[str, ...]:
+        """The unseen Encounter faces, numerical ones as ``"value"``."""
+        found = self._enc_pool
+        if found is None:
+            pool = self._pool["enc"] or ["e1"]
+            found = self._enc_pool = tuple(
+                "value" if face_value(f) is not None else f for f in pool
+            )
+        return found
 
     def probe_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
         for a in self.kinds.get(Move, ()):
@@ -657,7 +696,7 @@ class _Context:
             assert isinstance(a, Engineers)
             cell = self.cell[a.square]
             beach = self.scen.kind[cell] == BEACH
-            fire = beach and any(self.uncleared(sp) for sp in self.scen.arrows.get(cell, ()))
+            fire = beach and self._fire(cell)
             p = self._engineer_p.get((a.assets, fire))
             if p is None:
                 mod = rules.engineer_modifier(pic.turn, a.assets, fire)
@@ -669,14 +708,17 @@ class _Context:
                     )
                     / 6
                 )
-            if beach:
-                worth = 1.0 + (0.6 if self.occupants.get(cell) else 0.2)
-                if any(c < 0 for c, _ in pic.tanks.values()):
-                    worth += 0.2
-            else:
-                worth = 1.0 + (
-                    self.square_bonus(cell) if len(pic.tokens.get(cell, ())) == 1 else 0.3
-                )
+            worth = self._engineer_worth.get(cell)
+            if worth is None:
+                if beach:
+                    worth = 1.0 + (0.6 if self.occupants.get(cell) else 0.2)
+                    if any(c < 0 for c, _ in pic.tanks.values()):
+                        worth += 0.2
+                else:
+                    worth = 1.0 + (
+                        self.square_bonus(cell) if len(pic.tokens.get(cell, ())) == 1 else 0.3
+                    )
+                self._engineer_worth[cell] = worth
             # keep assets for other obstacles: a small charge per asset
             yield p * worth - V_INIT - 0.06 * a.assets, a
 

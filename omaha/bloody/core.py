@@ -454,7 +454,8 @@ class BloodyCore(State[BloodyScenario]):
 
     def tank_landing_squares(self) -> list[int]:
         """8.3: Beach squares with a Gap and a US unit, where a Tank token may come ashore."""
-        return [b for b in self.scenario.beaches if self.gap[b] and self.units_at(b)]
+        here = set(self.where)
+        return [b for b in self.scenario.beaches if self.gap[b] and b in here]
 
     # ------------------------------------------------------------------ tokens
     def numerical(self, cell: int) -> list[int]:
