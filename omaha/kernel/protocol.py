@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -37,7 +38,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from omaha.errors import IllegalAction, RecordError, StateCorrupted
+from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
 from omaha.kernel.actions import Action, ActionCodec, sort_key
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
@@ -48,6 +49,7 @@ from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import materialize
 from omaha.kernel.view import Mark, Pending, Piece, View
 
 S = TypeVar("S", bound=Scenario)
@@ -171,6 +173,12 @@ class Game(ABC, Generic[S]):
         return {"random": RandomBot}
 
     # -- the shared surface --------------------------------------------------
+    def bot_sides(self, bot: str) -> tuple[str, ...]:
+        """The sides ``bot`` can play (every side, unless a game says otherwise)."""
+        if bot not in self.bots:
+            raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
+        return self.players
+
     def lineup(self, bot: str) -> dict[str, str]:
         """Which bot plays each side when the user asks for ``bot``.
 
@@ -204,7 +212,10 @@ class Game(ABC, Generic[S]):
         cls = self._state_class()
         state = cls.__new__(cls)
         State._init_base(
-            state, self, scen, dice if dice is not None else RandomDice(seed),
+            state,
+            self,
+            scen,
+            dice if dice is not None else RandomDice(seed),
             seed if dice is None else None,
         )
         state._setup()
@@ -226,7 +237,10 @@ class Game(ABC, Generic[S]):
         """
         env = read_snapshot(text, game=self.name, state_version=self.state_version, name=name)
         try:
-            scen = self.load_scenario(env["scenario"]["id"])
+            files = tuple((f["name"], f["text"]) for f in env["scenario"].get("files", []))
+            scen = self._record_scenario(
+                env["scenario"]["id"], env["scenario"]["hash"], files, name
+            )
             if scen.hash != env["scenario"]["hash"]:
                 raise RecordError(
                     name,
@@ -249,9 +263,42 @@ class Game(ABC, Generic[S]):
             raise RecordError(name, "state", "; ".join(problems))
         return state
 
+    def _record_scenario(
+        self, ref: str, digest: str, files: tuple[tuple[str, str], ...], name: str
+    ) -> S:
+        """The scenario a record or snapshot names: shipped or found by its path when it
+        is there unchanged, else rebuilt from the files the record embeds."""
+        if not files:
+            try:
+                return self.load_scenario(ref)
+            except ScenarioError as exc:
+                raise RecordError(name, "scenario", f"cannot be loaded: {exc}") from None
+        with contextlib.suppress(ScenarioError):
+            if Path(ref).is_file() and self.load_scenario(ref).hash == digest:
+                return self.load_scenario(ref)
+        folder = Path(tempfile.mkdtemp(prefix="omaha-scenario-"))
+        try:
+            main = materialize(files, folder)
+            scen = self.load_scenario(main)
+        except ScenarioError as exc:
+            raise RecordError(
+                name, "scenario.files", f"the embedded scenario is unusable: {exc}"
+            ) from None
+        return scen
+
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
         """Where every component of a scenario comes from."""
         return self.load_scenario(scenario).provenance
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file (and the components it names), without
+        playing it; empty when it loads. A game with a schema reports all problems
+        at once; the default reports the first one the loader meets."""
+        try:
+            self._load_scenario(str(path))
+        except DataFileError as exc:
+            return [exc]
+        return []
 
     # -- the agent surface (encodings, observations, bounds) -------------------
     def limits(self, scenario: str | Path | None = None) -> Limits:
@@ -298,7 +345,7 @@ class Game(ABC, Generic[S]):
         """
         if record.game != self.name:
             raise RecordError(name, "game", f"the record is of {record.game!r}, not {self.name!r}")
-        scen = self.load_scenario(record.scenario)
+        scen = self._record_scenario(record.scenario, record.scenario_hash, record.files, name)
         if scen.hash != record.scenario_hash:
             raise RecordError(
                 name,
@@ -306,9 +353,9 @@ class Game(ABC, Generic[S]):
                 f"scenario {record.scenario!r} has changed since the game was recorded",
             )
         if scripted or record.seed is None:
-            state = self.new_state(record.scenario, dice=ScriptedDice(record.dice))
+            state = self.new_state(scen.id, dice=ScriptedDice(record.dice))
         else:
-            state = self.new_state(record.scenario, seed=record.seed)
+            state = self.new_state(scen.id, seed=record.seed)
         diverged = RecordError(
             name,
             "dice",
@@ -424,6 +471,12 @@ class State(ABC, Generic[S]):
     @abstractmethod
     def phase(self) -> str:
         """The current phase name."""
+
+    def plans(self) -> dict[str, Action]:
+        """Whole plans the player to move may choose in one step now, by name (a
+        shipped set-up, the historical landing plan): actions that are legal
+        without being listed (see ``_check_plan``). None by default."""
+        return {}
 
     def _check_plan(self, action: Action) -> None:
         """Validate an action that is legal without being enumerated (a whole plan)."""
@@ -656,7 +709,7 @@ class State(ABC, Generic[S]):
             "version": SNAPSHOT_VERSION,
             "game": self.game.name,
             "state_version": self.game.state_version,
-            "scenario": {"id": self.scenario.id, "hash": self.scenario.hash},
+            "scenario": self._scenario_ref(),
             "seed": self.seed,
             "rng": self.dice.to_data(),
             "actions": [a.to_data() for a in self.actions],
@@ -664,6 +717,12 @@ class State(ABC, Generic[S]):
             "state": self._dump(),
         }
         return canonical_json(env)
+
+    def _scenario_ref(self) -> dict[str, Any]:
+        ref: dict[str, Any] = {"id": self.scenario.id, "hash": self.scenario.hash}
+        if self.scenario.files:
+            ref["files"] = [{"name": n, "text": t} for n, t in self.scenario.files]
+        return ref
 
     def record(self) -> GameRecord:
         """The lasting game record: scenario, seed, actions and the dice rolled."""
@@ -675,6 +734,7 @@ class State(ABC, Generic[S]):
             actions=tuple(a.to_data() for a in self.actions),
             dice=tuple(self.dice.drawn),
             result=str(self.outcome()) if self.is_terminal() else None,
+            files=self.scenario.files,
         )
 
     @property
