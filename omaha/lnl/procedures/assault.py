@@ -13,7 +13,22 @@ from collections.abc import Iterator
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
-from omaha.lnl.actions import Add, Advance, Assault, Cancel, Resolve, Retreat, Stay
+from omaha.lnl.actions import (
+    CANCEL,
+    RESOLVE,
+    STAY,
+    Add,
+    Advance,
+    Assault,
+    Cancel,
+    Resolve,
+    Retreat,
+    Stay,
+    add,
+    advance,
+    assault,
+    retreat,
+)
 from omaha.lnl.core import AdvanceTask, Attack, LnlCore, RetreatTask
 
 
@@ -124,7 +139,7 @@ def best_assault(core: LnlCore, side: str, target: int) -> int | None:
 def phase_options(core: LnlCore) -> Iterator[Action]:
     for c in sorted(core.occ):
         if core.enemy_at(c, core.side) and best_assault(core, core.side, c) is not None:
-            yield Assault(core.label(c))
+            yield assault(core.label(c))
 
 
 def open_assault(core: LnlCore, action: Action) -> None:
@@ -138,10 +153,10 @@ def assault_options(core: LnlCore) -> Iterator[Action]:
     assert a is not None and a.mode == "assault"
     for x in assault_candidates(core, a.side, a.target):
         if x not in a.firers and assault_group_ok(core, [*a.firers, x]):
-            yield Add(core.uid(x))
+            yield add(core.uid(x))
     if assault_column(core, a.firers, a.target) is not None:
-        yield Resolve()
-    yield Cancel()
+        yield RESOLVE
+    yield CANCEL
 
 
 def apply_assault_action(core: LnlCore, action: Action) -> None:
@@ -259,7 +274,7 @@ def retreat_options(core: LnlCore) -> Iterator[Action]:
     assert r is not None
     u = r.queue[0]
     for n in retreat_hexes(core, u):
-        yield Retreat(core.uid(u), core.label(n))
+        yield retreat(core.uid(u), core.label(n))
 
 
 def apply_retreat(core: LnlCore, action: Action) -> None:
@@ -303,9 +318,9 @@ def settle_advance(core: LnlCore) -> None:
 
 
 def advance_options(core: LnlCore) -> Iterator[Action]:
-    yield Stay()
+    yield STAY
     for x in advance_units(core):
-        yield Advance(core.uid(x))
+        yield advance(core.uid(x))
 
 
 def apply_advance(core: LnlCore, action: Action) -> None:

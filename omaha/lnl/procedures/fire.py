@@ -16,6 +16,10 @@ from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
 from omaha.lnl.actions import (
+    ADD_BONUS,
+    ADD_NGFS,
+    CANCEL,
+    RESOLVE,
     Add,
     AddBonus,
     AddNgfs,
@@ -24,6 +28,10 @@ from omaha.lnl.actions import (
     FireWith,
     Resolve,
     Target,
+    add,
+    bombard,
+    fire_with,
+    target,
 )
 from omaha.lnl.core import Attack, LnlCore
 from omaha.lnl.procedures.losses import apply_fire_result, result_text
@@ -48,17 +56,18 @@ def reach(core: LnlCore, u: int, target: int) -> int:
     d = core.T.dist[here][target]
     if d > 2 * t.range or d == 0:
         return 0
-    if not core.T.los(here, target):
-        if not t.mortar:
-            return 0
-        side = core.scen.units[u].side
-        if not any(
-            core.T.los(c, target)
-            for c, xs in core.occ.items()
-            if core.scen.units[xs[0]].side == side
-        ):
-            return 0
+    if not core.T.los(here, target) and not (
+        t.mortar and spotted(core, core.scen.units[u].side, target)
+    ):
+        return 0
     return 2 if d > t.range else 1
+
+
+def spotted(core: LnlCore, side: str, target: int) -> bool:
+    """Whether any unit of ``side`` on the map sees ``target`` (a mortar's spotter)."""
+    defs = core.scen.units
+    los = core.T.los
+    return any(los(c, target) for c, xs in core.occ.items() if defs[xs[0]].side == side)
 
 
 def may_combine(core: LnlCore, units: list[int]) -> bool:
@@ -228,32 +237,67 @@ def shooters(core: LnlCore, side: str) -> list[int]:
 def _feasible_groups(
     core: LnlCore, side: str, target: int, kind: str, mode: str, movers: list[int] | None
 ) -> list[list[int]]:
-    if not targets_in(core, side, target, kind, movers):
+    targets = targets_in(core, side, target, kind, movers)
+    if not targets:
         return []
     defs = core.scen.units
-    row = core.T.dist
+    T = core.T
+    n = T.n
+    near = T.dist[target]  # distances are symmetric
+    los_known = T.los_known
+    loc = core.loc
+    steps = core.steps
     hard = kind == "hard"
-    cands = []
+    fired_at = core.fired_at if mode == "fire" else None
+    cands: list[int] = []
+    #: per candidate: (factor, halved, adjacent, across the target's crest)
+    info: dict[int, tuple[int, bool, bool, bool]] = {}
     for x in shooters(core, side):
         t = defs[x].type
-        here = core.loc[x]
-        if row[here][target] > 2 * t.range:
+        here = loc[x]
+        d = near[here]
+        if d > 2 * t.range or d == 0:
             continue
-        if (t.ap if hard else t.he)[0 if core.steps[x] >= 2 else 1] <= 0:
+        f = (t.ap if hard else t.he)[0 if steps[x] >= 2 else 1]
+        if f <= 0:
             continue
-        if mode == "fire" and (here, target, kind) in core.fired_at:
+        if fired_at is not None and (here, target, kind) in fired_at:
             continue
-        if reach(core, x, target):
-            cands.append(x)
+        seen = los_known[here * n + target]
+        if not (seen == 2 if seen else T.los(here, target)) and not (
+            t.mortar and spotted(core, side, target)
+        ):
+            continue
+        cands.append(x)
+        info[x] = (f, d > t.range, d == 1, T.sheltered(here, target))
     if not cands:
         return []
+    # the column of a group, with every NGFS packet and bonus the attack could add
     probe = Attack(side, mode, [], target, kind)
     if ngfs_allowed(probe):
         probe.ngfs = core.ngfs_left
     probe.bonus = core.bonus[side] and kind != "hard"
+    if hard:
+        armor = max(defs[x].type.armor for x in targets)
+        extra = 0
+    else:
+        armor = 0
+        extra = NGFS_PACKET * probe.ngfs + (BONUS_HE if probe.bonus else 0)
+    base_shift = (1 if mode == "opp" else 0) - T.terrain_shift(target)
+    sea = bool(probe.ngfs) and T.sea_sheltered[target]
+
+    def feasible(group: list[int]) -> bool:
+        parts = [(info[x][0], info[x][1]) for x in group]
+        if not hard:
+            parts.append((extra, False))
+        shift = base_shift + (1 if any(info[x][2] for x in group) else 0)
+        if sea or any(info[x][3] for x in group):
+            shift -= rules.CREST_SHIFT
+        return rules.frt_final(rules.fire_total(parts) - armor, shift) is not None
+
     out: list[list[int]] = []
     for company in sorted({defs[x].company for x in cands}):
-        company_cells = {core.loc[x] for x in cands if defs[x].company == company}
+        company_cells = {loc[x] for x in cands if defs[x].company == company}
         remaining = set(company_cells)
         while remaining:
             comp = component(core, min(remaining), company_cells)
@@ -261,16 +305,10 @@ def _feasible_groups(
             group = [
                 x
                 for x in cands
-                if core.loc[x] in comp and (defs[x].company == company or defs[x].type.support)
+                if loc[x] in comp and (defs[x].company == company or defs[x].type.support)
             ]
-            for variant in (
-                group,
-                [x for x in group if not core.T.sheltered(core.loc[x], target)],
-            ):
-                if not variant:
-                    continue
-                probe.firers = variant
-                if column(core, probe, movers) is not None:
+            for variant in (group, [x for x in group if not info[x][3]]):
+                if variant and feasible(variant):
                     out.append(variant)
                     break
     return out
@@ -294,11 +332,15 @@ def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]
 
 def fire_leaders(core: LnlCore, side: str) -> list[int]:
     """Units that may open an attack in the fire phase."""
-    lead: set[int] = set()
-    for groups in fire_plan(core, side).values():
-        for g in groups:
-            lead.update(g)
-    return sorted(lead)
+    key = ("leaders", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        lead: set[int] = set()
+        for groups in fire_plan(core, side).values():
+            for g in groups:
+                lead.update(g)
+        hit = core.memo[key] = sorted(lead)
+    return list(hit)
 
 
 def fire_targets(core: LnlCore, u: int) -> list[tuple[int, str]]:
@@ -325,13 +367,13 @@ def bombard_column(core: LnlCore, cell: int, packets: int, bonus: bool) -> int |
 def phase_options(core: LnlCore) -> Iterator[Action]:
     """Open an attack with a unit, or (the Americans) bombard a hex with NGFS alone."""
     for u in fire_leaders(core, core.side):
-        yield FireWith(core.uid(u))
+        yield fire_with(core.uid(u))
     if core.side == "US" and core.ngfs_left > 0:
         for c in sorted(core.occ):
             if core.enemy_at(c, "US") and (
                 bombard_column(core, c, core.ngfs_left, core.bonus["US"]) is not None
             ):
-                yield Bombard(core.label(c))
+                yield bombard(core.label(c))
 
 
 def open_fire(core: LnlCore, action: Action) -> None:
@@ -361,8 +403,8 @@ def attack_options(core: LnlCore) -> Iterator[Action]:
     if a.target < 0:
         first = a.firers[0]
         for c, kind in fire_targets(core, first):
-            yield Target(core.label(c), kind)
-        yield Cancel()
+            yield target(core.label(c), kind)
+        yield CANCEL
         return
     for x in core.units_of(a.side) if a.mode != "bombard" else ():
         if x in a.firers:
@@ -370,14 +412,14 @@ def attack_options(core: LnlCore) -> Iterator[Action]:
         if firer_reach(core, x, a.side, a.target, a.kind, a.mode) and may_combine(
             core, [*a.firers, x]
         ):
-            yield Add(core.uid(x))
+            yield add(core.uid(x))
     if ngfs_allowed(a) and a.ngfs < core.ngfs_left:
-        yield AddNgfs()
+        yield ADD_NGFS
     if core.bonus[a.side] and not a.bonus and a.kind != "hard":
-        yield AddBonus()
+        yield ADD_BONUS
     if column(core, a, movers) is not None:
-        yield Resolve()
-    yield Cancel()
+        yield RESOLVE
+    yield CANCEL
 
 
 def apply_attack_action(core: LnlCore, action: Action) -> None:

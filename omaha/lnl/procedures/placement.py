@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
-from omaha.lnl.actions import Deploy, Place
+from omaha.lnl.actions import Deploy, Place, place
 from omaha.lnl.core import LnlCore
 
 
@@ -40,7 +40,7 @@ def place_hexes(core: LnlCore, u: int) -> list[int]:
 def place_options(core: LnlCore) -> Iterator[Action]:
     u = core.place_queue[0]
     for c in place_hexes(core, u):
-        yield Place(core.uid(u), core.label(c))
+        yield place(core.uid(u), core.label(c))
 
 
 def apply_place_action(core: LnlCore, action: Action) -> None:
