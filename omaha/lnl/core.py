@@ -292,7 +292,14 @@ class LnlCore(State[LnlScenario]):
 
     def units_of(self, side: str) -> list[int]:
         """Units of a side on the map, in index order."""
-        return [u.idx for u in self.scen.units if u.side == side and self.loc[u.idx] >= 0]
+        key = ("units", side)
+        hit = self.memo.get(key)
+        if hit is None:
+            loc = self.loc
+            hit = self.memo[key] = [
+                u.idx for u in self.scen.units if u.side == side and loc[u.idx] >= 0
+            ]
+        return list(hit)
 
     def at(self, cell: int) -> list[int]:
         return self.occ.get(cell, [])

@@ -112,15 +112,19 @@ def assault_candidates(core: LnlCore, side: str, target: int) -> list[int]:
 def best_group(core: LnlCore, side: str, target: int) -> tuple[int | None, list[int]]:
     """The company group (with its stacked support) giving the best CAT column,
     and that column (None: no assault possible)."""
+    return _best_group(core, assault_candidates(core, side, target), target)
+
+
+def _best_group(core: LnlCore, cands: list[int], target: int) -> tuple[int | None, list[int]]:
     defs = core.scen.units
-    cands = assault_candidates(core, side, target)
     best: tuple[int | None, list[int]] = (None, [])
     for company in sorted({defs[x].company for x in cands}):
         company_cells = {core.loc[x] for x in cands if defs[x].company == company}
         group = [
             x
             for x in cands
-            if defs[x].company == company or (defs[x].type.support and core.loc[x] in company_cells)
+            if defs[x].company == company
+            or (defs[x].type.support and core.loc[x] in company_cells)
         ]
         col = assault_column(core, group, target)
         if col is not None and (best[0] is None or col > best[0]):
@@ -133,13 +137,29 @@ def best_assault(core: LnlCore, side: str, target: int) -> int | None:
     return best_group(core, side, target)[0]
 
 
+def assault_targets(core: LnlCore, side: str) -> list[int]:
+    """Enemy hexes ``side`` may close assault now, in board order."""
+    key = ("assault targets", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = []
+        eligible = [x for x in core.units_of(side) if assault_eligible(core, x, side)]
+        defs = core.scen.units
+        for c in sorted(core.occ) if eligible else ():
+            if defs[core.occ[c][0]].side == side:
+                continue
+            cands = [x for x in eligible if can_assault_into(core, x, c)]
+            if cands and _best_group(core, cands, c)[0] is not None:
+                hit.append(c)
+    return list(hit)
+
+
 # ----------------------------------------------------------------------------
 # The close assault phase's own decisions
 # ----------------------------------------------------------------------------
 def phase_options(core: LnlCore) -> Iterator[Action]:
-    for c in sorted(core.occ):
-        if core.enemy_at(c, core.side) and best_assault(core, core.side, c) is not None:
-            yield assault(core.label(c))
+    for c in assault_targets(core, core.side):
+        yield assault(core.label(c))
 
 
 def open_assault(core: LnlCore, action: Action) -> None:

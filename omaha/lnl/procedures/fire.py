@@ -369,11 +369,20 @@ def phase_options(core: LnlCore) -> Iterator[Action]:
     for u in fire_leaders(core, core.side):
         yield fire_with(core.uid(u))
     if core.side == "US" and core.ngfs_left > 0:
-        for c in sorted(core.occ):
-            if core.enemy_at(c, "US") and (
-                bombard_column(core, c, core.ngfs_left, core.bonus["US"]) is not None
-            ):
-                yield bombard(core.label(c))
+        for c in bombard_targets(core):
+            yield bombard(core.label(c))
+
+
+def bombard_targets(core: LnlCore) -> list[int]:
+    """German hexes an NGFS bombardment of every packet left could attack."""
+    hit = core.memo.get(("bombard",))
+    if hit is None:
+        hit = core.memo[("bombard",)] = [
+            c
+            for c in enemy_cells(core, "US")
+            if bombard_column(core, c, core.ngfs_left, core.bonus["US"]) is not None
+        ]
+    return list(hit)
 
 
 def open_fire(core: LnlCore, action: Action) -> None:
@@ -406,7 +415,7 @@ def attack_options(core: LnlCore) -> Iterator[Action]:
             yield target(core.label(c), kind)
         yield CANCEL
         return
-    for x in core.units_of(a.side) if a.mode != "bombard" else ():
+    for x in shooters(core, a.side) if a.mode != "bombard" else ():
         if x in a.firers:
             continue
         if firer_reach(core, x, a.side, a.target, a.kind, a.mode) and may_combine(
