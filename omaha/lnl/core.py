@@ -57,6 +57,11 @@ class Attack:
     ngfs: int = 0
     bonus: bool = False
 
+    def copy(self) -> Attack:
+        return Attack(
+            self.side, self.mode, list(self.firers), self.target, self.kind, self.ngfs, self.bonus
+        )
+
 
 @attrs.define
 class OppWindow:
@@ -65,6 +70,9 @@ class OppWindow:
     side: str
     cell: int
     movers: list[int]
+
+    def copy(self) -> OppWindow:
+        return OppWindow(self.side, self.cell, list(self.movers))
 
 
 @attrs.define
@@ -78,6 +86,11 @@ class MoveGroup:
     serial: int
     stepped: bool = False
 
+    def copy(self) -> MoveGroup:
+        return MoveGroup(
+            list(self.units), self.start, self.cell, dict(self.spent), self.serial, self.stepped
+        )
+
 
 @attrs.define
 class LossTask:
@@ -88,6 +101,9 @@ class LossTask:
     remaining: int
     hits: dict[int, int]
 
+    def copy(self) -> LossTask:
+        return LossTask(self.side, list(self.units), self.remaining, dict(self.hits))
+
 
 @attrs.define
 class RetreatTask:
@@ -95,6 +111,9 @@ class RetreatTask:
 
     side: str
     queue: list[int]
+
+    def copy(self) -> RetreatTask:
+        return RetreatTask(self.side, list(self.queue))
 
 
 @attrs.define
@@ -105,6 +124,9 @@ class AdvanceTask:
     units: list[int]
     cell: int
 
+    def copy(self) -> AdvanceTask:
+        return AdvanceTask(self.side, list(self.units), self.cell)
+
 
 @attrs.define
 class StrikeTask:
@@ -113,6 +135,9 @@ class StrikeTask:
     side: str
     he: int
     event: str
+
+    def copy(self) -> StrikeTask:
+        return StrikeTask(self.side, self.he, self.event)
 
 
 class LnlCore(State[LnlScenario]):
@@ -216,6 +241,41 @@ class LnlCore(State[LnlScenario]):
 
     def _drop_caches(self) -> None:
         self.memo = {}
+
+    def _copy(self) -> LnlCore:
+        """A structural copy: every mutable field copied, the cached queries kept
+        (they describe the same position; their values are never changed in place)."""
+        twin = self._copy_base()
+        assert isinstance(twin, LnlCore)
+        twin.loc = self.loc[:]
+        twin.steps = self.steps[:]
+        twin.dis = self.dis[:]
+        twin.fired = self.fired[:]
+        twin.placed = self.placed[:]
+        twin.moved = self.moved[:]
+        twin.assaulted = self.assaulted[:]
+        twin.ashore = self.ashore[:]
+        twin.entered = self.entered[:]
+        twin.occ = {c: xs[:] for c, xs in self.occ.items()}
+        twin.control = self.control[:]
+        twin.deck = self.deck.copy()
+        twin.bonus = dict(self.bonus)
+        twin.perms = set(self.perms)
+        twin.fired_at = set(self.fired_at)
+        twin.due = dict(self.due)
+        twin.events_done = set(self.events_done)
+        twin.entered_by = {c: dict(m) for c, m in self.entered_by.items()}
+        twin.place_queue = self.place_queue[:]
+        twin.attack = None if self.attack is None else self.attack.copy()
+        twin.opp = None if self.opp is None else self.opp.copy()
+        twin.group = None if self.group is None else self.group.copy()
+        twin.loss = None if self.loss is None else self.loss.copy()
+        twin.retreat = None if self.retreat is None else self.retreat.copy()
+        twin.advance = None if self.advance is None else self.advance.copy()
+        twin.strike = None if self.strike is None else self.strike.copy()
+        twin.steps_lost = dict(self.steps_lost)
+        twin.memo = dict(self.memo)
+        return twin
 
     # -- the decision in progress ------------------------------------------------
     def decision(self) -> Decision:

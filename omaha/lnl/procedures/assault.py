@@ -123,8 +123,7 @@ def _best_group(core: LnlCore, cands: list[int], target: int) -> tuple[int | Non
         group = [
             x
             for x in cands
-            if defs[x].company == company
-            or (defs[x].type.support and core.loc[x] in company_cells)
+            if defs[x].company == company or (defs[x].type.support and core.loc[x] in company_cells)
         ]
         col = assault_column(core, group, target)
         if col is not None and (best[0] is None or col > best[0]):

@@ -216,13 +216,34 @@ def feasible_groups(
     target's crest costs a column, so each cluster is also tried without such
     firers. Any unit of a listed group can lead an attack that is legal.
     """
+    if mode == "fire" and movers is None:
+        return list(fire_plan(core, side).get((target, kind), ()))
     key = ("groups", side, target, kind, mode, tuple(movers) if movers is not None else None)
     hit = core.memo.get(key)
-    if hit is not None:
-        return list(hit)
-    out = _feasible_groups(core, side, target, kind, mode, movers)
-    core.memo[key] = out
-    return list(out)
+    if hit is None:
+        hit = core.memo[key] = []
+        targets = targets_in(core, side, target, kind, movers)
+        if targets:
+            cands = _candidates(core, side, target, (kind,), mode)[kind]
+            hit.extend(_groups(core, side, target, kind, mode, targets, cands))
+    return list(hit)
+
+
+def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]]:
+    """Every (target hex, kind) of the fire phase with its feasible groups."""
+    key = ("plan", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = {}
+        for c in enemy_cells(core, side):
+            targets = {kind: targets_in(core, side, c, kind, None) for kind in KINDS}
+            cands = _candidates(core, side, c, tuple(k for k in KINDS if targets[k]), "fire")
+            for kind in KINDS:
+                if targets[kind]:
+                    groups = _groups(core, side, c, kind, "fire", targets[kind], cands[kind])
+                    if groups:
+                        hit[(c, kind)] = groups
+    return dict(hit)
 
 
 def shooters(core: LnlCore, side: str) -> list[int]:
@@ -234,12 +255,24 @@ def shooters(core: LnlCore, side: str) -> list[int]:
     return list(hit)
 
 
-def _feasible_groups(
-    core: LnlCore, side: str, target: int, kind: str, mode: str, movers: list[int] | None
-) -> list[list[int]]:
-    targets = targets_in(core, side, target, kind, movers)
-    if not targets:
-        return []
+#: A candidate firer: (unit, factor, halved, adjacent, firing across the target's crest).
+Candidate = tuple[int, int, bool, bool, bool]
+
+
+def _candidates(
+    core: LnlCore, side: str, target: int, kinds: tuple[str, ...], mode: str
+) -> dict[str, list[Candidate]]:
+    """For each kind, the units of ``side`` that may join an attack on it, in index order.
+
+    A unit in reach (:func:`reach`), with a factor against the kind, and (fire
+    phase) not from a hex that already fired at it (reading R17).
+    """
+    hard: list[Candidate] | None = [] if "hard" in kinds else None
+    soft: list[Candidate] | None = [] if "soft" in kinds else None
+    both: list[Candidate] | None = [] if "both" in kinds else None
+    out = {k: v for k, v in (("hard", hard), ("soft", soft), ("both", both)) if v is not None}
+    if not kinds:
+        return out
     defs = core.scen.units
     T = core.T
     n = T.n
@@ -247,37 +280,55 @@ def _feasible_groups(
     los_known = T.los_known
     loc = core.loc
     steps = core.steps
-    hard = kind == "hard"
-    fired_at = core.fired_at if mode == "fire" else None
-    cands: list[int] = []
-    #: per candidate: (factor, halved, adjacent, across the target's crest)
-    info: dict[int, tuple[int, bool, bool, bool]] = {}
+    fired_at = core.fired_at if mode == "fire" else ()
     for x in shooters(core, side):
         t = defs[x].type
         here = loc[x]
         d = near[here]
         if d > 2 * t.range or d == 0:
             continue
-        f = (t.ap if hard else t.he)[0 if steps[x] >= 2 else 1]
-        if f <= 0:
-            continue
-        if fired_at is not None and (here, target, kind) in fired_at:
+        i = 0 if steps[x] >= 2 else 1
+        ap = t.ap[i] if hard is not None and (here, target, "hard") not in fired_at else 0
+        he = t.he[i] if soft is not None and (here, target, "soft") not in fired_at else 0
+        he_both = t.he[i] if both is not None else 0
+        if ap <= 0 and he <= 0 and he_both <= 0:
             continue
         seen = los_known[here * n + target]
         if not (seen == 2 if seen else T.los(here, target)) and not (
             t.mortar and spotted(core, side, target)
         ):
             continue
-        cands.append(x)
-        info[x] = (f, d > t.range, d == 1, T.sheltered(here, target))
+        halved, adjacent, crest = d > t.range, d == 1, T.sheltered(here, target)
+        if ap > 0 and hard is not None:
+            hard.append((x, ap, halved, adjacent, crest))
+        if he > 0 and soft is not None:
+            soft.append((x, he, halved, adjacent, crest))
+        if he_both > 0 and both is not None:
+            both.append((x, he_both, halved, adjacent, crest))
+    return out
+
+
+def _groups(
+    core: LnlCore,
+    side: str,
+    target: int,
+    kind: str,
+    mode: str,
+    targets: list[int],
+    cands: list[Candidate],
+) -> list[list[int]]:
+    """The feasible groups among the candidates (see :func:`feasible_groups`)."""
     if not cands:
         return []
+    defs = core.scen.units
+    T = core.T
+    loc = core.loc
     # the column of a group, with every NGFS packet and bonus the attack could add
     probe = Attack(side, mode, [], target, kind)
     if ngfs_allowed(probe):
         probe.ngfs = core.ngfs_left
     probe.bonus = core.bonus[side] and kind != "hard"
-    if hard:
+    if kind == "hard":
         armor = max(defs[x].type.armor for x in targets)
         extra = 0
     else:
@@ -286,30 +337,30 @@ def _feasible_groups(
     base_shift = (1 if mode == "opp" else 0) - T.terrain_shift(target)
     sea = bool(probe.ngfs) and T.sea_sheltered[target]
 
-    def feasible(group: list[int]) -> bool:
-        parts = [(info[x][0], info[x][1]) for x in group]
-        if not hard:
+    def feasible(group: list[Candidate]) -> bool:
+        parts = [(c[1], c[2]) for c in group]
+        if kind != "hard":
             parts.append((extra, False))
-        shift = base_shift + (1 if any(info[x][2] for x in group) else 0)
-        if sea or any(info[x][3] for x in group):
+        shift = base_shift + (1 if any(c[3] for c in group) else 0)
+        if sea or any(c[4] for c in group):
             shift -= rules.CREST_SHIFT
         return rules.frt_final(rules.fire_total(parts) - armor, shift) is not None
 
     out: list[list[int]] = []
-    for company in sorted({defs[x].company for x in cands}):
-        company_cells = {loc[x] for x in cands if defs[x].company == company}
+    for company in sorted({defs[c[0]].company for c in cands}):
+        company_cells = {loc[c[0]] for c in cands if defs[c[0]].company == company}
         remaining = set(company_cells)
         while remaining:
             comp = component(core, min(remaining), company_cells)
             remaining -= comp
             group = [
-                x
-                for x in cands
-                if loc[x] in comp and (defs[x].company == company or defs[x].type.support)
+                c
+                for c in cands
+                if loc[c[0]] in comp and (defs[c[0]].company == company or defs[c[0]].type.support)
             ]
-            for variant in (group, [x for x in group if not info[x][3]]):
+            for variant in (group, [c for c in group if not c[4]]):
                 if variant and feasible(variant):
-                    out.append(variant)
+                    out.append([c[0] for c in variant])
                     break
     return out
 
@@ -317,17 +368,6 @@ def _feasible_groups(
 def enemy_cells(core: LnlCore, side: str) -> list[int]:
     """Hexes holding units of the other side, in board order."""
     return sorted(c for c, xs in core.occ.items() if core.scen.units[xs[0]].side != side)
-
-
-def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]]:
-    """Every (target hex, kind) of the fire phase with its feasible groups."""
-    out = {}
-    for c in enemy_cells(core, side):
-        for kind in KINDS:
-            groups = feasible_groups(core, side, c, kind, "fire", None)
-            if groups:
-                out[(c, kind)] = groups
-    return out
 
 
 def fire_leaders(core: LnlCore, side: str) -> list[int]:

@@ -46,9 +46,10 @@ def _place_hexes(core: LnlCore, u: int) -> list[int]:
     out = []
     for c in cells:
         here = occ.get(c)
-        if here is None or (defs[here[0]].side == side and (
-            engineer or sum(1 for y in here if not defs[y].type.engineer) < 2
-        )):
+        if here is None or (
+            defs[here[0]].side == side
+            and (engineer or sum(1 for y in here if not defs[y].type.engineer) < 2)
+        ):
             out.append(c)
     return out
 
