@@ -640,6 +640,10 @@ class HeuristicUS(BotBase):
 
     def route(self, state: LnlCore, u: int, here: int) -> list[int] | None:
         """Cheapest path to the goal around enemy hexes (ending next to an enemy goal)."""
+        path = state.cached(("heuristic US", "route", u, here), lambda: self._route(state, u, here))
+        return None if path is None else list(path)
+
+    def _route(self, state: LnlCore, u: int, here: int) -> list[int] | None:
         goal = self.goal(state, u, here)
         enemies = {state.loc[x] for x in state.units_of("German")}
         blocked = enemies - {goal}
@@ -652,6 +656,9 @@ class HeuristicUS(BotBase):
 
     def will_move(self, state: LnlCore, u: int) -> bool:
         """Whether a unit has ground to gain this turn (else it fires)."""
+        return state.cached(("heuristic US", "will move", u), lambda: self._will_move(state, u))
+
+    def _will_move(self, state: LnlCore, u: int) -> bool:
         if not movement.movable(state, u):
             return False
         here = state.loc[u]
@@ -662,6 +669,9 @@ class HeuristicUS(BotBase):
 
     def fire_role(self, state: LnlCore, u: int) -> bool:
         """Tanks and machineguns fire; riflemen fire when they cannot advance or assault."""
+        return state.cached(("heuristic US", "fire role", u), lambda: self._fire_role(state, u))
+
+    def _fire_role(self, state: LnlCore, u: int) -> bool:
         t = state.u(u).type
         if t.kind == "armor" or t.kind == "gun" or (t.range >= 6 and t.kind == "infantry"):
             return True
@@ -694,11 +704,16 @@ class HeuristicUS(BotBase):
 
     # -- fire ------------------------------------------------------------------
     def attack_plans(self, state: LnlCore) -> list[Plan]:
+        """The attacks worth making, best first (none led by a unit refused this phase)."""
+        plans = state.cached(("heuristic US", "attack plans"), lambda: self._attack_plans(state))
+        return [p for p in plans if refusal_key(state, state.uid(p.first)) not in self._refused]
+
+    def _attack_plans(self, state: LnlCore) -> list[Plan]:
         plans: list[Plan] = []
         for (c, kind), groups in sorted(fire.fire_plan(state, "US").items()):
             for g in groups:
                 g2 = self.filter_group(state, g, c)
-                if not g2 or refusal_key(state, state.uid(g2[0])) in self._refused:
+                if not g2:
                     continue
                 probe = Attack("US", "fire", g2, c, kind)
                 targets = fire.targets_in(state, "US", c, kind, None)

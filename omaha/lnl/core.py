@@ -12,8 +12,8 @@ The sequence of play lives in :mod:`omaha.lnl.state`, the procedures in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal, get_args
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, TypeVar, cast, get_args
 
 import attrs
 
@@ -39,6 +39,10 @@ STAGES: tuple[Stage, ...] = get_args(Stage)
 Decision = Literal[
     "loss", "retreat", "advance", "assault", "attack", "opp", "move", "strike", "place", "phase"
 ]
+
+
+R = TypeVar("R")
+_MISSING = object()
 
 
 def other(side: str) -> str:
@@ -241,6 +245,17 @@ class LnlCore(State[LnlScenario]):
 
     def _drop_caches(self) -> None:
         self.memo = {}
+
+    def cached(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
+        """The result of a pure query of this position (a procedure's or a bot's),
+        computed once and kept in ``memo`` until the state next changes.
+
+        The result is shared: callers must not change it in place.
+        """
+        hit = self.memo.get(key, _MISSING)
+        if hit is _MISSING:
+            hit = self.memo[key] = compute()
+        return cast(R, hit)
 
     def _copy(self) -> LnlCore:
         """A structural copy: every mutable field copied, the cached queries kept
