@@ -86,8 +86,12 @@ class Plan:
     score: float = 0.0
 
 
+#: Pure results kept across games: movement graphs and distance fields per scenario
+#: and class of unit, cheapest paths per (scenario, class, start, goal, blocked hexes).
 _GRAPHS: dict[tuple[str, str], MovementGraph] = {}
 _FIELDS: dict[tuple[str, str, int], dict[int, int]] = {}
+_PATHS: dict[tuple[str, str, int, int, frozenset[int]], tuple[int, ...] | None] = {}
+_PATHS_CAP = 100_000
 
 
 def move_class(state: LnlCore, u: int) -> str:
@@ -122,6 +126,19 @@ def graph(state: LnlCore, cls: str) -> MovementGraph:
 
         g = _GRAPHS[key] = MovementGraph(state.scen.board, cost, cls)
     return g
+
+
+def cheapest_path(
+    state: LnlCore, cls: str, start: int, goal: int, blocked: frozenset[int]
+) -> tuple[int, ...] | None:
+    """The cheapest way from ``start`` to ``goal`` around ``blocked`` (None: none)."""
+    key = (state.scen.hash, cls, start, goal, blocked)
+    if key in _PATHS:
+        return _PATHS[key]
+    if len(_PATHS) >= _PATHS_CAP:
+        _PATHS.clear()
+    path = _PATHS[key] = graph(state, cls).path(start, goal, blocked=blocked)
+    return path
 
 
 def field(state: LnlCore, cls: str, goal: int) -> dict[int, int]:
@@ -646,8 +663,8 @@ class HeuristicUS(BotBase):
     def _route(self, state: LnlCore, u: int, here: int) -> list[int] | None:
         goal = self.goal(state, u, here)
         enemies = {state.loc[x] for x in state.units_of("German")}
-        blocked = enemies - {goal}
-        path = graph(state, move_class(state, u)).path(here, goal, blocked=blocked)
+        blocked = frozenset(enemies - {goal})
+        path = cheapest_path(state, move_class(state, u), here, goal, blocked)
         if path is None:
             return None
         if goal in enemies:

@@ -197,6 +197,9 @@ class LnlCore(State[LnlScenario]):
     steps_lost: dict[str, int]
     #: Results of pure queries (fire groups) valid until the state next changes.
     memo: dict[tuple[Any, ...], Any]
+    #: Fire groups by everything they depend on (a pure function's results, valid in
+    #: any position, so kept across changes and shared with clones).
+    groups_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]]
 
     # -- set-up of the fields ------------------------------------------------
     def init_fields(self) -> None:
@@ -242,6 +245,7 @@ class LnlCore(State[LnlScenario]):
         self.result = None
         self.steps_lost = {"US": 0, "German": 0}
         self.memo = {}
+        self.groups_cache = {}
 
     def _drop_caches(self) -> None:
         self.memo = {}

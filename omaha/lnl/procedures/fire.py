@@ -99,11 +99,15 @@ def connected(core: LnlCore, cells: set[int]) -> bool:
 
 def component(core: LnlCore, start: int, cells: set[int]) -> set[int]:
     """The cells of ``cells`` connected to ``start`` through neighbouring cells."""
+    return _component(core.T.neighbours, start, cells)
+
+
+def _component(neighbours: tuple[tuple[int, ...], ...], start: int, cells: set[int]) -> set[int]:
     seen = {start}
     todo = [start]
     while todo:
         c = todo.pop()
-        for n in core.T.neighbours[c]:
+        for n in neighbours[c]:
             if n in cells and n not in seen:
                 seen.add(n)
                 todo.append(n)
@@ -255,8 +259,9 @@ def shooters(core: LnlCore, side: str) -> list[int]:
     return list(hit)
 
 
-#: A candidate firer: (unit, factor, halved, adjacent, firing across the target's crest).
-Candidate = tuple[int, int, bool, bool, bool]
+#: A candidate firer: (unit, its hex, factor, halved, adjacent, firing across the target's
+#: crest).
+Candidate = tuple[int, int, int, bool, bool, bool]
 
 
 def _candidates(
@@ -300,11 +305,11 @@ def _candidates(
             continue
         halved, adjacent, crest = d > t.range, d == 1, T.sheltered(here, target)
         if ap > 0 and hard is not None:
-            hard.append((x, ap, halved, adjacent, crest))
+            hard.append((x, here, ap, halved, adjacent, crest))
         if he > 0 and soft is not None:
-            soft.append((x, he, halved, adjacent, crest))
+            soft.append((x, here, he, halved, adjacent, crest))
         if he_both > 0 and both is not None:
-            both.append((x, he_both, halved, adjacent, crest))
+            both.append((x, here, he_both, halved, adjacent, crest))
     return out
 
 
@@ -322,7 +327,6 @@ def _groups(
         return []
     defs = core.scen.units
     T = core.T
-    loc = core.loc
     # the column of a group, with every NGFS packet and bonus the attack could add
     probe = Attack(side, mode, [], target, kind)
     if ngfs_allowed(probe):
@@ -334,35 +338,62 @@ def _groups(
     else:
         armor = 0
         extra = NGFS_PACKET * probe.ngfs + (BONUS_HE if probe.bonus else 0)
-    base_shift = (1 if mode == "opp" else 0) - T.terrain_shift(target)
+    shift = (1 if mode == "opp" else 0) - T.terrain_shift(target)
     sea = bool(probe.ngfs) and T.sea_sheltered[target]
+    key = (kind != "hard", armor, extra, shift, sea, tuple(cands))
+    cache = core.groups_cache
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) >= GROUPS_CACHE_CAP:
+            cache.clear()
+        hit = cache[key] = _group_up(core, key[0], armor, extra, shift, sea, cands)
+    return [list(g) for g in hit]
+
+
+#: Entries kept in ``LnlCore.groups_cache`` before it starts afresh.
+GROUPS_CACHE_CAP = 20_000
+
+
+def _group_up(
+    core: LnlCore,
+    he: bool,
+    armor: int,
+    extra: int,
+    base_shift: int,
+    sea: bool,
+    cands: list[Candidate],
+) -> tuple[tuple[int, ...], ...]:
+    """The feasible groups among ``cands``: a pure function of its arguments (and of
+    the scenario's companies and map), so its results are kept across positions."""
+    defs = core.scen.units
+    neighbours = core.T.neighbours
 
     def feasible(group: list[Candidate]) -> bool:
-        parts = [(c[1], c[2]) for c in group]
-        if kind != "hard":
+        parts = [(c[2], c[3]) for c in group]
+        if he:
             parts.append((extra, False))
-        shift = base_shift + (1 if any(c[3] for c in group) else 0)
-        if sea or any(c[4] for c in group):
+        shift = base_shift + (1 if any(c[4] for c in group) else 0)
+        if sea or any(c[5] for c in group):
             shift -= rules.CREST_SHIFT
         return rules.frt_final(rules.fire_total(parts) - armor, shift) is not None
 
-    out: list[list[int]] = []
+    out: list[tuple[int, ...]] = []
     for company in sorted({defs[c[0]].company for c in cands}):
-        company_cells = {loc[c[0]] for c in cands if defs[c[0]].company == company}
+        company_cells = {c[1] for c in cands if defs[c[0]].company == company}
         remaining = set(company_cells)
         while remaining:
-            comp = component(core, min(remaining), company_cells)
+            comp = _component(neighbours, min(remaining), company_cells)
             remaining -= comp
             group = [
                 c
                 for c in cands
-                if loc[c[0]] in comp and (defs[c[0]].company == company or defs[c[0]].type.support)
+                if c[1] in comp and (defs[c[0]].company == company or defs[c[0]].type.support)
             ]
-            for variant in (group, [c for c in group if not c[4]]):
+            for variant in (group, [c for c in group if not c[5]]):
                 if variant and feasible(variant):
-                    out.append([c[0] for c in variant])
+                    out.append(tuple(c[0] for c in variant))
                     break
-    return out
+    return tuple(out)
 
 
 def enemy_cells(core: LnlCore, side: str) -> list[int]:
