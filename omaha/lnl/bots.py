@@ -728,12 +728,14 @@ class HeuristicUS(BotBase):
     def _attack_plans(self, state: LnlCore) -> list[Plan]:
         plans: list[Plan] = []
         for (c, kind), groups in sorted(fire.fire_plan(state, "US").items()):
+            targets = fire.targets_in(state, "US", c, kind, None)
+            priority = self.priority(state, c)
+            values: dict[int, float] = {}  # expected damage by FRT column
             for g in groups:
                 g2 = self.filter_group(state, g, c)
                 if not g2:
                     continue
                 probe = Attack("US", "fire", g2, c, kind)
-                targets = fire.targets_in(state, "US", c, kind, None)
                 best: Plan | None = None
                 for k in range(0, min(2, state.ngfs_left) + 1):
                     if k and kind == "hard":
@@ -742,7 +744,10 @@ class HeuristicUS(BotBase):
                     col = fire.column(state, probe)
                     if col is None:
                         continue
-                    score = frt_value(col, targets, state) * self.priority(state, c) - 0.6 * k
+                    value = values.get(col)
+                    if value is None:
+                        value = values[col] = frt_value(col, targets, state)
+                    score = value * priority - 0.6 * k
                     if best is None or score > best.score:
                         best = Plan(g2[0], c, kind, tuple(g2), ngfs=k, bonus=True, score=score)
                 if best is not None:

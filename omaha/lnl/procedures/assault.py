@@ -133,7 +133,7 @@ def _best_group(core: LnlCore, cands: list[int], target: int) -> tuple[int | Non
 
 def best_assault(core: LnlCore, side: str, target: int) -> int | None:
     """The best CAT column ``side`` can reach against ``target`` (None: none)."""
-    return best_group(core, side, target)[0]
+    return core.cached(("best assault", side, target), lambda: best_group(core, side, target)[0])
 
 
 def assault_targets(core: LnlCore, side: str) -> list[int]:
