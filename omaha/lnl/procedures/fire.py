@@ -239,15 +239,66 @@ def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]
     hit = core.memo.get(key)
     if hit is None:
         hit = core.memo[key] = {}
-        for c in enemy_cells(core, side):
-            targets = {kind: targets_in(core, side, c, kind, None) for kind in KINDS}
-            cands = _candidates(core, side, c, tuple(k for k in KINDS if targets[k]), "fire")
-            for kind in KINDS:
-                if targets[kind]:
-                    groups = _groups(core, side, c, kind, "fire", targets[kind], cands[kind])
+        targets = {
+            c: (targets_in(core, side, c, "hard", None), targets_in(core, side, c, "soft", None))
+            for c in enemy_cells(core, side)
+        }
+        cands = _plan_candidates(core, side, targets)
+        for c, (hard, soft) in targets.items():
+            for kind, units, found in (("hard", hard, cands[c][0]), ("soft", soft, cands[c][1])):
+                if units:
+                    groups = _groups(core, side, c, kind, "fire", units, found)
                     if groups:
                         hit[(c, kind)] = groups
     return dict(hit)
+
+
+def _plan_candidates(
+    core: LnlCore, side: str, targets: dict[int, tuple[list[int], list[int]]]
+) -> dict[int, tuple[list[Candidate], list[Candidate]]]:
+    """:func:`_candidates` in the fire phase for every enemy hex at once, hard and
+    soft (one pass over the units that may fire)."""
+    out: dict[int, tuple[list[Candidate], list[Candidate]]] = {c: ([], []) for c in targets}
+    wanted = [(c, bool(hard), bool(soft), out[c]) for c, (hard, soft) in targets.items()]
+    defs = core.scen.units
+    T = core.T
+    n = T.n
+    los_known = T.los_known
+    fired_at = core.fired_at
+    spotters: dict[int, bool] = {}
+    for x in shooters(core, side):
+        t = defs[x].type
+        here = core.loc[x]
+        i = 0 if core.steps[x] >= 2 else 1
+        ap, he = t.ap[i], t.he[i]
+        if ap <= 0 and he <= 0:
+            continue
+        near = T.dist[here]
+        rng = t.range
+        base = here * n
+        for c, has_hard, has_soft, (hard_out, soft_out) in wanted:
+            d = near[c]
+            if d > 2 * rng or d == 0:
+                continue
+            a = ap if has_hard and ap > 0 and (here, c, "hard") not in fired_at else 0
+            h = he if has_soft and he > 0 and (here, c, "soft") not in fired_at else 0
+            if not a and not h:
+                continue
+            seen = los_known[base + c]
+            if not (seen == 2 if seen else T.los(here, c)):
+                if not t.mortar:
+                    continue
+                spotted_c = spotters.get(c)
+                if spotted_c is None:
+                    spotted_c = spotters[c] = spotted(core, side, c)
+                if not spotted_c:
+                    continue
+            halved, adjacent, crest = d > rng, d == 1, T.sheltered(here, c)
+            if a:
+                hard_out.append((x, here, a, halved, adjacent, crest))
+            if h:
+                soft_out.append((x, here, h, halved, adjacent, crest))
+    return out
 
 
 def shooters(core: LnlCore, side: str) -> list[int]:
