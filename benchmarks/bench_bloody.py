@@ -42,7 +42,8 @@ def main() -> None:
     timed("new_state (set-up draws)", lambda: GAME.new_state(seed=1), 200)
 
     def legal() -> None:
-        st._legal = None
+        with st.edit():  # drops the cached legal actions
+            pass
         st.legal_actions()
 
     timed("legal_actions (uncached, mid-game)", legal, 2000)

@@ -34,9 +34,9 @@ MODULE_SHAPE = frozenset(
     }
 )
 #: Games still being moved into the common shape (strict xfail: remove when done).
-RESHAPING: set[str] = {"tcs", "lnl", "bloody", "landing_table"}
+RESHAPING: set[str] = set()
 #: Games whose modules still import each other in a circle (strict xfail likewise).
-CIRCLED: set[str] = {"tcs", "lnl", "bloody"}
+CIRCLED: set[str] = set()
 
 
 def module_name(path: Path) -> str:
@@ -173,7 +173,7 @@ def test_the_reshaped_modules_list_the_same_files() -> None:
 
 
 #: Test folders whose tests still touch private attributes (strict xfail likewise).
-PRIVATE_TOUCHERS: set[str] = {"lnl", "bloody", "landing_table"}
+PRIVATE_TOUCHERS: set[str] = set()
 
 
 def private_attributes(folder: Path) -> list[str]:
@@ -183,16 +183,17 @@ def private_attributes(folder: Path) -> list[str]:
         if path.name == "toygame.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if (
-                isinstance(node, ast.Attribute)
-                and node.attr.startswith("_")
-                and not node.attr.startswith("__")
-            ):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
                 found.append(f"{path.name}:{node.lineno}: .{node.attr}")
     return found
 
 
 TESTS = ROOT.parent / "tests"
+
+
+def _private(name: str) -> bool:
+    """A private attribute: ``_x``, but not ``__dunder__`` nor IPython's ``_repr_svg_``."""
+    return name.startswith("_") and not name.startswith(("__", "_repr_"))
 
 
 @pytest.mark.parametrize(
@@ -213,7 +214,6 @@ def test_top_level_tests_use_no_private_attributes() -> None:
     found = []
     for path in sorted(TESTS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            private = isinstance(node, ast.Attribute) and node.attr.startswith("_")
-            if private and not node.attr.startswith("__"):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
                 found.append(f"{path.name}:{node.lineno}: .{node.attr}")
     assert found == []

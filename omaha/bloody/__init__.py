@@ -4,17 +4,23 @@ A solo game: the US player (``players = ("US",)``) lands companies and battalion
 on a square-grid Omaha Beach and spends Initiative and Engineer assets to gap the
 obstacles, clear the strongpoints and push through the draws into the bocage. The
 German side is the system: face-down Strongpoint and Encounter tokens, the tables
-and the die. The two-player mode the designer mentions (3.4.a) is left out: its
-rules are not in the text.
+and the die. Scope: the complete solo game (set-up, drift, beach disruption,
+Random Events, Initiative and Engineers, moves into German squares, attacks,
+engineers, tanks, cards, victory); the two-player mode the designer mentions
+(3.4.a) is left out, its rules are not in the text. The text prints no map,
+counter, token value, table or card: every one of them is reconstructed data whose
+provenance says why.
 
-Modules: ``rules`` (modifiers, tables, attack and victory procedures), ``scenario``
-(data loading with provenance), ``state`` (sequence of play, legal actions, apply),
-``landing`` (drift and beach disruption), ``combat`` (moving into German squares,
-attacks, engineers, tank moves), ``effects`` (units, tokens, tanks, random events),
-``cards``, ``explain`` (why an action is illegal), ``view`` (views, metrics,
-snapshots), ``bots`` (random and heuristic), ``game`` (the registered Game). Data in
-``data/``; the scope, the reconstructions and every reading of an ambiguous rule are
-in ``READINGS.md``.
+The module has the common shape: ``game`` (the registered Game), ``scenario``
+(``SHIPPED``, ``BloodyScenario``, ``load_scenario``), ``actions`` (``ACTIONS``),
+``core`` (``BloodyCore``: every field of a game in progress), ``state``
+(``BloodyState``: the sequence of play), ``procedures/`` (set-up, turns, events,
+activation, movement, attack, engineers, tanks, cards, landing, and the shared
+unit, token and rating effects), ``rules`` (pure cited functions), ``components/``
+(data loaders), ``view`` (views, metrics, snapshots), ``bots`` (random and
+heuristic). Data in ``data/``, the shipped scenario in ``data/scenarios/``; the
+scope, the reconstructions and every reading of an ambiguous rule are in
+``READINGS.md``.
 """
 
 from omaha.bloody.game import GAME

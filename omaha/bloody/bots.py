@@ -49,7 +49,9 @@ from .actions import (
     ResolveAttack,
     ReturnCard,
 )
-from .scenario import BEACH, BloodyScenario, face_value
+from .components.map import BEACH
+from .components.tokens import face_value
+from .scenario import BloodyScenario
 
 #: Opportunity cost of one Initiative point, in VP.
 V_INIT = 0.45

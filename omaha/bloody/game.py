@@ -18,7 +18,8 @@ from omaha.kernel.metrics import (
 from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
 
 from .actions import ACTIONS
-from .scenario import BloodyScenario
+from .bots import HeuristicBot
+from .scenario import SHIPPED, BloodyScenario, load_scenario
 from .state import BloodyState
 
 
@@ -55,18 +56,16 @@ class BloodyGame(Game[BloodyScenario]):
         return ACTIONS
 
     def scenarios(self) -> tuple[str, ...]:
-        return ("solo",)
+        return SHIPPED
 
     def _load_scenario(self, ref: str) -> BloodyScenario:
-        return BloodyScenario(ref)
+        return load_scenario(ref)
 
     def _state_class(self) -> type[State[BloodyScenario]]:
         return BloodyState
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        from .bots import HeuristicBot
-
         return {"random": RandomBot, "heuristic": HeuristicBot}
 
 

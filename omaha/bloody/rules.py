@@ -3,7 +3,7 @@
 Each function cites the section of the playtest solo rules (draft 2.1) it
 implements. The tables themselves are not printed in the text; they are data
 (``data/tables.toml``) read into :class:`Table`. Where the text is ambiguous or
-broken the chosen reading is stated as "Reading: ..." and tested.
+broken, the reading chosen is in ``READINGS.md`` (and tested); a docstring points to it.
 """
 
 from __future__ import annotations
@@ -91,9 +91,7 @@ class EventEntry:
 def drift_modifier(turn: int, battalion: bool, card: int = 0) -> int:
     """Bloody Omaha 6.2.a: +1 on turns 1-4, -2 for a battalion; plus any card modifier.
 
-    Reading: "battalion-sized, with a strength of 6 or 3" names the reduced side of
-    the BN counters (full strength 10, 3.3), so every BN counter is battalion-sized,
-    whichever side is up. Reading: the turn is the turn of the roll.
+    Readings (READINGS.md): every BN counter is battalion-sized; the turn of the roll.
     """
     return (1 if turn <= 4 else 0) - (2 if battalion else 0) + card
 
@@ -145,7 +143,7 @@ def landing_modifiers(
     """Bloody Omaha 6.5.a: +2 on turns 1-2, +1 on turns 3-4, -2 battalions, +1 next to an
     uncleared strongpoint by a gray arrow (once), +1 landing among another division.
 
-    The caller decides ``mixed`` (Reading: the Rangers neither take nor cause it).
+    The caller decides ``mixed`` (:func:`mixed_landing`).
     """
     turn_mod = 2 if turn <= 2 else 1 if turn <= 4 else 0
     return LandingModifiers(
@@ -169,9 +167,7 @@ def landing_result(table: Table, modified: int, mods: LandingModifiers) -> Row:
 def mixed_landing(lander_division: str, others: Sequence[str]) -> bool:
     """Bloody Omaha 6.5.a: does the other-division modifier apply?
 
-    Reading: the exception for the 75th Rangers works both ways: a Ranger unit never
-    takes the +1, and Ranger units already on the square do not cause it, because the
-    Rangers are not a division (the modifier speaks of "another division").
+    Reading (READINGS.md): the Rangers neither take the +1 nor cause it.
     """
     if lander_division == RANGERS:
         return False
@@ -194,11 +190,9 @@ def engineer_modifier(turn: int, assets: int, under_fire: bool) -> int:
 # Attacks (8.4)
 # --------------------------------------------------------------------------
 def mixed_commands(divisions: Sequence[str]) -> bool:
-    """Bloody Omaha 8.4.a: attackers from more than one US command.
+    """Bloody Omaha 8.4.a: attackers from more than one US command (-1 on the die).
 
-    Reading: the sentence breaks off after naming the commands; we finish it the way
-    6.5.a treats intermingled divisions, as a -1 on the attack die. Here the Rangers do
-    count as a command, because 8.4.a lists them among the commands.
+    Reading (READINGS.md, "the broken sentence of 8.4.a"): the Rangers count here.
     """
     return len(set(divisions)) > 1
 
@@ -209,13 +203,8 @@ def attack_result(total: int, defence: int) -> str:
     ``total`` is the modified die plus the US attack strength (8.4.b), ``defence`` the
     sum of the defending numerical tokens (8.4.c).
 
-    Reading: the thresholds are garbled; the surviving words compare "the number rolled
-    plus the total US attack strength" with the German tokens. We read: below the
-    German total the attack fails; reaching it is a Success/Disrupted; reaching twice
-    the German total (or any total against a defence of 0) is a clean Success. Both
-    successes remove every numerical token; "if all German tokens have been removed"
-    then matters for tokens an attack cannot remove (Mines, 8.1.c), which stop the
-    advance.
+    Reading (READINGS.md, "Thresholds"): below the German total a Failure, at least it a
+    Success/Disrupted, at least twice it (or against 0) a Success.
     """
     if total >= 2 * defence:
         return SUCCESS
@@ -278,10 +267,7 @@ def victory_level(exits_cleared: int, exits_total: int, vp: int) -> str:
     Published: fewer than 2 Exit squares cleared is a Defeat (2.2.a); at least 3 with
     30-40 VP a Historical Victory (2.2.b); all with more than 40 VP a Major Victory (2.2.c).
 
-    Reading (levels the text leaves undefined): exactly 2 exits is a Draw (not a
-    Defeat, not yet a victory: the historical day ended with two draws open); 3 or more
-    exits with fewer than 30 VP is a Draw; 3 or more exits with more than 40 VP but not
-    every exit is a Historical Victory (more VP cannot make it worse than 30-40 VP).
+    Reading (READINGS.md, "Victory"): the levels the text leaves undefined.
     """
     if exits_cleared < 2:
         return DEFEAT

@@ -7,28 +7,25 @@ there, as the backs of the real tokens do (3.5.d, 3.5.e).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from omaha.kernel.decks import Deck
+from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 
-from . import effects as fx
 from . import rules
-from .effects import ASIDE, BOX, DEAD, LOST
-from .scenario import face_value, is_strongpoint_token
-
-if TYPE_CHECKING:
-    from .state import BloodyState
+from .components.tokens import face_value, is_strongpoint_token, token_text
+from .core import ASIDE, BOX, DEAD, LOST, BloodyCore, Phase, Step, tank_name
 
 BOX_ID = "reinforcements"
 
 
-def token_piece(st: BloodyState, cell: int, k: int, face: str, revealed: bool, hide: bool) -> Piece:
+def token_piece(st: BloodyCore, cell: int, k: int, face: str, revealed: bool, hide: bool) -> Piece:
     lab = st.board.labels[cell]
     kind = "Strongpoint" if is_strongpoint_token(face) else "Encounter"
     if hide and not revealed:
         return Piece(f"{lab}#{k + 1}", "German", kind, lab, hidden=True)
-    text = fx.token_text(face)
+    text = token_text(face)
     value = text.split()[-1] if text.split()[-1].isdigit() else text
     return Piece(
         f"{lab}#{k + 1}",
@@ -40,7 +37,7 @@ def token_piece(st: BloodyState, cell: int, k: int, face: str, revealed: bool, h
     )
 
 
-def build_view(st: BloodyState, player: str | None) -> View:
+def build_view(st: BloodyCore, player: str | None) -> View:
     scen, board = st.scen, st.board
     labels = board.labels
     hide = player is not None
@@ -70,7 +67,7 @@ def build_view(st: BloodyState, player: str | None) -> View:
             else ((f"with {scen.units[unit].id}",) if unit >= 0 else ("waiting",))
         )
         pieces.append(
-            Piece(fx.tank_name(t), "US", "Tank", where, values=str(scen.tank_strength), marks=mark)
+            Piece(tank_name(t), "US", "Tank", where, values=str(scen.tank_strength), marks=mark)
         )
     for b in scen.beaches:
         if st.gap[b]:
@@ -118,22 +115,10 @@ def build_view(st: BloodyState, player: str | None) -> View:
             f"attack on {labels[st.attack_target]} from "
             + ", ".join(labels[c] for c in st.attack_squares)
         )
-    return View(
-        game="bloody",
-        title=scen.title,
-        player=player,
-        turn=str(st.turn),
-        phase=st.phase,
-        board=board,
-        pending=st.pending,
-        pieces=tuple(pieces),
-        marks=tuple(marks_out),
-        tracks=tuple(tracks),
-        notes=tuple(notes),
-    )
+    return st.make_view(player, pieces=pieces, marks=marks_out, tracks=tracks, notes=notes)
 
 
-def metrics(st: BloodyState) -> dict[str, float]:
+def metrics(st: BloodyCore) -> dict[str, float]:
     scen = st.scen
     sc = st.score()
     level = (
@@ -180,20 +165,20 @@ def metrics(st: BloodyState) -> dict[str, float]:
 # --------------------------------------------------------------------------
 # Snapshots (printed labels only)
 # --------------------------------------------------------------------------
-def _place(st: BloodyState, w: int) -> str:
+def _place(st: BloodyCore, w: int) -> str:
     if w >= 0:
         return st.board.labels[w]
     return {BOX: "box", DEAD: "eliminated"}[w]
 
 
-def dump(st: BloodyState) -> dict[str, Any]:
+def dump(st: BloodyCore) -> dict[str, Any]:
     labels = st.board.labels
     scen = st.scen
     r = st.result
     return {
         "turn": st.turn,
         "phase": st.phase,
-        "step": st.step,
+        "step": st.step.value,
         "units": {
             spec.id: {
                 "at": _place(st, st.where[u]),
@@ -236,14 +221,12 @@ def dump(st: BloodyState) -> dict[str, Any]:
     }
 
 
-def restore(st: BloodyState, data: dict[str, Any]) -> None:
-    from omaha.kernel.protocol import Outcome
-
+def restore(st: BloodyCore, data: dict[str, Any]) -> None:
     scen = st.scen
     board = st.board
     st.turn = int(data["turn"])
-    st._phase = str(data["phase"])
-    st.step = str(data["step"])
+    st.current_phase = Phase(data["phase"])
+    st.step = Step(data["step"])
     n = len(scen.units)
     st.where = [0] * n
     st.disrupted = [False] * n

@@ -140,6 +140,12 @@ def _hints(cls: type) -> dict[str, Any]:
     return _HINTS[cls]
 
 
+def field_hints(cls: type[Action]) -> dict[str, Any]:
+    """The declared type of every field of an action class, in field order."""
+    hints = _hints(cls)
+    return {f.name: hints[f.name] for f in _fields(cls)}
+
+
 def _compiled(cls: type[Action]) -> tuple[re.Pattern[str], list[str]]:
     if cls not in _CACHE:
         if not cls.notation:

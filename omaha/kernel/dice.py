@@ -239,8 +239,71 @@ class ScriptedDice(Dice):
         return fresh
 
 
+class ChanceNeeded(BaseException):
+    """Explicit-chance dice reached a roll or pick whose outcome is not chosen yet.
+
+    A ``BaseException``, like ``GeneratorExit``: a signal that must pass through
+    any ``except Exception`` in rule code untouched.
+    """
+
+    def __init__(self, low: int, count: int) -> None:
+        super().__init__(f"a chance event with {count} outcomes")
+        self.low = low
+        self.count = count
+
+
+class ChanceDice(Dice):
+    """Dice whose outcomes are chosen from outside (explicit-chance mode).
+
+    ``outcomes`` are indices ``0 .. count - 1`` of the chance events in order; a
+    roll past them raises :class:`ChanceNeeded` with the number of outcomes.
+    Every outcome is equally likely (die faces and deck or cup picks are uniform).
+    """
+
+    def __init__(self, outcomes: Iterable[int] = (), drawn: Iterable[int] = ()) -> None:
+        super().__init__()
+        self.outcomes: list[int] = [int(o) for o in outcomes]
+        self.drawn = [int(d) for d in drawn]
+        self._pos = 0
+
+    def _value(self, low: int, count: int) -> int:
+        if self._pos >= len(self.outcomes):
+            raise ChanceNeeded(low, count)
+        index = self.outcomes[self._pos]
+        if not 0 <= index < count:
+            raise ValueError(f"chance outcome {index} is not in 0..{count - 1}")
+        self._pos += 1
+        return low + index
+
+    def copy(self) -> ChanceDice:
+        twin = ChanceDice(self.outcomes, self.drawn)
+        twin._pos = self._pos
+        return twin
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "kind": "chance",
+            "outcomes": list(self.outcomes),
+            "pos": self._pos,
+            "drawn": list(self.drawn),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> ChanceDice:
+        dice = cls(data["outcomes"], data["drawn"])
+        dice._pos = int(data["pos"])
+        return dice
+
+    def reseeded(self, seed: int) -> RandomDice:
+        fresh = RandomDice(seed)
+        fresh.drawn = list(self.drawn)
+        return fresh
+
+
 def dice_from_data(data: dict[str, Any]) -> Dice:
     kind = data.get("kind")
+    if kind == "chance":
+        return ChanceDice.from_data(data)
     if kind == "pcg64":
         return RandomDice.from_data(data)
     if kind == "scripted":

@@ -26,22 +26,28 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
-from omaha.errors import IllegalAction, RecordError, StateCorrupted
+from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
 from omaha.kernel.actions import Action, ActionCodec, sort_key
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
 from omaha.kernel.dice import Dice, RandomDice, ScriptedDice, dice_from_data
+from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
 from omaha.kernel.metrics import Metric
+from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import materialize
 from omaha.kernel.view import Mark, Pending, Piece, View
 
 S = TypeVar("S", bound=Scenario)
@@ -66,6 +72,16 @@ class Outcome:
             + (f" ({pts})" if pts else "")
             + (f": {self.detail}" if self.detail else "")
         )
+
+
+@attrs.frozen
+class Limits:
+    """Bounds of one scenario, checked on every conformance playout; agents size
+    their buffers by them (OpenSpiel's ``max_game_length``, chance outcomes)."""
+
+    max_decisions: int
+    max_legal_actions: int
+    max_chance_outcomes: int
 
 
 # --------------------------------------------------------------------------
@@ -108,10 +124,23 @@ class Game(ABC, Generic[S]):
     #: The format of ``State._dump``; snapshots of other versions are refused.
     state_version: ClassVar[int] = 1
     metrics: ClassVar[tuple[Metric, ...]] = ()
+    #: The least and most a player's return can be (``State.returns``).
+    utility_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
 
     def __init__(self) -> None:
         self.codec = ActionCodec(self.action_classes())
         self._scenarios: dict[str, S] = {}
+        self._spaces: dict[str, ActionSpace] = {}
+
+    @property
+    def solo(self) -> bool:
+        """A one-player game (the other side is the system)."""
+        return len(self.players) == 1
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the players' returns always sum to zero (never for a solo game)."""
+        return not self.solo
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game[S]:
         return self
@@ -142,6 +171,12 @@ class Game(ABC, Generic[S]):
         return {"random": RandomBot}
 
     # -- the shared surface --------------------------------------------------
+    def bot_sides(self, bot: str) -> tuple[str, ...]:
+        """The sides ``bot`` can play (every side, unless a game says otherwise)."""
+        if bot not in self.bots:
+            raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
+        return self.players
+
     def lineup(self, bot: str) -> dict[str, str]:
         """Which bot plays each side when the user asks for ``bot``.
 
@@ -175,7 +210,10 @@ class Game(ABC, Generic[S]):
         cls = self._state_class()
         state = cls.__new__(cls)
         State._init_base(
-            state, self, scen, dice if dice is not None else RandomDice(seed),
+            state,
+            self,
+            scen,
+            dice if dice is not None else RandomDice(seed),
             seed if dice is None else None,
         )
         state._setup()
@@ -197,7 +235,10 @@ class Game(ABC, Generic[S]):
         """
         env = read_snapshot(text, game=self.name, state_version=self.state_version, name=name)
         try:
-            scen = self.load_scenario(env["scenario"]["id"])
+            files = tuple((f["name"], f["text"]) for f in env["scenario"].get("files", []))
+            scen = self._record_scenario(
+                env["scenario"]["id"], env["scenario"]["hash"], files, name
+            )
             if scen.hash != env["scenario"]["hash"]:
                 raise RecordError(
                     name,
@@ -220,9 +261,76 @@ class Game(ABC, Generic[S]):
             raise RecordError(name, "state", "; ".join(problems))
         return state
 
+    def _record_scenario(
+        self, ref: str, digest: str, files: tuple[tuple[str, str], ...], name: str
+    ) -> S:
+        """The scenario a record or snapshot names: shipped or found by its path when it
+        is there unchanged, else rebuilt from the files the record embeds."""
+        if not files:
+            try:
+                return self.load_scenario(ref)
+            except ScenarioError as exc:
+                raise RecordError(name, "scenario", f"cannot be loaded: {exc}") from None
+        with contextlib.suppress(ScenarioError):
+            if Path(ref).is_file() and self.load_scenario(ref).hash == digest:
+                return self.load_scenario(ref)
+        folder = Path(tempfile.mkdtemp(prefix="omaha-scenario-"))
+        try:
+            main = materialize(files, folder)
+            scen = self.load_scenario(main)
+        except ScenarioError as exc:
+            raise RecordError(
+                name, "scenario.files", f"the embedded scenario is unusable: {exc}"
+            ) from None
+        return scen
+
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
         """Where every component of a scenario comes from."""
         return self.load_scenario(scenario).provenance
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file (and the components it names), without
+        playing it; empty when it loads. A game with a schema reports all problems
+        at once; the default reports the first one the loader meets."""
+        try:
+            self._load_scenario(str(path))
+        except DataFileError as exc:
+            return [exc]
+        return []
+
+    # -- the agent surface (encodings, observations, bounds) -------------------
+    def limits(self, scenario: str | Path | None = None) -> Limits:
+        """Bounds of a scenario: decisions in a game, legal actions at one decision,
+        outcomes of one chance event. A game states its own."""
+        raise NotImplementedError(f"{self.name} states no limits")
+
+    def field_domains(self, scenario: S) -> Mapping[str, Sequence[Any]]:
+        """The values each action field may take in ``scenario``, by field name
+        (``"unit"``) or by class and field (``"Fire.target"``); see
+        :mod:`omaha.kernel.encoding`."""
+        raise NotImplementedError(f"{self.name} declares no action encoding")
+
+    def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
+        """What each number of ``State.observation`` means in a scenario."""
+        raise NotImplementedError(f"{self.name} declares no observation")
+
+    def action_space(self, scenario: str | Path | None = None) -> ActionSpace:
+        """The fixed numbering of this game's actions in a scenario (for agents)."""
+        scen = self.load_scenario(scenario)
+        if scen.id not in self._spaces:
+            self._spaces[scen.id] = ActionSpace(self.action_classes(), self.field_domains(scen))
+        return self._spaces[scen.id]
+
+    def action_size(self, scenario: str | Path | None = None) -> int:
+        return self.action_space(scenario).size
+
+    def encode(self, action: Action, scenario: str | Path | None = None) -> int:
+        """The number of ``action`` in the scenario's action space."""
+        return self.action_space(scenario).encode(action)
+
+    def decode(self, code: int, scenario: str | Path | None = None) -> Action:
+        """The action numbered ``code`` in the scenario's action space."""
+        return self.action_space(scenario).decode(code)
 
     def replay(
         self, record: GameRecord, *, scripted: bool = False, name: str = "record"
@@ -235,7 +343,7 @@ class Game(ABC, Generic[S]):
         """
         if record.game != self.name:
             raise RecordError(name, "game", f"the record is of {record.game!r}, not {self.name!r}")
-        scen = self.load_scenario(record.scenario)
+        scen = self._record_scenario(record.scenario, record.scenario_hash, record.files, name)
         if scen.hash != record.scenario_hash:
             raise RecordError(
                 name,
@@ -243,9 +351,9 @@ class Game(ABC, Generic[S]):
                 f"scenario {record.scenario!r} has changed since the game was recorded",
             )
         if scripted or record.seed is None:
-            state = self.new_state(record.scenario, dice=ScriptedDice(record.dice))
+            state = self.new_state(scen.id, dice=ScriptedDice(record.dice))
         else:
-            state = self.new_state(record.scenario, seed=record.seed)
+            state = self.new_state(scen.id, seed=record.seed)
         diverged = RecordError(
             name,
             "dice",
@@ -361,6 +469,12 @@ class State(ABC, Generic[S]):
     @abstractmethod
     def phase(self) -> str:
         """The current phase name."""
+
+    def plans(self) -> dict[str, Action]:
+        """Whole plans the player to move may choose in one step now, by name (a
+        shipped set-up, the historical landing plan): actions that are legal
+        without being listed (see ``_check_plan``). None by default."""
+        return {}
 
     def _check_plan(self, action: Action) -> None:
         """Validate an action that is legal without being enumerated (a whole plan)."""
@@ -524,6 +638,31 @@ class State(ABC, Generic[S]):
             notes=tuple(notes),
         )
 
+    def returns(self) -> dict[str, float]:
+        """Each player's return: 0 until the end; then, by default, +1 for the
+        winner, -1 for the others, 0 each when nobody wins. A game may grade it
+        by victory level within ``Game.utility_range``."""
+        outcome = self.outcome() if self.is_terminal() else None
+        if outcome is None or outcome.winner is None:
+            return {p: 0.0 for p in self.game.players}
+        return {p: 1.0 if p == outcome.winner else -1.0 for p in self.game.players}
+
+    def observation(self, player: str) -> Observation:
+        """What ``player`` may see, as numbers (``Game.observation_layout``)."""
+        raise NotImplementedError(f"{self.game.name} declares no observation")
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The numbers of the legal actions in the scenario's action space, ascending."""
+        space = self.game.action_space(self.scenario.id)
+        return tuple(sorted(space.encode(a) for a in self.legal_actions()))
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        """1 for every legal action number, 0 elsewhere (PettingZoo's mask)."""
+        space = self.game.action_space(self.scenario.id)
+        mask = np.zeros(space.size, dtype=np.int8)
+        mask[list(self.legal_codes())] = 1
+        return mask
+
     def clone(self, seed: int | None = None) -> State[S]:
         """An independent copy; ``seed`` gives it fresh dice (another future)."""
         self._usable()
@@ -559,7 +698,7 @@ class State(ABC, Generic[S]):
             "version": SNAPSHOT_VERSION,
             "game": self.game.name,
             "state_version": self.game.state_version,
-            "scenario": {"id": self.scenario.id, "hash": self.scenario.hash},
+            "scenario": self._scenario_ref(),
             "seed": self.seed,
             "rng": self.dice.to_data(),
             "actions": [a.to_data() for a in self.actions],
@@ -567,6 +706,12 @@ class State(ABC, Generic[S]):
             "state": self._dump(),
         }
         return canonical_json(env)
+
+    def _scenario_ref(self) -> dict[str, Any]:
+        ref: dict[str, Any] = {"id": self.scenario.id, "hash": self.scenario.hash}
+        if self.scenario.files:
+            ref["files"] = [{"name": n, "text": t} for n, t in self.scenario.files]
+        return ref
 
     def record(self) -> GameRecord:
         """The lasting game record: scenario, seed, actions and the dice rolled."""
@@ -578,6 +723,7 @@ class State(ABC, Generic[S]):
             actions=tuple(a.to_data() for a in self.actions),
             dice=tuple(self.dice.drawn),
             result=str(self.outcome()) if self.is_terminal() else None,
+            files=self.scenario.files,
         )
 
     @property

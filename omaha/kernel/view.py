@@ -32,6 +32,14 @@ class Piece:
     values: str = ""
     marks: tuple[str, ...] = ()
     hidden: bool = False
+    #: the symbol on the counter: infantry, armour, engineer, artillery, mortar,
+    #: machine_gun, anti_tank, recon, airborne, ranger, headquarters, leader,
+    #: fortification, pillbox, rocket, boat (see omaha.kernel.svg.counters)
+    kind: str = ""
+    #: the size mark above the symbol, as printed: "I", "II", "III", "•", "••"
+    echelon: str = ""
+    #: (steps left, steps at full strength), shown as pips
+    steps: tuple[int, int] | None = None
 
 
 @attrs.frozen
@@ -58,6 +66,12 @@ class View:
     marks: tuple[Mark, ...] = ()
     tracks: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a view as its picture: ``state.view("US")`` in a cell."""
+        from omaha.kernel.svg import render_view
+
+        return render_view(self)
 
     def summary(self) -> str:
         """A few lines of text: turn, tracks, pieces by place, pending decision."""

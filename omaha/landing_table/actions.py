@@ -108,7 +108,7 @@ class EndActions(Action):
     notation = "end actions"
 
 
-ACTION_CLASSES: tuple[type[Action], ...] = (
+ACTIONS: tuple[type[Action], ...] = (
     Land,
     Drift,
     Follow,

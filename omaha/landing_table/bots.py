@@ -46,8 +46,10 @@ from omaha.landing_table.actions import (
     Resolve,
     ResolveHero,
 )
-from omaha.landing_table.combat import MAX_ATTACKERS, approach
-from omaha.landing_table.state import DDOBState
+from omaha.landing_table.components.charts import CHARTS
+from omaha.landing_table.core import LandingTableCore
+from omaha.landing_table.procedures.attack import attack_plan, evaluate_attack
+from omaha.landing_table.procedures.orders import MAX_ATTACKERS, can_attack
 
 __all__ = ["HeuristicBot", "RandomBot"]
 
@@ -103,7 +105,7 @@ def attack_cells(board: Board, cell: int, reach: int) -> tuple[int, ...]:
         got = tuple(
             c
             for c in board.within(cell, reach)
-            if c != cell and not approach(board, c, cell).prohibited
+            if c != cell and not rules.approach(board, c, cell).prohibited
         )
         _ATTACK_CELLS[key] = got
     return got
@@ -118,7 +120,7 @@ class HeuristicBot:
         self._danger: dict[tuple[object, ...], dict[int, float]] = {}
 
     def choose(self, state: State[Any]) -> Action:
-        if not isinstance(state, DDOBState):
+        if not isinstance(state, LandingTableCore):
             raise IllegalAction("this bot plays D-Day at Omaha Beach only")
         if state.current_player() != "US":
             raise IllegalAction("the heuristic bot plays the US side only")
@@ -145,7 +147,7 @@ class HeuristicBot:
         return self._orders(state, str(d["unit"]), legal)
 
     # -- appraisal ------------------------------------------------------------------------
-    def danger(self, state: DDOBState) -> dict[int, float]:
+    def danger(self, state: LandingTableCore) -> dict[int, float]:
         """German fire weight per cell, from occupied positions (public information)."""
         occupied = tuple(p.id for p in state.scen.positions if state.occupied(p.id))
         key = (id(state.scen), occupied)
@@ -160,7 +162,7 @@ class HeuristicBot:
             self._danger[key] = got
         return got
 
-    def _land(self, state: DDOBState, legal: tuple[Action, ...]) -> Action:
+    def _land(self, state: LandingTableCore, legal: tuple[Action, ...]) -> Action:
         d = state.decision
         assert d is not None
         card = d.get("card")
@@ -176,7 +178,7 @@ class HeuristicBot:
 
         return min(legal, key=score)
 
-    def _drift(self, state: DDOBState, legal: tuple[Action, ...]) -> Action:
+    def _drift(self, state: LandingTableCore, legal: tuple[Action, ...]) -> Action:
         d = state.decision
         assert d is not None
         danger = self.danger(state)
@@ -190,16 +192,18 @@ class HeuristicBot:
         return min(legal, key=score)
 
     # -- attacks ------------------------------------------------------------------------------
-    def _defense_guess(self, state: DDOBState, pid: str, attackers: list[str]) -> tuple[int, bool]:
+    def _defense_guess(
+        self, state: LandingTableCore, pid: str, attackers: list[str]
+    ) -> tuple[int, bool]:
         """(estimated defence to beat, weapons met?) from what the US can see."""
         gid = state.pos[pid].unit
         assert gid is not None
-        plan = state.evaluate_attack(pid, attackers, False)
+        plan = evaluate_attack(state, pid, attackers, False)
         ps = state.pos[pid]
         if state.ger[gid].revealed:
             unit_def = plan["unit_def"]
             ok = plan["verdict"].ok or (
-                state.heroes > 0 and state.evaluate_attack(pid, attackers, True)["verdict"].ok
+                state.heroes > 0 and evaluate_attack(state, pid, attackers, True)["verdict"].ok
             )
         else:
             unit_def = ASSUMED_DEFENSE * plan["unit_mult"]
@@ -212,12 +216,12 @@ class HeuristicBot:
                 marker = 2 * plan["depth_mult"]
         return unit_def + marker, ok
 
-    def _good_attack(self, state: DDOBState, pid: str, attackers: list[str]) -> bool:
+    def _good_attack(self, state: LandingTableCore, pid: str, attackers: list[str]) -> bool:
         defense, ok = self._defense_guess(state, pid, attackers)
         attack = sum(state.strength(u) for u in attackers)
         return ok and attack > defense
 
-    def _candidates(self, state: DDOBState, pid: str, first: str) -> list[str]:
+    def _candidates(self, state: LandingTableCore, pid: str, first: str) -> list[str]:
         """Units still to act that could join an attack on ``pid`` (strongest first)."""
         out = []
         naval = first.startswith("NF")
@@ -228,11 +232,11 @@ class HeuristicBot:
                 if not naval and uid not in state.naval_used and pid in state.naval_targets():
                     out.append(uid)
                     naval = True
-            elif state.can_attack(uid, pid):
+            elif can_attack(state, uid, pid):
                 out.append(uid)
         return sorted(out, key=lambda u: (-state.strength(u), u))
 
-    def _best_group(self, state: DDOBState, pid: str, first: str) -> list[str] | None:
+    def _best_group(self, state: LandingTableCore, pid: str, first: str) -> list[str] | None:
         group = [first]
         if self._good_attack(state, pid, group):
             return group
@@ -244,19 +248,19 @@ class HeuristicBot:
                 return group
         return None
 
-    def _build_attack(self, state: DDOBState, legal: tuple[Action, ...]) -> Action:
+    def _build_attack(self, state: LandingTableCore, legal: tuple[Action, ...]) -> Action:
         pid = str(state.ctx["target"])
         attackers = list(state.ctx["attackers"])
         if not self._good_attack(state, pid, attackers):
             joins = [a for a in legal if isinstance(a, Join)]
             if joins:
                 return max(joins, key=lambda a: (state.strength(a.unit), a.unit))
-        if ResolveHero() in legal and not state.attack_plan()["verdict"].ok:
+        if ResolveHero() in legal and not attack_plan(state)["verdict"].ok:
             return ResolveHero()
         return Resolve()
 
     # -- orders -----------------------------------------------------------------------------
-    def _orders(self, state: DDOBState, uid: str, legal: tuple[Action, ...]) -> Action:
+    def _orders(self, state: LandingTableCore, uid: str, legal: tuple[Action, ...]) -> Action:
         if uid.startswith("NF"):
             return self._barrage(state, [a for a in legal if isinstance(a, Barrage)]) or Hold(uid)
         s = state.us[uid]
@@ -287,7 +291,7 @@ class HeuristicBot:
             return self._best_move(state, uid, moves, allow_hold=True)
         return Hold(uid)
 
-    def _barrage(self, state: DDOBState, options: list[Barrage]) -> Action | None:
+    def _barrage(self, state: LandingTableCore, options: list[Barrage]) -> Action | None:
         if not options:
             return None
 
@@ -301,7 +305,7 @@ class HeuristicBot:
         best = max(options, key=threat)
         return best if threat(best)[0] > 0 else None
 
-    def _goals(self, state: DDOBState, uid: str) -> frozenset[int]:
+    def _goals(self, state: LandingTableCore, uid: str) -> frozenset[int]:
         """Where a unit wants to go: next to an occupied position (in range for
         vehicles), onto a cleared strongpoint nobody holds (so it is not
         re-occupied), an unopened exit, or an unheld VP position. A leader goes
@@ -333,7 +337,7 @@ class HeuristicBot:
                 goals.add(p.cell)
         return frozenset(goals)
 
-    def _field(self, state: DDOBState, uid: str) -> list[int]:
+    def _field(self, state: LandingTableCore, uid: str) -> list[int]:
         k = state.unit(uid).kind
         goals = self._goals(state, uid)
         key = (id(state.scen), k.move, goals)
@@ -347,7 +351,7 @@ class HeuristicBot:
         return got
 
     def _best_move(
-        self, state: DDOBState, uid: str, moves: Sequence[Action], allow_hold: bool
+        self, state: LandingTableCore, uid: str, moves: Sequence[Action], allow_hold: bool
     ) -> Action:
         board = state.scen.board
         field = self._field(state, uid)
@@ -360,7 +364,7 @@ class HeuristicBot:
         def score(cell: int) -> tuple[float, str]:
             dist = field[cell] if field[cell] < INF else 50
             stack = steps_at.get(cell, 0) + (0 if cell == s.where else own)
-            crowd = 4.0 if stack >= rules.CHARTS.concentrated_steps else 0.0
+            crowd = 4.0 if stack >= CHARTS.concentrated_steps else 0.0
             wet = 20.0 if cell in flood_next else 0.0
             return (
                 3.0 * dist + DANGER_WEIGHT * danger.get(cell, 0.0) + crowd + wet,

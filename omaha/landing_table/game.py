@@ -8,11 +8,13 @@ from omaha.kernel import metrics as common
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
 from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
-from omaha.landing_table.actions import ACTION_CLASSES
-from omaha.landing_table.scenario import DDOBScenario, load_scenario
+from omaha.landing_table.actions import ACTIONS
+from omaha.landing_table.bots import HeuristicBot
+from omaha.landing_table.scenario import SHIPPED, LandingTableScenario, load_scenario
+from omaha.landing_table.state import LandingTableState
 
 
-class DDOBGame(Game[DDOBScenario]):
+class LandingTableGame(Game[LandingTableScenario]):
     """D-Day at Omaha Beach (Decision Games, 2009): the published charts, a reconstructed game."""
 
     name = "landing_table"
@@ -38,21 +40,17 @@ class DDOBGame(Game[DDOBScenario]):
     )
 
     def action_classes(self) -> Iterable[type[Action]]:
-        return ACTION_CLASSES
+        return ACTIONS
 
     def scenarios(self) -> tuple[str, ...]:
-        return ("omaha", "first_wave")
+        return SHIPPED
 
-    def _load_scenario(self, ref: str) -> DDOBScenario:
+    def _load_scenario(self, ref: str) -> LandingTableScenario:
         return load_scenario(ref)
 
-    def _state_class(self) -> type[State[DDOBScenario]]:
-        from omaha.landing_table.state import DDOBState
-
-        return DDOBState
+    def _state_class(self) -> type[State[LandingTableScenario]]:
+        return LandingTableState
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        from omaha.landing_table.bots import HeuristicBot
-
         return {"random": RandomBot, "heuristic": HeuristicBot}

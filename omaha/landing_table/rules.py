@@ -8,81 +8,25 @@ Action Summary (turns 17-32). The chart values live in ``data/charts.toml``,
 every record with its source; the functions here are pure (no state, no dice)
 and cite the chart and note they apply.
 
-Where the printed chart is blank, garbled or ambiguous the docstring says
-"Reading:" and the reading is tested.
+Where the printed chart is blank, garbled or ambiguous the docstring points to
+the reading in READINGS.md (by its bold name); every reading is tested.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from omaha.landing_table.charts import (
-    ACTION_LETTERS,
-    ARMOUR_ACTIONS,
-    ATTACK_RESULTS,
+import attrs
+
+from omaha.kernel.board import Board
+from omaha.landing_table.components.charts import (
     CHARTS,
-    CHARTS_DATA,
-    CHARTS_FILE,
-    DOTS,
-    FIRERS,
-    GERMAN_ACTIONS,
-    LANDING_EFFECTS,
     LETTERS,
-    STATUSES,
     Charts,
     FireEffect,
     LandingEffect,
     WeaponsVerdict,
-    charts_from_node,
-    load_charts,
 )
-
-__all__ = [
-    "ACTION_LETTERS",
-    "ARMOUR_ACTIONS",
-    "ATTACK_RESULTS",
-    "CHARTS",
-    "CHARTS_DATA",
-    "CHARTS_FILE",
-    "DOTS",
-    "FIRERS",
-    "GERMAN_ACTIONS",
-    "LANDING_EFFECTS",
-    "LETTERS",
-    "STATUSES",
-    "Charts",
-    "FireEffect",
-    "LandingEffect",
-    "WeaponsVerdict",
-    "armour_action",
-    "attack_prohibited",
-    "attack_results",
-    "barrage_result",
-    "charts_from_node",
-    "check_weapons",
-    "compare_strengths",
-    "counts_as_armoured",
-    "defense_multipliers",
-    "dot_for_symbol",
-    "drift_box",
-    "fire_effect",
-    "german_action",
-    "hit_limit",
-    "landing_band",
-    "landing_result",
-    "landing_row",
-    "load_charts",
-    "matches_target",
-    "mine_turn",
-    "obstacles_all_cleared",
-    "ranger_may_drift",
-    "reveal_results",
-    "select_hits",
-    "selection_key",
-    "side_name",
-    "unit_weapons",
-    "uses_action_summary",
-]
 
 
 # --------------------------------------------------------------------------
@@ -102,14 +46,10 @@ def landing_row(kind: str, turn: int, sector: str) -> str | None:
     ``kind`` is the unit's class, ``sector`` the sector of its planned box.
 
     * HQs and generals never check (Notes).
-    * Tanks: the turn-1 row on turn 1, the turns 2-3 row on turns 2-3.
-      Reading: the table has no tank row after turn 3, so a tank landing later
-      lands without a hazard check.
+    * Tanks: the turn-1 row on turn 1, the turns 2-3 row on turns 2-3, none
+      later (reading: READINGS.md, "Tank rows").
     * Infantry, Rangers, heavy-weapons (9-2) companies and engineers use the
-      infantry rows. Reading: on turns 1-3 the Dog Green / Charlie row applies
-      to every infantry-class unit planned for those two sectors and the
-      "except DG & CH" row to the rest, Rangers included (Rangers are infantry);
-      engineers and heavy-weapons companies land as infantry.
+      infantry rows (reading: "Dog Green / Charlie row").
     * DUKW artillery: the DUKW row; artillery, anti-aircraft and anti-tank
       units: their shared row (turns 1-3 have none: see :func:`landing_result`).
     """
@@ -133,10 +73,7 @@ def landing_row(kind: str, turn: int, sector: str) -> str | None:
 def landing_result(turn: int, row: str, letter: str, charts: Charts = CHARTS) -> LandingEffect:
     """DDOB Amphibious Landing Table: the effect of result ``letter`` for ``row`` on ``turn``.
 
-    Reading: the turns 1-3 band prints no DUKW or artillery/AA/AT rows; a unit
-    of those classes landing on turns 1-3 uses its turns 4-14 row (the DUKW row
-    is the same in both later bands). The infantry rows of band 1-3 exist only
-    there; on later turns infantry uses the band's own infantry row.
+    Reading: READINGS.md, "Missing rows on turns 1-3".
     """
     if letter not in LETTERS:
         raise ValueError(f"{letter!r} is not a landing result (A-D)")
@@ -165,11 +102,7 @@ def drift_box(box: int, drift: int, boxes: int) -> tuple[int, int]:
     Boxes are numbered 1 (west) to ``boxes`` (east). Returns the new box and
     how many boxes the drift ran past the east end.
 
-    Reading: a drift west past box 1 stops at box 1 (beyond it are the cliffs
-    of Pointe de la Percée, where no craft could beach); a drift east past the
-    last box lands in the last box and reports the overrun, which the game
-    treats as a craft that went on towards Port-en-Bessin and came back late
-    (see ``LandingState``).
+    Reading: READINGS.md, "West end" and "East end".
     """
     target = box + drift
     if target < 1:
@@ -182,10 +115,7 @@ def drift_box(box: int, drift: int, boxes: int) -> tuple[int, int]:
 def ranger_may_drift(kind: str, effect: LandingEffect, charts: Charts = CHARTS) -> int:
     """DDOB Amphibious Landing Table, note **: boxes a Ranger may drift east by choice.
 
-    Reading: the ``**`` mark sits on the "No effect" cell of the turns 4-14
-    infantry & Rangers row, so only a Ranger unit with that result may choose
-    to drift 0 to 4 boxes east; every other unit (and every other result) has
-    no such option.
+    Reading: READINGS.md, "Ranger drift (note **)".
     """
     return charts.ranger_drift if kind == "ranger" and effect.ranger_option else 0
 
@@ -207,11 +137,7 @@ def matches_target(
 def dot_for_symbol(symbol: str, charts: Charts = CHARTS) -> str:
     """DDOB German Fire Chart: the fire dot a row's icon stands for.
 
-    Reading: the three row icons are the fire dots printed in the hexes of a
-    position's field of fire: ● intense (priority 1), ⊕ steady (priority 2),
-    ○ sporadic (priority 3). The two icons of the notes are not dots but marks
-    on a fire card: ◻ the armour bonus, ★ a leader hit (see
-    :func:`counts_as_armoured`).
+    Reading: READINGS.md, "Row icons".
     """
     for dot, sym in charts.dot_symbol.items():
         if sym == symbol:
@@ -222,10 +148,7 @@ def dot_for_symbol(symbol: str, charts: Charts = CHARTS) -> str:
 def counts_as_armoured(armoured: bool, armour_bonus: bool) -> bool:
     """DDOB German Fire Chart, note Armour bonus: with the bonus, armour counts as non-armoured.
 
-    Reading: ◻ (armour bonus) and ★ (leader hit) are icons on a fire card; they
-    apply to every fire the card causes (turns 1-16 and the FIRE results of the
-    Action Summary). The Action Summary's three F rows ("may hit armour (6.36)",
-    "may hit leader (11.4)") are the F cards with those icons.
+    Reading: READINGS.md, "Card icons".
     """
     return armoured and not armour_bonus
 
@@ -242,11 +165,7 @@ def fire_effect(
     after the armour bonus (:func:`counts_as_armoured`); ``matches`` after the
     concentrated-target note (:func:`matches_target`). None: no effect.
 
-    Reading: the sporadic row prints one cell and two blanks. Its cell spans
-    the two firing columns (a disruption is all it does, so the unrevealed
-    column has nothing to add); an ambush from a sporadic field has no effect,
-    since the ambush column weakens by one degree from row to row (one unit
-    loses a step, then one unit is disrupted, then nothing).
+    Reading: READINGS.md, "Sporadic row".
     """
     row = charts.fire[(dot, firer)]
     if row.targets == "none":
@@ -330,11 +249,7 @@ def unit_weapons(
     infantry row; a full 9-2 unit has its adjacent row next to the target and
     its non-adjacent row at range 2; a tank adds MG and BR within 3 hexes.
 
-    Reading: the chart lists infantry only at full strength; a reduced infantry,
-    Ranger, 9-2 or engineer unit brings the weapons of its reduced side, which
-    the order of battle gives as ``reduced`` (a reconstruction). Engineers
-    count as infantry. A general counts as a headquarters (RD). The chart does
-    not distinguish full and reduced for the other classes.
+    Reading: READINGS.md, "Reduced units".
     """
     w = charts.weapons
     if kind in ("infantry", "ranger", "engineer", "heavy"):
@@ -398,15 +313,7 @@ def barrage_result(
     ``colour_shown``: the fire card drawn shows the barraged position's colour;
     ``symbol_shown``: it shows the barraging unit's target symbol.
 
-    Reading: the "barraging unit symbol" is the target symbol every US unit
-    carries (the fire chart's "target symbol"); a card shows one target symbol,
-    so it shows the barraging unit's symbol or not.
-
-    Reading: two rows print their text in one strength column only and leave
-    the others blank. A blank right of printed text continues it (a merged
-    cell), a blank with nothing printed left of it means no effect: with the
-    symbol only and no depth, 1-2 has no effect and 3-5 and 6+ disrupt; with
-    the colour only and no depth, every strength disrupts.
+    Readings: READINGS.md, "Barraging unit symbol" and "Merged cells".
     """
     depth = "yes" if has_depth else "no"
     row = charts.barrage.get((colour_shown, symbol_shown, depth))
@@ -449,9 +356,7 @@ def defense_multipliers(
     larger of the hex and hexside multiplier applies. Terrain the table does
     not list (beach, open ground) is unmarked: x1.
 
-    Reading: "not cumulative" is applied to the unit and the depth columns
-    separately (a woods hex attacked across shingle doubles the unit once and
-    leaves the depth marker x1).
+    Reading: READINGS.md, "Not cumulative".
     """
     unit, depth = charts.hex_mult.get(hex_terrain, (1, 1))
     if side is not None:
@@ -459,6 +364,56 @@ def defense_multipliers(
             su, sd = charts.side_mult.get(s, (1, 1))
             unit, depth = max(unit, su), max(depth, sd)
     return unit, depth
+
+
+#: Where the Naval Fire Markers attack from (a direction of its own).
+SEA: tuple[int, int] = (-2, -2)
+
+
+@attrs.frozen
+class Approach:
+    """How an attack from one hex reaches a defender's hex."""
+
+    key: tuple[int, int]  # the side's outer cell twice, or the two cells beside a corner
+    sides: tuple[str, ...] | None  # the side's features (table names); None at a corner
+    prohibited: bool
+
+
+_APPROACH: dict[tuple[str, int, int], Approach] = {}
+
+
+def _side_names(board: Board, a: int, b: int) -> tuple[str, ...]:
+    names = tuple(sorted(side_name(n, d) for n, d in board.crossing(a, b)))
+    return names or ("unmarked",)
+
+
+def approach(board: Board, a: int, b: int) -> Approach:
+    """DDOB Terrain Defense Table: the hexside (or corner) an attack from ``a`` enters ``b``.
+
+    Reading: READINGS.md, "Attack hexside". Pure; memoised per board.
+    """
+    key = (board.id, a, b)
+    got = _APPROACH.get(key)
+    if got is not None:
+        return got
+    if board.adjacent(a, b):
+        sides = _side_names(board, a, b)
+        got = Approach((a, a), sides, attack_prohibited(sides))
+    else:
+        t = board.thread(a, b)
+        entries = [x for x, y in t.crossed if y == b and x >= 0]
+        if entries:
+            n = entries[-1]
+            sides = _side_names(board, n, b)
+            got = Approach((n, n), sides, attack_prohibited(sides))
+        else:
+            corners = [c for c in t.corners if b in c]
+            others = sorted(x for x in corners[-1] if x != b) if corners else [-1, -1]
+            n1, n2 = others[0], others[1]
+            both = all(n >= 0 and attack_prohibited(_side_names(board, n, b)) for n in (n1, n2))
+            got = Approach((n1, n2), None, both)
+    _APPROACH[key] = got
+    return got
 
 
 # --------------------------------------------------------------------------
@@ -489,9 +444,7 @@ def attack_results(
     unrevealed depth marker), ``revealed`` (with a revealed one). The last cell
     splits by turn (1-16 / 17-32).
 
-    Reading: the cell "at least double / unrevealed depth" is blank under
-    "reveal the depth marker; compare again": it continues that cell, so both
-    a greater and a double attack reveal the marker (see :func:`reveal_results`).
+    Reading: READINGS.md, "Unrevealed depth, at least double".
     """
     rows = charts.attack.get((weapons, compare, column))
     if rows is None:
@@ -517,9 +470,7 @@ def reveal_results(
     strength joins the defence, the strengths are compared again (the attackers
     still have the required weapons) and the revealed-depth column applies.
 
-    Reading: footnote (1) is taken as printed: a Tactical Reinforcement marker
-    is a call for help, not strength in the position, so the position falls;
-    the marker is removed with it.
+    Reading: READINGS.md, "Tactical Reinforcement (footnote 1)".
     """
     if marker == "TR":
         return ("depth_eliminated", charts_tr_result(charts))
@@ -549,9 +500,7 @@ def german_action(letter: str, position: str, status: str, charts: Charts = CHAR
     communication; for reinforcement positions also a US unit within 2 hexes)
     are checked by the caller: when they fail the action is ``no_action``.
 
-    Reading: the three F rows differ only in what the fire may hit (armour,
-    6.36; a leader, 11.4); they are the armour-bonus and leader icons of the
-    fire card, applied by the fire procedure, so the action is ``fire`` in all.
+    Reading: READINGS.md, "F rows".
     """
     return charts.actions[(letter, position, status)]
 
@@ -559,8 +508,6 @@ def german_action(letter: str, position: str, status: str, charts: Charts = CHAR
 def armour_action(letter: str, charts: Charts = CHARTS) -> tuple[str, int]:
     """DDOB German Action Summary, optional variant German Armour: (action, hexes of move).
 
-    Reading: the optional armour column is a separate variant; this library
-    provides the column but its scenarios do not field German armour (none
-    fought at Omaha on 6 June; HISTORY.md), so no game procedure calls it.
+    Reading: READINGS.md, "Optional armour column".
     """
     return charts.armour[letter]

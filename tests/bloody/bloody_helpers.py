@@ -1,8 +1,9 @@
 """Helpers for the Bloody Omaha tests: staged positions with pinned dice.
 
-``staged`` builds a real state (set-up done) and then places units, tokens,
-ratings and the phase directly, so a test can start at the rule it checks.
-Units not named are put in the Reinforcements box, out of the way.
+``staged`` builds a real state (set-up done, through :mod:`omaha.testing`) and
+then places units, tokens, ratings and the phase inside ``state.edit()``, so a
+test can start at the rule it checks. Units not named are put in the
+Reinforcements box, out of the way.
 """
 
 from __future__ import annotations
@@ -10,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 import omaha
-from omaha.bloody.effects import BOX
+from omaha import testing
+from omaha.bloody.core import BOX, Phase, Step
 from omaha.bloody.state import BloodyState
-from omaha.kernel.dice import ScriptedDice
 
 GAME = omaha.load("bloody")
 
 
 def new(seed: int = 0) -> BloodyState:
-    st = GAME.new_state(seed=seed)
+    st = testing.start(GAME, seed=seed)
     assert isinstance(st, BloodyState)
     return st
 
@@ -48,40 +49,39 @@ def staged(
 ) -> BloodyState:
     """A state in the Activation phase (by default) of ``turn`` with the given position."""
     st = new(1)
-    for c in st.offered:
-        st.deck.return_to_pile(c)
-    st.offered = []
-    st.hand = sorted(hand)
-    for c in st.hand:
-        st.deck.remove(c)
-    st.turn = turn
-    st._phase = phase
-    st.step = step
-    st.where = [BOX] * len(st.scen.units)
-    for uid, where in (units or {}).items():
-        u = unit(st, uid)
-        st.where[u] = cell(st, where)
-        st.landed[u] = st.where[u] in st.scen.land
-        if st.landed[u]:
-            st.ashore[u] = st.scen.column[st.where[u]]
-    for uid in disrupted:
-        st.disrupted[unit(st, uid)] = True
-    if clear_tokens:
-        st.tokens = {}
-    for label, toks in (tokens or {}).items():
-        st.tokens[cell(st, label)] = list(toks)
-    for label in gaps:
-        st.gap[cell(st, label)] = True
-    st.init_rating = st.init_token = init
-    st.eng_rating = st.eng_token = eng
-    st.dice = ScriptedDice(dice)
-    st._legal = None
-    st._legal_set = None
+    with st.edit():
+        for c in st.offered:
+            st.deck.return_to_pile(c)
+        st.offered = []
+        st.hand = sorted(hand)
+        for c in st.hand:
+            st.deck.remove(c)
+        st.turn = turn
+        st.current_phase = Phase(phase)
+        st.step = Step(step)
+        st.where = [BOX] * len(st.scen.units)
+        for uid, where in (units or {}).items():
+            u = unit(st, uid)
+            st.where[u] = cell(st, where)
+            st.landed[u] = st.where[u] in st.scen.land
+            if st.landed[u]:
+                st.ashore[u] = st.scen.column[st.where[u]]
+        for uid in disrupted:
+            st.disrupted[unit(st, uid)] = True
+        if clear_tokens:
+            st.tokens = {}
+        for label, toks in (tokens or {}).items():
+            st.tokens[cell(st, label)] = list(toks)
+        for label in gaps:
+            st.gap[cell(st, label)] = True
+        st.init_rating = st.init_token = init
+        st.eng_rating = st.eng_token = eng
+        testing.pin_dice(st, dice)
     return st
 
 
 def act(st: BloodyState, text: str) -> None:
-    st.apply(GAME.parse_action(text))
+    testing.play(st, text)
 
 
 def texts(st: BloodyState, start: int = 0) -> list[str]:

@@ -6,8 +6,8 @@ import pytest
 from bloody_helpers import act, cell, legal_texts, staged, texts, unit
 
 import omaha
-from omaha.bloody import cards
-from omaha.bloody.effects import DEAD
+from omaha.bloody.core import DEAD
+from omaha.bloody.procedures import cards
 
 
 # ------------------------------------------------------------------ 9.2 windows and discards
@@ -88,8 +88,9 @@ def test_naval_fire_takes_the_strongest_token_within_its_reach() -> None:
 def test_landing_options_wait_for_the_drift_phase() -> None:
     st = staged(turn=2, units={"A/116": "B2"}, hand=["c12"])
     assert not any(t.startswith("play c12") for t in legal_texts(st))
-    st.where[unit(st, "B/116")] = cell(st, "C11")
-    st._drift_phase()
+    with st.edit():
+        st.where[unit(st, "B/116")] = cell(st, "C11")
+        st.begin_drift_phase()
     assert st.step == "landing_cards"
     assert [str(a) for a in cards.playable(st, "landing")] == ["play c12 option 1"]
 
@@ -112,7 +113,8 @@ def test_5_2_choose_a_us_square_next_to_a_german_token() -> None:
 
 def test_5_2_no_eligible_square_skips_the_phase() -> None:
     st = staged(turn=3, units={"E/16": "H28"}, clear_tokens=True, dice=[])
-    st._random_event_phase()
+    with st.edit():
+        st.begin_random_event_phase()
     assert st.step == "activation"
     assert any("no Random Event" in t for t in texts(st))
 
@@ -158,7 +160,6 @@ def test_5_2_remove_weakest_is_capped() -> None:
 def test_6_4_first_wave_row_drift_event() -> None:
     st = rep(2, {"B/116": "C2"}, [3])
     # the only pair resolves itself: channel 3 drifts the craft one square east
-    st._legal = None
     act(st, "random event C2 next to B2")
     assert st.where[unit(st, "B/116")] == cell(st, "C3")
 
@@ -166,5 +167,6 @@ def test_6_4_first_wave_row_drift_event() -> None:
 def test_reading_obstacles_count_as_german_tokens_for_5_2() -> None:
     st = rep(3, {"E/16": "B7"}, [], clear_tokens=True)
     assert st.event_pairs()  # only obstacles around: still a Random Event
-    st.gap = {b: True for b in st.scen.beaches}
+    with st.edit():
+        st.gap = {b: True for b in st.scen.beaches}
     assert st.event_pairs() == []

@@ -10,7 +10,8 @@ from bloody_helpers import GAME
 
 import omaha
 from omaha.bloody import rules
-from omaha.bloody.scenario import DATA, BloodyScenario, face_value
+from omaha.bloody.components.tokens import face_value
+from omaha.bloody.scenario import DATA, SCENARIOS, BloodyScenario, load_scenario
 
 SCEN = GAME.load_scenario()
 assert isinstance(SCEN, BloodyScenario)
@@ -177,7 +178,7 @@ def test_provenance_command_reports_reconstructions(capsys: pytest.CaptureFixtur
 
 # ------------------------------------------------------------------ bad files
 def _copy(tmp: Path) -> Path:
-    for f in DATA.glob("*.toml"):
+    for f in (*DATA.glob("*.toml"), *SCENARIOS.glob("*.toml")):
         shutil.copy(f, tmp / f.name)
     return tmp / "solo.toml"
 
@@ -242,7 +243,7 @@ def test_bad_files_raise_scenario_errors(
     scen = _copy(tmp_path)
     _edit(tmp_path / file, old, new)
     with pytest.raises(omaha.ScenarioError) as err:
-        BloodyScenario(str(scen))
+        load_scenario(str(scen))
     assert message in str(err.value)
 
 

@@ -7,7 +7,7 @@ from bloody_helpers import act, attack, cell, legal_texts, staged, unit
 
 import omaha
 from omaha.bloody import rules
-from omaha.bloody.effects import ASIDE
+from omaha.bloody.core import ASIDE
 
 
 # ------------------------------------------------------------------ 8.5 engineers
@@ -111,8 +111,8 @@ def test_8_3_tanks_move_along_cleared_squares_and_leave_the_beach_only_by_an_exi
     st = staged(units={"E/16": "B7", "G/16": "B5"}, tokens={"S6": [("sp4", True)]})
     st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
     assert "tank tank1 to G/16" in legal_texts(st)
-    st.where[unit(st, "G/16")] = cell(st, "H17")
-    st._legal = None
+    with st.edit():
+        st.where[unit(st, "G/16")] = cell(st, "H17")
     assert "tank tank1 to G/16" not in legal_texts(st)
 
 

@@ -10,7 +10,7 @@ from bloody_helpers import GAME, new
 
 from omaha import cli
 from omaha.bloody.bots import read_view
-from omaha.bloody.scenario import is_strongpoint_token
+from omaha.bloody.components.tokens import is_strongpoint_token
 from omaha.bloody.state import BloodyState
 from omaha.kernel.svg import render_view
 
@@ -30,18 +30,18 @@ def shuffled_hidden(st: BloodyState, seed: int) -> BloodyState:
     twin = st.clone()
     assert isinstance(twin, BloodyState)
     rng = random.Random(seed)
-    for kind in (True, False):
-        slots = [
-            (c, k)
-            for c in sorted(twin.tokens)
-            for k, (f, r) in enumerate(twin.tokens[c])
-            if not r and is_strongpoint_token(f) == kind
-        ]
-        faces = [twin.tokens[c][k][0] for c, k in slots]
-        rng.shuffle(faces)
-        for (c, k), f in zip(slots, faces, strict=True):
-            twin.tokens[c][k] = (f, False)
-    twin._legal = None
+    with twin.edit():
+        for kind in (True, False):
+            slots = [
+                (c, k)
+                for c in sorted(twin.tokens)
+                for k, (f, r) in enumerate(twin.tokens[c])
+                if not r and is_strongpoint_token(f) == kind
+            ]
+            faces = [twin.tokens[c][k][0] for c, k in slots]
+            rng.shuffle(faces)
+            for (c, k), f in zip(slots, faces, strict=True):
+                twin.tokens[c][k] = (f, False)
     return twin
 
 

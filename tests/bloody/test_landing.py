@@ -5,7 +5,7 @@ from __future__ import annotations
 from bloody_helpers import GAME, act, cell, staged, unit
 
 from omaha.bloody import rules
-from omaha.bloody.effects import DEAD
+from omaha.bloody.core import DEAD
 from omaha.bloody.scenario import BloodyScenario
 from omaha.bloody.state import BloodyState
 

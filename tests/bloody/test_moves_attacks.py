@@ -7,7 +7,8 @@ from bloody_helpers import act, attack, cell, legal_texts, staged, texts, unit
 
 import omaha
 from omaha.bloody import rules
-from omaha.bloody.effects import DEAD, LOST
+from omaha.bloody.core import DEAD, LOST
+from omaha.bloody.procedures import turns
 
 
 # ------------------------------------------------------------------ 8.1.a numerical tokens
@@ -83,7 +84,8 @@ def test_8_1_d_sniper_moves_the_token_not_the_rating_and_scores() -> None:
     assert st.where[unit(st, "E/16")] == cell(st, "H8")
     # Reading: a removed Sniper is an Encounter token cleared from the map: 1 VP
     assert st.score().encounters == 1
-    st._draw_phase()
+    with st.edit():
+        turns.draw_phase(st)
     assert st.init_token == st.init_rating == 6
 
 

@@ -6,10 +6,11 @@ import pytest
 from bloody_helpers import GAME, act, cell, new, staged, texts, unit
 
 import omaha
-from omaha.bloody import effects as fx
 from omaha.bloody.actions import Continue, ReturnCard
-from omaha.bloody.effects import ASIDE, BOX
-from omaha.bloody.scenario import face_value, is_strongpoint_token
+from omaha.bloody.components.tokens import face_value, is_strongpoint_token
+from omaha.bloody.core import ASIDE, BOX, Phase, Step
+from omaha.bloody.procedures import ratings as fx
+from omaha.bloody.procedures import turns
 
 
 # ------------------------------------------------------------------ 4.0 set-up
@@ -91,11 +92,13 @@ def test_sequence_draw_random_event_activation_drift_landing() -> None:
 # ------------------------------------------------------------------ 5.1 Draw, 7.3-7.5 ratings
 def test_5_1_draw_phase_card_ratings_and_tokens() -> None:
     st = staged(turn=3, units={"A/116": "B2"}, init=3, eng=2, dice=[0])
-    st.init_token = 0
-    st.eng_token = 1
-    st.drift_mod, st.attack_bonus = -2, 3
+    with st.edit():
+        st.init_token = 0
+        st.eng_token = 1
+        st.drift_mod, st.attack_bonus = -2, 3
     before = len(st.hand)
-    st._draw_phase()
+    with st.edit():
+        turns.draw_phase(st)
     assert len(st.hand) == before + 1
     assert (st.init_rating, st.init_token, st.eng_rating, st.eng_token) == (4, 4, 3, 3)
     assert st.drift_mod == 0 and st.attack_bonus == 0
@@ -103,11 +106,13 @@ def test_5_1_draw_phase_card_ratings_and_tokens() -> None:
 
 def test_5_1_empty_deck_reshuffles_discards() -> None:
     st = staged(turn=3, units={"A/116": "B2"}, dice=[0])
-    for c in list(st.deck.pile):
-        st.deck.remove(c)
-        st.deck.discard(c)
+    with st.edit():
+        for c in list(st.deck.pile):
+            st.deck.remove(c)
+            st.deck.discard(c)
     assert len(st.deck) == 0
-    st._draw_phase()
+    with st.edit():
+        turns.draw_phase(st)
     assert st.deck.reshuffles == 1
 
 
@@ -162,8 +167,8 @@ def test_a_battalion_is_battalion_sized_on_either_side() -> None:
     st = staged(
         turn=1, units={"3/116": "C4"}, disrupted=["3/116"], clear_tokens=True, dice=[6, 1, 0]
     )
-    st.step, st._phase = "landing_cards", "Drift"
-    st._legal = None
+    with st.edit():
+        st.step, st.current_phase = Step.CARDS, Phase.DRIFT
     act(st, "continue")
     drift = next(e for e in st.log if e.kind == "bloody.drift")
     assert drift.details["total"] == 5  # 6 +1 turn 1-4 -2 battalion

@@ -6,7 +6,7 @@ import pytest
 from bloody_helpers import GAME, cell, staged, unit
 
 from omaha.bloody import rules
-from omaha.bloody.effects import DEAD
+from omaha.bloody.core import DEAD
 
 
 def test_2_3_score_breakdown() -> None:
@@ -84,11 +84,12 @@ def test_the_game_ends_after_the_last_landing_phase() -> None:
 
 def test_the_game_ends_early_when_no_unit_is_left() -> None:
     st = staged(turn=4, units={"A/116": "C2"})
-    for u in range(len(st.where)):
-        if st.where[u] == -1:
-            st.where[u] = DEAD
-    st.where[unit(st, "A/116")] = DEAD
-    st._end_turn()
+    with st.edit():
+        for u in range(len(st.where)):
+            if st.where[u] == -1:
+                st.where[u] = DEAD
+        st.where[unit(st, "A/116")] = DEAD
+        st.end_turn()
     assert st.is_terminal() and st.outcome() is not None
 
 

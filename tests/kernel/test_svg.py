@@ -162,7 +162,7 @@ def test_crest_side_is_the_shared_edge(orientation: str) -> None:
     root = parse(render_board(board, size=SIZE))
     centres = cell_centres(root)
     crest = side_feature_colour("crest")
-    lines = [e for e in root.iter(NS + "line") if e.get("stroke") == crest]
+    lines = [e for e in by_class(root, "line", "side") if e.get("stroke") == crest]
     assert len(lines) == 1
     line = lines[0]
     assert line.get("data-side") == "A|B"
@@ -192,7 +192,8 @@ def test_square_board() -> None:
     centres = cell_centres(root)
     assert centres["S01"][1] < centres["S00"][1]  # north up
     assert centres["S10"][0] > centres["S00"][0]
-    (line,) = [e for e in root.iter(NS + "line") if e.get("stroke") == side_feature_colour("crest")]
+    crest = side_feature_colour("crest")
+    (line,) = [e for e in by_class(root, "line", "side") if e.get("stroke") == crest]
     ends = [
         (float(line.get("x1") or 0), float(line.get("y1") or 0)),
         (float(line.get("x2") or 0), float(line.get("y2") or 0)),
@@ -345,3 +346,70 @@ def test_header_shows_the_turn_as_printed() -> None:
         texts = [t.text or "" for t in ET.fromstring(render_view(view)).iter(f"{NS}text")]
         assert f"{label} · fire" in texts
         assert not any("Turn Turn" in t for t in texts)
+
+
+def test_counters_show_symbol_echelon_values_steps_and_badges() -> None:
+    board = hex_board("flat")
+    view = View(
+        game="t", title="t", player=None, turn="1", phase="p", board=board, pending=None,
+        pieces=(
+            Piece("a", "US", "A/116", "A", "4-6-4", ("disrupted", "fired"), kind="infantry",
+                  echelon="I", steps=(1, 2)),
+            Piece("t", "US", "C/743 Tank", "B", "6-4"),  # no kind: guessed from the name
+            Piece("x", "US", "1/A/116", "D", "3"),  # nothing to guess from: an empty frame
+        ),
+    )  # fmt: skip
+    root = parse(render_view(view, size=SIZE))
+    groups = {g.get("data-id"): g for g in by_class(root, "g", "piece")}
+    symbols = {
+        pid: [s.get("data-symbol") for s in by_class(g, "g", "symbol")] for pid, g in groups.items()
+    }
+    assert symbols == {"a": ["infantry"], "t": ["armour"], "x": []}
+    a = groups["a"]
+    assert [t.text for t in by_class(a, "text", "echelon")] == ["I"]
+    assert [t.text for t in by_class(a, "text", "values")] == ["4-6-4"]
+    steps = by_class(a, "circle", "step")
+    assert len(steps) == 2 and len([s for s in steps if "lost" in (s.get("class") or "")]) == 1
+    badges = by_class(a, "g", "badge")
+    assert [b.get("data-mark") for b in badges] == ["disrupted", "fired"]
+    assert [t.text for b in badges for t in b.iter(NS + "text")] == ["D", "F"]
+    # badges stay within the counter, below the cell's printed label
+    label_y = {e.text: float(e.get("y") or 0) for e in by_class(root, "text", "label")}["A"]
+    for b in badges:
+        rect = b.find(NS + "rect")
+        assert rect is not None and float(rect.get("y") or 0) > label_y
+    legend = [e.text for e in by_class(root, "text", "legend")]
+    assert "D = disrupted" in legend and "F = fired" in legend
+    assert "beach" in legend and "crest (hexside)" in legend and "victory objective" in legend
+
+
+def test_big_stacks_are_counted_and_many_links_left_out() -> None:
+    board = hex_board("flat")
+    view = View(
+        game="t", title="t", player=None, turn="1", phase="p", board=board, pending=None,
+        pieces=tuple(Piece(f"p{k}", "US", f"u{k}", "A") for k in range(6)),
+    )  # fmt: skip
+    root = parse(render_view(view, size=SIZE))
+    (count,) = by_class(root, "g", "stack-count")
+    assert [t.text for t in count.iter(NS + "text")] == ["6"]
+    assert len(by_class(root, "g", "piece")) == 6
+    assert len(by_class(root, "line", "link")) == 2  # few links: drawn
+    assert by_class(parse(render_view(view, size=SIZE, links=False)), "line", "link") == []
+
+
+def test_a_view_draws_itself_in_jupyter_and_sizes_are_checked() -> None:
+    view = make_view(hex_board("flat"))
+    assert view._repr_svg_().startswith("<svg")
+    small, large = parse(render_view(view, size=20)), parse(render_view(view, size=60))
+    assert float(large.get("width") or 0) > 2 * float(small.get("width") or 0)
+    with pytest.raises(ValueError, match="size must be positive"):
+        render_view(view, size=0)
+
+
+def test_png_output_when_the_renderer_is_installed() -> None:
+    pytest.importorskip("resvg_py")
+    from omaha.kernel.svg import to_png
+
+    png = to_png(render_board(square_board(), size=SIZE))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(png) > 1000

@@ -1,0 +1,141 @@
+"""Bloody Omaha Activation phase (5.3): what the US may do, what it costs, and why an
+action is not legal now."""
+
+from __future__ import annotations
+
+from omaha.kernel.actions import Action
+from omaha.kernel.events import register_templates
+
+from .. import rules
+from ..actions import (
+    Attack,
+    EndActivation,
+    Engineers,
+    Move,
+    MoveTank,
+    PlayCard,
+    PlayCardAt,
+    Rally,
+    Release,
+)
+from ..core import BOX, DEAD, BloodyCore, Step, tank_name
+from .cards import playable
+from .engineers import engineer_targets
+
+register_templates(
+    {
+        "bloody.release": "{unit} released from the Reinforcements box to {square}",
+        "bloody.end_activation": "ends the Activation phase ({left} Initiative unspent)",
+    }
+)
+
+
+def activation_actions(st: BloodyCore) -> list[Action]:
+    """5.3: end the phase, play a card, or (1 Initiative each) move, attack, engineer,
+    rally, move a tank or release a reinforcement."""
+    out: list[Action] = [EndActivation()]
+    out.extend(playable(st, "activation"))
+    if st.init_token < 1:
+        return out
+    labels = st.board.labels
+    scen = st.scen
+    for u, w in enumerate(st.where):
+        if w < 0 or w not in scen.land:
+            continue
+        name = scen.units[u].id
+        for nb in scen.land_neighbours[w]:
+            if not st.known_numerical(nb):
+                out.append(Move(name, labels[nb]))
+        if st.disrupted[u]:
+            out.append(Rally(name))
+    occupied = st.occupied_land()
+    for target in sorted(st.tokens):
+        if st.known_numerical(target):
+            for nb in scen.land_neighbours[target]:
+                if nb in occupied:
+                    out.append(Attack(labels[target], labels[nb]))
+    if st.eng_token >= 1:
+        for cell in engineer_targets(st):
+            out.extend(Engineers(labels[cell], n) for n in range(1, st.eng_token + 1))
+    for t, (tw, tu) in enumerate(st.tanks):
+        if tw < 0:
+            continue
+        reach = st.tank_reach(tw)
+        for u, w in enumerate(st.where):
+            if w in reach and u != tu:
+                out.append(MoveTank(tank_name(t), scen.units[u].id))
+    if st.turn >= rules.FIRST_RELEASE_TURN:
+        for u, w in enumerate(st.where):
+            if w == BOX:
+                out.extend(Release(scen.units[u].id, labels[c]) for c in scen.entry)
+    return out
+
+
+def spend(st: BloodyCore) -> None:
+    """5.3: every Activation phase action but a card costs 1 Initiative."""
+    st.init_token -= 1
+
+
+def release(st: BloodyCore, u: int, cell: int) -> None:
+    """5.3.f: a reinforcement leaves the box for an entry square C19-C27."""
+    st.where[u] = cell
+    st.aim[u] = st.scen.column[cell]
+    st.released += 1
+    st.note("bloody.release", "5.3.f", player="US", unit=st.uid(u), square=st.label(cell))
+
+
+def end_activation(st: BloodyCore) -> None:
+    """5.3: the US ends the phase, keeping any Initiative left unspent."""
+    st.note("bloody.end_activation", "5.3", player="US", left=st.init_token)
+
+
+_ACTIVATION_ONLY = (Move, Rally, Attack, Engineers, MoveTank, Release)
+
+
+def explain(st: BloodyCore, action: Action) -> str | None:
+    """A player's explanation of why an action is not legal now, where we can say more."""
+    scen = st.scen
+    if st.result is not None:
+        return None
+    unit = getattr(action, "unit", None)
+    if isinstance(action, Move | Rally | Release) and unit not in scen.unit_index:
+        return f"there is no unit {unit!r}"
+    if isinstance(action, _ACTIVATION_ONLY) and st.step != Step.ACTIVATE:
+        return f"'{action}' is an Activation phase action (now: {st.phase})"
+    if isinstance(action, _ACTIVATION_ONLY) and st.init_token < 1:
+        return "no Initiative left this turn (5.3)"
+    if isinstance(action, Move):
+        u = scen.unit_index[action.unit]
+        w = st.where[u]
+        if w == DEAD:
+            return f"{action.unit} has been eliminated"
+        if w == BOX:
+            return f"{action.unit} is in the Reinforcements box: release it first (5.3.f)"
+        if w in scen.channel:
+            return f"{action.unit} is still at sea and cannot act until it lands (3.2.a)"
+        if not st.board.has(action.square):
+            return f"{action.square!r} is not a square of the map"
+        to = st.board.cell(action.square)
+        if to not in scen.land_neighbours[w]:
+            return f"{action.square} is not next to {st.label(w)} (orthogonal moves only, 8.1)"
+        if st.known_numerical(to):
+            return f"{action.square} holds revealed German tokens: attack them (8.1.a, 8.4)"
+    if isinstance(action, Release) and st.turn < rules.FIRST_RELEASE_TURN:
+        return f"reinforcements may be released from turn {rules.FIRST_RELEASE_TURN} (5.3.f)"
+    if isinstance(action, Engineers) and action.assets > st.eng_token:
+        return f"only {st.eng_token} Engineer asset(s) left this turn (8.5)"
+    if (
+        isinstance(action, Attack)
+        and st.board.has(action.target)
+        and not st.known_numerical(st.board.cell(action.target))
+    ):
+        return f"{action.target} shows no revealed numerical token to attack (5.3.b)"
+    if isinstance(action, PlayCard | PlayCardAt) and action.card not in st.hand:
+        return f"{action.card} is not in your hand"
+    if (
+        isinstance(action, Rally)
+        and unit in scen.unit_index
+        and not st.disrupted[scen.unit_index[action.unit]]
+    ):
+        return f"{action.unit} is not disrupted"
+    return None

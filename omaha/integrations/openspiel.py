@@ -1,0 +1,210 @@
+"""OpenSpiel: every omaha game registered with ``pyspiel`` (``pip install omaha[openspiel]``).
+
+    import pyspiel
+    from omaha.integrations import openspiel
+    openspiel.register_all()
+    game = pyspiel.load_game("omaha_lnl", {"scenario": "beach"})
+    explicit = pyspiel.load_game("omaha_lnl_explicit")   # chance nodes for every roll
+
+Two versions of each game: ``omaha_<name>`` (sampled chance: the game's own
+seeded dice, parameter ``seed``) and ``omaha_<name>_explicit`` (explicit chance:
+a chance node before every die roll and card or cup draw, each outcome equally
+likely; see :mod:`omaha.kernel.chance`). Players are numbered in the order of
+``Game.players``; actions are the fixed numbering of ``Game.action_space``;
+observations are ``State.observation``; returns ``State.returns``. States
+serialize through OpenSpiel's history (the game is a function of its seed and
+its actions, chance outcomes included).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from omaha.kernel.chance import ChanceState
+from omaha.kernel.protocol import Game, State
+from omaha.registry import games, load
+
+__all__ = ["register", "register_all", "short_name"]
+
+
+def short_name(game: Game[Any], explicit: bool = False) -> str:
+    return f"omaha_{game.name}" + ("_explicit" if explicit else "")
+
+
+class _Observer:
+    """OpenSpiel's observer interface over ``State.observation``."""
+
+    def __init__(self, game: OmahaGame) -> None:
+        self.game = game
+        self.tensor = np.zeros(game.layout.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: OmahaState, player: int) -> None:
+        inner = state.position()
+        if inner is None:
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = inner.observation(self.game.omaha.players[player])
+
+    def string_from(self, state: OmahaState, player: int) -> str:
+        inner = state.position()
+        if inner is None:
+            return "chance event pending"
+        return inner.view(self.game.omaha.players[player]).summary()
+
+
+class OmahaGame(pyspiel.Game):  # type: ignore[misc]
+    """An omaha game and scenario as a pyspiel game."""
+
+    omaha: Game[Any]
+    explicit: bool
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        scen = self.omaha.load_scenario(params.get("scenario") or None)
+        self.scenario = scen.id
+        self.seed = int(params.get("seed", 0))
+        self.space = self.omaha.action_space(self.scenario)
+        self.layout = self.omaha.observation_layout(self.scenario)
+        limits = self.omaha.limits(self.scenario)
+        low, high = self.omaha.utility_range
+        n = len(self.omaha.players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.size,
+            max_chance_outcomes=limits.max_chance_outcomes if self.explicit else 0,
+            num_players=n,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if self.omaha.zero_sum else None,
+            max_game_length=limits.max_decisions,
+        )
+        super().__init__(_game_type(self.omaha, self.explicit), info, params)
+
+    def new_initial_state(self) -> OmahaState:
+        return OmahaState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        return _Observer(self)
+
+
+class OmahaState(pyspiel.State):  # type: ignore[misc]
+    """A position: in sampled mode an omaha State; in explicit mode a ChanceState."""
+
+    def __init__(self, game: OmahaGame) -> None:
+        super().__init__(game)
+        self.players = game.omaha.players
+        self.space = game.space  # shared, never copied: the game itself must not be
+        if game.explicit:
+            self.chance: ChanceState | None = ChanceState(game.omaha, game.scenario)
+            self.inner: State[Any] | None = None
+        else:
+            self.chance = None
+            self.inner = game.omaha.new_state(game.scenario, seed=game.seed)
+
+    def position(self) -> State[Any] | None:
+        """The omaha state at a decision or terminal node (None at a chance node)."""
+        if self.chance is not None:
+            return None if self.chance.is_chance_node() else self.chance.state
+        return self.inner
+
+    def current_player(self) -> int:
+        if self.chance is not None and self.chance.is_chance_node():
+            return int(pyspiel.PlayerId.CHANCE)
+        state = self.position()
+        assert state is not None
+        if state.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        player = state.current_player()
+        assert player is not None
+        return self.players.index(player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self.position()
+        assert state is not None
+        return list(state.legal_codes())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self.chance is not None
+        return self.chance.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        if self.chance is not None and self.chance.is_chance_node():
+            self.chance.apply_chance(int(action))
+            return
+        move = self.space.decode(int(action))
+        if self.chance is not None:
+            self.chance.apply(move)
+        else:
+            assert self.inner is not None
+            self.inner.apply(move)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
+        return str(self.space.decode(int(action)))
+
+    def is_terminal(self) -> bool:
+        state = self.position()
+        return state is not None and state.is_terminal()
+
+    def returns(self) -> list[float]:
+        state = self.position()
+        if state is None:
+            return [0.0] * len(self.players)
+        ret = state.returns()
+        return [ret[p] for p in self.players]
+
+    def __str__(self) -> str:
+        state = self.position()
+        return "chance event pending" if state is None else str(state)
+
+
+def _game_type(game: Game[Any], explicit: bool) -> Any:
+    chance = pyspiel.GameType.ChanceMode
+    return pyspiel.GameType(
+        short_name=short_name(game, explicit),
+        long_name=f"{game.title}{' (explicit chance)' if explicit else ''}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance.EXPLICIT_STOCHASTIC if explicit else chance.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if game.zero_sum
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=len(game.players),
+        min_num_players=len(game.players),
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"scenario": game.default_scenario, "seed": 0},
+    )
+
+
+def register(game: str | Game[Any]) -> tuple[str, str]:
+    """Register a game's sampled and explicit versions; returns their short names."""
+    g = load(game) if isinstance(game, str) else game
+    names = []
+    for explicit in (False, True):
+        cls = type(
+            f"Omaha{g.name.title().replace('_', '')}{'Explicit' if explicit else ''}",
+            (OmahaGame,),
+            {"omaha": g, "explicit": explicit},
+        )
+        pyspiel.register_game(_game_type(g, explicit), cls)
+        names.append(short_name(g, explicit))
+    return names[0], names[1]
+
+
+def register_all() -> list[str]:
+    """Register every installed game (twice: sampled and explicit chance)."""
+    out: list[str] = []
+    for name in games():
+        if short_name(load(name)) not in pyspiel.registered_names():
+            out.extend(register(name))
+    return out

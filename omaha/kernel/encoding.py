@@ -1,0 +1,147 @@
+"""A fixed numbering of a game's actions, for agents (PettingZoo, OpenSpiel).
+
+A game declares the finite domain of every field of its actions for a scenario
+(``Game.field_domains``): the unit ids, the cell labels, the card names, the
+numbers a field may hold. The kernel numbers every action of every encodable
+class once: classes in the game's order, each a block of the product of its
+fields' domain sizes (mixed radix, first field most significant). The same
+(game, scenario) always gives the same numbers, so an action id means the same
+thing in every state: what agents need for a fixed ``Discrete`` action space and
+a legal-action mask. (The CLI's numbered menu is a menu, not this.)
+
+Classes with a tuple field (whole plans such as a set-up) are not encoded: each
+game offers a listed route to the same result (small steps, or a listed plan).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from omaha.kernel.actions import Action, field_hints
+
+#: The most actions an encoding may number (masks stay cheap).
+MAX_ACTION_SIZE = 100_000
+
+
+class EncodingError(ValueError):
+    """An action that has no number in this encoding (or a number of no action)."""
+
+
+@attrs.frozen
+class _Block:
+    cls: type[Action]
+    offset: int
+    names: tuple[str, ...]
+    domains: tuple[tuple[Any, ...], ...]
+    index: tuple[Mapping[Any, int], ...]
+    size: int
+
+
+def encodable(cls: type[Action]) -> bool:
+    """Whether every field of ``cls`` is a scalar (no tuple-valued plan fields)."""
+    return all(typing.get_origin(hint) is not tuple for hint in field_hints(cls).values())
+
+
+def _domain(
+    cls: type[Action], name: str, hint: Any, declared: Mapping[str, Sequence[Any]]
+) -> tuple[Any, ...]:
+    key = f"{cls.__name__}.{name}"
+    optional = typing.get_origin(hint) in (typing.Union, types.UnionType) and type(
+        None
+    ) in typing.get_args(hint)
+    inner = (
+        next((a for a in typing.get_args(hint) if a is not type(None)), hint) if optional else hint
+    )
+    if key in declared:
+        values = tuple(declared[key])
+    elif inner is bool:
+        values = (False, True)
+    elif name in declared:
+        values = tuple(declared[name])
+    else:
+        raise EncodingError(f"no domain declared for {key} (declare {key!r} or {name!r})")
+    if optional and None not in values:
+        values = (None, *values)
+    if len(set(values)) != len(values):
+        raise EncodingError(f"the domain of {key} repeats a value")
+    return values
+
+
+class ActionSpace:
+    """The numbering of one game's encodable actions for one scenario."""
+
+    def __init__(
+        self, classes: Iterable[type[Action]], declared: Mapping[str, Sequence[Any]]
+    ) -> None:
+        blocks = []
+        offset = 0
+        for cls in classes:
+            if not encodable(cls):
+                continue
+            hints = field_hints(cls)
+            names = tuple(hints)
+            domains = tuple(_domain(cls, n, hints[n], declared) for n in names)
+            size = 1
+            for d in domains:
+                size *= len(d)
+            blocks.append(
+                _Block(
+                    cls,
+                    offset,
+                    names,
+                    domains,
+                    tuple({v: i for i, v in enumerate(d)} for d in domains),
+                    size,
+                )
+            )
+            offset += size
+        if offset > MAX_ACTION_SIZE:
+            detail = ", ".join(f"{b.cls.__name__} {b.size:,}" for b in blocks)
+            raise EncodingError(f"{offset:,} actions is more than {MAX_ACTION_SIZE:,} ({detail})")
+        self.size = offset
+        self._blocks = tuple(blocks)
+        self._by_class = {b.cls: b for b in blocks}
+        self._offsets = [b.offset for b in blocks]
+
+    @property
+    def classes(self) -> tuple[type[Action], ...]:
+        return tuple(b.cls for b in self._blocks)
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action``; ``EncodingError`` if it has none."""
+        block = self._by_class.get(type(action))
+        if block is None:
+            raise EncodingError(f"{type(action).__name__} actions are not encoded")
+        code = 0
+        for name, index, domain in zip(block.names, block.index, block.domains, strict=True):
+            value = getattr(action, name)
+            try:
+                position = index[value]
+            except (KeyError, TypeError):
+                raise EncodingError(f"{action}: {name} = {value!r} is outside its domain") from None
+            code = code * len(domain) + position
+        return block.offset + code
+
+    def decode(self, code: int) -> Action:
+        """The action numbered ``code``; ``EncodingError`` outside ``0 .. size - 1``."""
+        if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < self.size:
+            raise EncodingError(f"{code!r} is not an action number (0 .. {self.size - 1})")
+        lo, hi = 0, len(self._offsets) - 1
+        while lo < hi:  # the last block whose offset is <= code
+            mid = (lo + hi + 1) // 2
+            if self._offsets[mid] <= code:
+                lo = mid
+            else:
+                hi = mid - 1
+        block = self._blocks[lo]
+        rest = code - block.offset
+        values: list[Any] = []
+        for domain in reversed(block.domains):
+            rest, position = divmod(rest, len(domain))
+            values.append(domain[position])
+        return block.cls(**dict(zip(block.names, reversed(values), strict=True)))

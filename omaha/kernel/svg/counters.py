@@ -1,0 +1,322 @@
+"""Counters as on a wargame map: side colour, unit name, a NATO symbol with its
+echelon, the values the game prints, step pips and status badges.
+
+A piece names its symbol in ``kind`` (see :data:`SYMBOLS`); where a game leaves
+it empty, a conservative guess from the piece's name is used (``"Tank"`` is
+armour, ``"81mm"`` a mortar), else the frame stays empty. Status markers are
+small lettered badges down the counter's right edge (``D`` disrupted, ``S``
+suppressed, ``F`` fired...), explained in the picture's legend; they stay within
+the counter, so they never cover the cell's printed label above it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Protocol
+
+from omaha.kernel.svg.elements import el, fit, num, text_width
+from omaha.kernel.svg.palette import ink, marker_style, side_colour
+
+
+class PieceLike(Protocol):
+    """What the renderer reads of a piece (``omaha.kernel.view.Piece`` has it all)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def where(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def values(self) -> str: ...
+    @property
+    def marks(self) -> tuple[str, ...]: ...
+    @property
+    def hidden(self) -> bool: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def echelon(self) -> str: ...
+    @property
+    def steps(self) -> tuple[int, int] | None: ...
+
+
+Frame = tuple[float, float, float, float]  # x, y, width, height of the symbol frame
+Draw = Callable[[ET.Element, Frame, float], None]
+
+
+def _line(g: ET.Element, pts: list[tuple[float, float]], sw: float, cls: str = "") -> None:
+    d = "M" + " L".join(f"{num(x)},{num(y)}" for x, y in pts)
+    el(g, "path", cls=cls or "sym", d=d, fill="none", stroke="#111111", stroke_width=sw,
+       stroke_linecap="round", stroke_linejoin="round")  # fmt: skip
+
+
+def _infantry(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    _line(g, [(x, y), (x + w, y + h)], sw)
+    _line(g, [(x, y + h), (x + w, y)], sw)
+
+
+def _armour(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    el(g, "rect", cls="sym", x=x + w * 0.18, y=y + h * 0.25, width=w * 0.64, height=h * 0.5,
+       rx=h * 0.25, fill="none", stroke="#111111", stroke_width=sw)  # fmt: skip
+
+
+def _mechanised(g: ET.Element, f: Frame, sw: float) -> None:
+    _infantry(g, f, sw)
+    _armour(g, f, sw)
+
+
+def _engineer(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    top, foot = y + h * 0.35, y + h * 0.68
+    _line(
+        g,
+        [(x + w * 0.25, foot), (x + w * 0.25, top), (x + w * 0.75, top), (x + w * 0.75, foot)],
+        sw,
+    )
+    _line(g, [(x + w * 0.5, top), (x + w * 0.5, foot)], sw)
+
+
+def _artillery(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    el(g, "circle", cls="sym", cx=x + w / 2, cy=y + h / 2, r=h * 0.16, fill="#111111")
+
+
+def _mortar(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    cx = x + w / 2
+    el(g, "circle", cls="sym", cx=cx, cy=y + h * 0.72, r=h * 0.1, fill="none",
+       stroke="#111111", stroke_width=sw)  # fmt: skip
+    _line(g, [(cx, y + h * 0.62), (cx, y + h * 0.15)], sw)
+    _line(g, [(cx - w * 0.08, y + h * 0.3), (cx, y + h * 0.15), (cx + w * 0.08, y + h * 0.3)], sw)
+
+
+def _machine_gun(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    cx = x + w / 2
+    _line(g, [(cx, y + h * 0.85), (cx, y + h * 0.15)], sw)
+    _line(g, [(cx - w * 0.1, y + h * 0.35), (cx, y + h * 0.15), (cx + w * 0.1, y + h * 0.35)], sw)
+    _line(g, [(cx - w * 0.1, y + h * 0.7), (cx + w * 0.1, y + h * 0.7)], sw)
+
+
+def _anti_tank(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    _line(g, [(x, y + h), (x + w / 2, y), (x + w, y + h)], sw)
+
+
+def _recon(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    _line(g, [(x, y + h), (x + w, y)], sw)
+
+
+def _airborne(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    _infantry(g, f, sw)
+    cx, base = x + w / 2, y + h * 0.88
+    r = w * 0.11
+    d = (
+        f"M{num(cx - 2 * r)},{num(base)} A{num(r)},{num(r)} 0 0 1 {num(cx)},{num(base)} "
+        f"A{num(r)},{num(r)} 0 0 1 {num(cx + 2 * r)},{num(base)}"
+    )
+    el(g, "path", cls="sym", d=d, fill="none", stroke="#111111", stroke_width=sw)
+
+
+def _ranger(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    _infantry(g, f, sw)
+    el(g, "text", "R", cls="sym", x=x + w * 0.86, y=y + h * 0.45, font_size=h * 0.42,
+       font_weight="bold", text_anchor="middle", fill="#111111")  # fmt: skip
+
+
+def _headquarters(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, _, h = f
+    _line(g, [(x, y + h), (x, y + h * 1.6)], sw * 1.4)
+
+
+def _fortification(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    n = 4
+    pts = [(x, y + h * 0.35)]
+    for k in range(n):
+        a, b = x + w * k / n, x + w * (k + 0.5) / n
+        pts += [(a, y + h * 0.35), (a, y + h * 0.12), (b, y + h * 0.12), (b, y + h * 0.35)]
+    pts.append((x + w, y + h * 0.35))
+    _line(g, pts, sw)
+
+
+def _pillbox(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    cx, cy, r = x + w / 2, y + h * 0.58, h * 0.28
+    el(g, "circle", cls="sym", cx=cx, cy=cy, r=r, fill="#111111")
+    _line(g, [(cx + r * 0.6, cy - r * 0.6), (cx + w * 0.38, y + h * 0.1)], sw * 1.6)
+
+
+def _rocket(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    cx = x + w / 2
+    _line(g, [(cx - w * 0.18, y + h * 0.85), (cx, y + h * 0.1), (cx + w * 0.18, y + h * 0.85)], sw)
+    _line(g, [(cx - w * 0.1, y + h * 0.6), (cx + w * 0.1, y + h * 0.6)], sw)
+
+
+def _boat(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    _line(g, [(x + w * 0.1, y + h * 0.4), (x + w * 0.25, y + h * 0.8), (x + w * 0.75, y + h * 0.8),
+              (x + w * 0.9, y + h * 0.4), (x + w * 0.1, y + h * 0.4)], sw)  # fmt: skip
+
+
+def _leader(g: ET.Element, f: Frame, sw: float) -> None:
+    x, y, w, h = f
+    cx, cy, r = x + w / 2, y + h / 2, h * 0.45
+    pts = []
+    for k in range(10):
+        rad, a = (r if k % 2 == 0 else r * 0.45), math.radians(90 + 36 * k)
+        pts.append((cx + rad * math.cos(a), cy - rad * math.sin(a)))
+    d = "M" + " L".join(f"{num(px)},{num(py)}" for px, py in pts) + " Z"
+    el(g, "path", cls="sym", d=d, fill="#111111")
+
+
+#: Symbol name -> drawing inside the frame. Leaders and markers draw no frame.
+SYMBOLS: dict[str, Draw] = {
+    "infantry": _infantry,
+    "armour": _armour,
+    "armor": _armour,
+    "tank": _armour,
+    "mechanised": _mechanised,
+    "engineer": _engineer,
+    "artillery": _artillery,
+    "gun": _artillery,
+    "mortar": _mortar,
+    "machine_gun": _machine_gun,
+    "anti_tank": _anti_tank,
+    "recon": _recon,
+    "cavalry": _recon,
+    "airborne": _airborne,
+    "ranger": _ranger,
+    "headquarters": _headquarters,
+    "hq": _headquarters,
+    "fortification": _fortification,
+    "strongpoint": _fortification,
+    "pillbox": _pillbox,
+    "rocket": _rocket,
+    "boat": _boat,
+    "leader": _leader,
+}
+FRAMELESS = frozenset({"leader", "marker", "token", ""})
+
+#: A conservative guess from a name, for pieces whose game gave no kind.
+_GUESSES: tuple[tuple[str, str], ...] = (
+    (r"\bpill ?box|\bpb\b", "pillbox"),
+    (r"\brocket", "rocket"),
+    (r"\bwn ?\d|\bstrong ?point|\bbunker", "fortification"),
+    (r"\bhq\b|headquarters", "headquarters"),
+    (r"\bdd\b|\btank|\barmou?r|\bsherman|\bpanzer", "armour"),
+    (r"\beng(ineer)?s?\b|\bengr", "engineer"),
+    (r"\branger", "ranger"),
+    (r"\bairborne|\bpara", "airborne"),
+    (r"\bmortar|\b(60|81|80|120)\s?mm", "mortar"),
+    (r"\bmg\b|machine ?gun", "machine_gun"),
+    (r"\bat\b|anti-?tank|\bpak\b", "anti_tank"),
+    (r"\bbattery|\bhowitzer|\bartillery|\b(75|88|105|155)\s?mm|\bfa\b", "artillery"),
+)
+
+
+def symbol_of(p: PieceLike) -> str:
+    """The piece's symbol: its ``kind`` if known, else a guess from its name, else none."""
+    kind = p.kind.strip().lower().replace(" ", "_").replace("-", "_")
+    if kind:
+        return kind
+    name = p.name.lower()
+    for pattern, guess in _GUESSES:
+        if re.search(pattern, name):
+            return guess
+    return ""
+
+
+def counter(parent: ET.Element, p: PieceLike, cx: float, cy: float, c: float) -> ET.Element:
+    """Draw ``p`` as a counter of side ``c`` centred on (cx, cy); hidden pieces face down."""
+    pg = el(parent, "g", cls="piece", data_side=p.side)
+    if not p.hidden:
+        pg.set("data-id", p.id)
+    tip = f"{p.side}: hidden" if p.hidden else f"{p.side}: {p.name} {p.values}".rstrip()
+    if p.steps and not p.hidden:
+        tip += f" ({p.steps[0]} of {p.steps[1]} steps)"
+    el(pg, "title", tip + (f" [{', '.join(p.marks)}]" if p.marks else ""))
+    fill = side_colour(p.side)
+    text_ink = ink(fill)
+    el(pg, "rect", cls="counter", x=cx - c / 2, y=cy - c / 2, width=c, height=c, rx=c * 0.08,
+       fill=fill, fill_opacity=0.75 if p.hidden else 1, stroke="#1a1a1a",
+       stroke_width=c * 0.04)  # fmt: skip
+    if p.hidden:
+        el(pg, "text", "?", x=cx, y=cy + c * 0.2, font_size=c * 0.55, text_anchor="middle",
+           fill="#ffffff", font_weight="bold")  # fmt: skip
+    else:
+        _face(pg, p, cx, cy, c, text_ink)
+    _badges(pg, p.marks, cx, cy, c)
+    return pg
+
+
+def _face(pg: ET.Element, p: PieceLike, cx: float, cy: float, c: float, text_ink: str) -> None:
+    if p.name:
+        text, font = _shrink(p.name, c * 0.9, c * 0.16, c * 0.12, bold=False)
+        el(pg, "text", text, cls="unit-name", x=cx, y=cy - c * 0.3, font_size=font,
+           text_anchor="middle", fill=text_ink)  # fmt: skip
+    symbol = symbol_of(p)
+    frame: Frame = (cx - c * 0.27, cy - c * 0.16, c * 0.54, c * 0.3)
+    if symbol not in FRAMELESS:
+        x, y, w, h = frame
+        el(pg, "rect", cls="frame", data_symbol=symbol, x=x, y=y, width=w, height=h,
+           fill="#fbfaf5", stroke="#111111", stroke_width=c * 0.025)  # fmt: skip
+    draw = SYMBOLS.get(symbol)
+    if draw is not None:
+        sym = el(pg, "g", cls="symbol", data_symbol=symbol)
+        draw(sym, frame, c * 0.025)
+    if p.echelon:
+        el(pg, "text", p.echelon, cls="echelon", x=cx, y=cy - c * 0.175, font_size=c * 0.11,
+           text_anchor="middle", fill=text_ink, font_weight="bold")  # fmt: skip
+    if p.steps:
+        left, full = p.steps
+        r, gap = c * 0.03, c * 0.085
+        x0 = cx - (full - 1) * gap / 2
+        for k in range(full):
+            el(pg, "circle", cls="step" + (" lost" if k >= left else ""), cx=x0 + k * gap,
+               cy=cy + c * 0.19, r=r, fill=text_ink if k < left else "none", stroke=text_ink,
+               stroke_width=c * 0.015)  # fmt: skip
+    if p.values:
+        text, font = _shrink(p.values, c * 0.92, c * 0.21, c * 0.14, bold=True)
+        el(pg, "text", text, cls="values", x=cx, y=cy + c * 0.41, font_size=font,
+           text_anchor="middle", fill=text_ink, font_weight="bold")  # fmt: skip
+
+
+def _shrink(text: str, width: float, font: float, smallest: float, bold: bool) -> tuple[str, float]:
+    """``text`` at the largest size from ``font`` down to ``smallest`` that fits ``width``;
+    cut with an ellipsis only below that."""
+    per_char = 0.66 if bold else 0.6
+    fits = width / (max(1, len(text)) * per_char)
+    if fits >= smallest:
+        return text, min(font, fits)
+    return fit(text, width * 0.58 / per_char, smallest), smallest
+
+
+def _badges(pg: ET.Element, marks: tuple[str, ...], cx: float, cy: float, c: float) -> None:
+    """One lettered badge per status marker, down the counter's right edge."""
+    h = c * 0.22
+    for k, mark in enumerate(marks[:4]):
+        abbr, colour = marker_style(mark)
+        w = max(c * 0.22, text_width(abbr, c * 0.15) + c * 0.08)
+        x, y = cx + c / 2 - w * 0.7, cy - c / 2 + c * 0.02 + k * (h + c * 0.02)
+        badge = el(pg, "g", cls="badge", data_mark=mark)
+        el(badge, "title", mark)
+        el(badge, "rect", cls="piece-mark", x=x, y=y, width=w, height=h, rx=h * 0.3,
+           fill=colour, stroke="#ffffff", stroke_width=c * 0.015)  # fmt: skip
+        el(badge, "text", abbr, x=x + w / 2, y=y + h * 0.74, font_size=c * 0.15,
+           text_anchor="middle", fill="#ffffff", font_weight="bold")  # fmt: skip
+    if len(marks) > 4:
+        el(pg, "text", f"+{len(marks) - 4}", cls="badge-more", x=cx + c / 2, y=cy + c * 0.45,
+           font_size=c * 0.13, text_anchor="end", fill="#ffffff")  # fmt: skip

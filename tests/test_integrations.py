@@ -1,0 +1,75 @@
+"""PettingZoo and OpenSpiel adapters, on the toy game (each real game is checked in
+``tests/conformance/test_agents_api.py``). Skipped when the extra is not installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from toygame import GAME
+
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+pyspiel = pytest.importorskip("pyspiel")
+
+from omaha.integrations import openspiel, pettingzoo  # noqa: E402
+
+openspiel.register(GAME)
+
+
+def test_pettingzoo_api_and_seed_tests_pass() -> None:
+    pettingzoo_test.api_test(pettingzoo.raw_env(GAME), num_cycles=300)
+    pettingzoo_test.seed_test(lambda: pettingzoo.raw_env(GAME), num_cycles=50)
+
+
+def test_pettingzoo_game_is_the_library_game() -> None:
+    env = pettingzoo.raw_env(GAME)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        assert obs["observation"].shape == (GAME.observation_layout().size,)
+        if terminated or truncated:
+            final[agent] = reward
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert agent == env.state.current_player()
+        assert sorted(GAME.encode(a) for a in env.state.legal_actions()) == list(legal)
+        env.step(int(rng.choice(legal)))
+    assert env.state.is_terminal()
+    assert final == env.state.returns()
+
+
+def test_openspiel_random_sim_tests_pass() -> None:
+    sampled = pyspiel.load_game("omaha_toy")
+    pyspiel.random_sim_test(sampled, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("omaha_toy_explicit"), num_sims=5, serialize=True, verbose=False
+    )
+
+
+def test_openspiel_mcts_plays_the_explicit_game_to_the_end() -> None:
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("omaha_toy_explicit")
+    rng = np.random.RandomState(1)
+    bot = mcts.MCTSBot(
+        game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng, solve=False
+    )
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    assert sorted(state.returns()) == [-1.0, 1.0]
+
+
+def test_openspiel_observation_tensor_is_the_library_observation() -> None:
+    game = pyspiel.load_game("omaha_toy")
+    state = game.new_initial_state()
+    tensor = np.array(state.observation_tensor(0))
+    inner = GAME.new_state(seed=0)
+    assert np.array_equal(tensor, inner.observation("US"))
+    assert state.observation_string(1).startswith("Toy landing")
