@@ -47,3 +47,33 @@ def test_code_blocks_run(path: Path, tmp_path: Path) -> None:
         [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+#: Games whose rules.py functions do not all carry a worked example yet (strict xfail).
+DOCTESTS_PENDING: set[str] = {"tcs", "lnl", "bloody", "landing_table"}
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        pytest.param(
+            g,
+            marks=pytest.mark.xfail(g in DOCTESTS_PENDING, reason="examples pending", strict=True),
+        )
+        for g in gendocs.GAMES
+    ],
+)
+def test_every_public_rules_function_has_a_worked_example(game: str) -> None:
+    """Each published table or procedure in rules.py shows a small worked example as a
+    doctest (run by pytest with --doctest-modules)."""
+    import ast
+
+    tree = ast.parse((ROOT / "omaha" / game / "rules.py").read_text())
+    missing = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and not node.name.startswith("_")
+        and ">>>" not in (ast.get_docstring(node) or "")
+    ]
+    assert missing == []

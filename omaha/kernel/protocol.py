@@ -13,8 +13,10 @@ the bookkeeping every game shares, so each game writes only its rules:
 A game implements ``_legal_actions``, ``_apply``, ``pending``,
 ``is_terminal``, ``outcome``, ``metrics``, ``view``, ``_dump`` and
 ``_restore``; optionally ``_check_plan`` for whole-plan actions that are
-validated but never enumerated, ``explain_illegal`` for a precise message, and
-``_drop_caches`` when it caches anything derived from its fields.
+validated but never enumerated, ``explain_illegal`` for a precise message,
+``_drop_caches`` when it caches anything derived from its fields, and
+``_legal_actions_in_order`` when it can list its actions in notation order
+without formatting them.
 
 Both base classes are generic over the game's scenario type, so a game's state
 sees its own scenario record without casts. The value types a view is made of
@@ -498,6 +500,15 @@ class State(ABC, Generic[S]):
     def _drop_caches(self) -> None:
         """Forget whatever the game caches from its fields (called after every change)."""
 
+    def _legal_actions_in_order(self) -> Sequence[Action]:
+        """The legal actions sorted by notation (:func:`~omaha.kernel.actions.sort_key`).
+
+        A game that can put them in that order more cheaply than by their printed
+        notation (e.g. by ranks it computed once per scenario) overrides this; the
+        order must be exactly the one the sort gives.
+        """
+        return sorted(self._legal_actions(), key=sort_key)
+
     # -- the protocol --------------------------------------------------------
     def current_player(self) -> str | None:
         """Owner of the pending decision; None when terminal."""
@@ -511,7 +522,7 @@ class State(ABC, Generic[S]):
             if self.is_terminal():
                 actions: tuple[Action, ...] = ()
             else:
-                actions = tuple(sorted(self._legal_actions(), key=sort_key))
+                actions = tuple(self._legal_actions_in_order())
             self._legal = actions
             self._legal_set = frozenset(actions)
         return self._legal
@@ -742,12 +753,18 @@ class State(ABC, Generic[S]):
         return self.view(None).summary()
 
 
+#: Types a log detail keeps as it is (checked first: every event of every game comes here).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _jsonable(value: Any) -> Any:
     """Details as plain JSON values (tuples become lists) so snapshots round-trip."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
+    if isinstance(value, (bool, int, float, str)):
         return value
     return str(value)
