@@ -26,7 +26,7 @@ from omaha.kernel.svg import render_view
 
 EXIT_STATUS = """exit status:
   0    done
-  1    an output file could not be written (disk full, permissions changed meanwhile)
+  1    an output file could not be written (a full disk, say)
   2    bad arguments or a bad input file (a one-line message on stderr)
   130  interrupted (Ctrl-C); 'play --record' saves the game so far first
   141  the reader of the output went away (e.g. 'omaha provenance lnl | head -3')"""
@@ -35,6 +35,10 @@ EXIT_WRITE_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
+
+
+class WriteFailed(OSError):
+    """An output file could not be written (exit status 1)."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -66,10 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         _say(str(message))
         return EXIT_USAGE
-    except OSError as exc:
+    except OSError as exc:  # an input the checks let through, or writing failed midway
         where = f"{exc.filename}: " if exc.filename else ""
         _say(f"{where}{exc.strerror or exc}")
-        return EXIT_WRITE_FAILED
+        return EXIT_WRITE_FAILED if isinstance(exc, WriteFailed) else EXIT_USAGE
 
 
 def _say(message: str) -> None:
@@ -155,8 +159,11 @@ def output_file(path: Path, option: str, suffixes: Sequence[str] = ()) -> Path:
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it into place:
     a reader never sees half a file, and an interrupted write leaves the old one."""
-    mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise WriteFailed(exc.errno, exc.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
@@ -164,9 +171,11 @@ def write_atomic(path: Path, text: str) -> None:
             os.fsync(out.fileno())
         os.chmod(temp, mode)
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise WriteFailed(exc.errno, exc.strerror, str(path)) from None
         raise
 
 
