@@ -1,4 +1,4 @@
-"""The ``omaha`` command: list, play, replay, render, provenance, compare, demo.
+"""The ``omaha`` command: list, play, replay, render, provenance, compare, serve, demo.
 
 Uses only the registry and the protocol, never a game's internals. A user's
 mistake (a bad option, a missing or unwritable file, a bad record) is one line
@@ -266,6 +266,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, help="also write every run's metrics here")
     p.set_defaults(run=cmd_compare)
 
+    p = sub.add_parser("serve", help="play in the browser, served from this machine")
+    p.add_argument("game", nargs="?", default="lnl", help="the game to start with (default lnl)")
+    p.add_argument("--scenario", help="shipped scenario id or path to a scenario file")
+    p.add_argument("--seed", type=SEED, default=0, help=f"0..{MAX_SEED} (default 0)")
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SIDE=NAME",
+        help="a bot for a side (repeatable); default: the strongest bot plays every side "
+        "but the first",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    p.add_argument("--port", type=int_in(0, 65535), default=8000, help="port (0: any free port)")
+    p.set_defaults(run=cmd_serve)
+
     p = sub.add_parser("demo", help="a seeded bot game of every installed game, with its log")
     p.add_argument("--seed", type=SEED, default=1)
     p.add_argument(
@@ -478,6 +494,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         write_atomic(args.json, compare.to_json(columns) + "\n")
         print(f"\nall runs written to {args.json}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from omaha.server.app import serve, session_from_args
+
+    serve(session_from_args(args), args.host, args.port)
     return 0
 
 

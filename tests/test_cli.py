@@ -261,6 +261,9 @@ def bad_invocations(tmp: Path) -> list[tuple[list[str], int, str]]:
         (["compare", "--game", "nope"], 2, "no game named 'nope'"),
         (["compare", "--json", "/nonexistent/x.json"], 2, "does not exist"),
         (["demo", "--tail", "-1"], 2, "--tail: must be between 0"),
+        (["serve", "--port", "99999"], 2, "--port: must be between 0 and 65535"),
+        (["serve", "nope"], 2, "no game named 'nope'"),
+        (["serve", "lnl", "--bot", "x"], 2, "--bot takes SIDE=NAME"),
     ]  # fmt: skip
 
 
