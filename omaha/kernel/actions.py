@@ -34,6 +34,11 @@ _TOKEN = r'("(?:[^"\\]|\\.)*"|\S+)'
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
+#: Printed notation by value, for actions made anew at every decision.
+_NOTATION: dict[Action, str] = {}
+_NOTATION_CAP = 200_000
+
+
 class Action:
     """Base of every game action (subclasses are frozen attrs classes)."""
 
@@ -41,12 +46,23 @@ class Action:
 
     def __str__(self) -> str:
         # Legal actions are sorted by their notation at every decision, and formatting
-        # costs far more than a lookup: each action keeps its text once made (actions
-        # are frozen, so it never goes stale; it is not a field, so eq and hash ignore it).
+        # costs far more than a lookup: an action keeps its text once made (on itself,
+        # for games that reuse their action objects; in a table by value, for games that
+        # make them anew). Actions are frozen, so neither goes stale; the text is not a
+        # field, so eq and hash ignore it.
         notes = self.__dict__
         text: str | None = notes.get("_text")
         if text is None:
-            text = notes["_text"] = self._notation()
+            try:
+                text = _NOTATION.get(self)
+            except TypeError:  # a mistyped, unhashable field: print it, do not keep it
+                return self._notation()
+            if text is None:
+                text = self._notation()
+                if len(_NOTATION) >= _NOTATION_CAP:
+                    _NOTATION.clear()
+                _NOTATION[self] = text
+            notes["_text"] = text
         return text
 
     def _notation(self) -> str:
