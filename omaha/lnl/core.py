@@ -345,7 +345,7 @@ class LnlCore(State[LnlScenario]):
     def unit_index(self, uid: str) -> int:
         idx = self.scen.unit_index.get(uid)
         if idx is None:
-            raise IllegalAction(f"there is no unit {uid!r} in this scenario")
+            raise IllegalAction(f'"{uid}" is not a unit of this scenario')
         return idx
 
     def label(self, cell: int) -> str:
@@ -355,7 +355,7 @@ class LnlCore(State[LnlScenario]):
         try:
             return self.scen.board.cell(label)
         except ValueError:
-            raise IllegalAction(f"{label!r} is not a hex of the map") from None
+            raise IllegalAction(f'"{label}" is not a hex of this map') from None
 
     def he(self, u: int) -> int:
         return self.scen.units[u].type.he[0 if self.steps[u] >= 2 else 1]
