@@ -248,6 +248,8 @@ class LnlCore(State[LnlScenario]):
         self.groups_cache = {}
 
     def _drop_caches(self) -> None:
+        """Forget the cached queries of the position (``memo``); the one place they
+        are dropped, after any change of the fields they read."""
         self.memo = {}
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
@@ -410,7 +412,7 @@ class LnlCore(State[LnlScenario]):
     # -- placing and removing ----------------------------------------------------
     def put(self, u: int, cell: int) -> None:
         """Put a unit in a hex (arrival, step, retreat, advance) and take control of it."""
-        self.memo = {}
+        self._drop_caches()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -429,7 +431,7 @@ class LnlCore(State[LnlScenario]):
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
-        self.memo = {}
+        self._drop_caches()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -448,7 +450,7 @@ class LnlCore(State[LnlScenario]):
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
         if self.loc[u] < 0:
             return
-        self.memo = {}
+        self._drop_caches()
         self.steps[u] -= 1
         self.steps_lost[self.u(u).side] += 1
         if self.steps[u] <= 0:
@@ -470,7 +472,7 @@ class LnlCore(State[LnlScenario]):
         """A Disrupted result: a marker, or a step for a unit already disrupted."""
         if self.loc[u] < 0:
             return
-        self.memo = {}
+        self._drop_caches()
         if self.dis[u]:
             self.lose_step(u, rule, "disrupted again")
         else:

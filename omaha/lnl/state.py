@@ -234,7 +234,7 @@ class LnlState(LnlCore):
     def _apply(self, action: Action) -> None:
         APPLY[self.decision()](self, action)
         if not isinstance(action, _PURE):
-            self.memo = {}
+            self._drop_caches()
         self.proceed()
 
     # ------------------------------------------------------------------------
@@ -248,13 +248,13 @@ class LnlState(LnlCore):
                 if placement.place_hexes(self, u):
                     return
                 placement.cannot_place(self)
-                self.memo = {}
+                self._drop_caches()
                 continue
             if self.busy():
                 return
             if AUTOMATIC[self.stage](self):
                 return
-            self.memo = {}  # the sequence moved on: cached queries may be stale
+            self._drop_caches()  # the sequence moved on: cached queries may be stale
 
     def start_turn(self, n: int) -> None:
         self.turn = n
