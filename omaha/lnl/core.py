@@ -248,6 +248,8 @@ class LnlCore(State[LnlScenario]):
         self.groups_cache = {}
 
     def _drop_caches(self) -> None:
+        """Forget the cached queries of the position (``memo``); the one place they
+        are dropped, after any change of the fields they read."""
         self.memo = {}
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
@@ -345,7 +347,7 @@ class LnlCore(State[LnlScenario]):
     def unit_index(self, uid: str) -> int:
         idx = self.scen.unit_index.get(uid)
         if idx is None:
-            raise IllegalAction(f"there is no unit {uid!r} in this scenario")
+            raise IllegalAction(f'"{uid}" is not a unit of this scenario')
         return idx
 
     def label(self, cell: int) -> str:
@@ -355,7 +357,7 @@ class LnlCore(State[LnlScenario]):
         try:
             return self.scen.board.cell(label)
         except ValueError:
-            raise IllegalAction(f"{label!r} is not a hex of the map") from None
+            raise IllegalAction(f'"{label}" is not a hex of this map') from None
 
     def he(self, u: int) -> int:
         return self.scen.units[u].type.he[0 if self.steps[u] >= 2 else 1]
@@ -410,7 +412,7 @@ class LnlCore(State[LnlScenario]):
     # -- placing and removing ----------------------------------------------------
     def put(self, u: int, cell: int) -> None:
         """Put a unit in a hex (arrival, step, retreat, advance) and take control of it."""
-        self.memo = {}
+        self._drop_caches()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -429,7 +431,7 @@ class LnlCore(State[LnlScenario]):
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
-        self.memo = {}
+        self._drop_caches()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -448,7 +450,7 @@ class LnlCore(State[LnlScenario]):
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
         if self.loc[u] < 0:
             return
-        self.memo = {}
+        self._drop_caches()
         self.steps[u] -= 1
         self.steps_lost[self.u(u).side] += 1
         if self.steps[u] <= 0:
@@ -470,7 +472,7 @@ class LnlCore(State[LnlScenario]):
         """A Disrupted result: a marker, or a step for a unit already disrupted."""
         if self.loc[u] < 0:
             return
-        self.memo = {}
+        self._drop_caches()
         if self.dis[u]:
             self.lose_step(u, rule, "disrupted again")
         else:
