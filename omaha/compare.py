@@ -33,6 +33,7 @@ import csv
 import importlib
 import io
 import json
+import logging
 import math
 import os
 import signal
@@ -249,14 +250,20 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
     except ImportError:
         raise ValueError("the dask executor needs Dask: pip install 'omaha[dask]'") from None
     cluster: Any = None
+    # Dask's own warnings (a cancelled task, a worker killed on Ctrl-C) are not the user's
+    logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler is None:
         cluster = distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
         )
         client: Any = distributed.Client(cluster)
     else:
         try:
-            client = distributed.Client(scheduler, timeout="10s")
+            client = distributed.Client(scheduler, timeout="5s")
         except OSError as exc:
             raise ValueError(f"no Dask scheduler answers at {scheduler} ({exc})") from None
     try:
@@ -632,11 +639,11 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
     metrics = [m for m in COMMON if any(c.values(m.name) for c in columns)]
     ncols = 3
     nrows = max(1, math.ceil(len(metrics) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.6 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 4.0 * nrows), squeeze=False)
     colours = plt.get_cmap("tab10").colors
     for ax, metric in zip(axes.flat, metrics, strict=False):
         present = [(i, c) for i, c in enumerate(columns) if c.values(metric.name)]
-        labels = [c.label.replace("/", "/\n") for _, c in present]
+        labels = [c.label for _, c in present]
         positions = list(range(1, len(present) + 1))
         rate = all(is_rate(c, metric.name) for _, c in present)
         if rate:
@@ -670,7 +677,7 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
                 scale = 100 if rate else 1
                 ax.axhspan(scale * hist.low, scale * hist.high, color="crimson", alpha=0.08)
             ax.legend(loc="best", fontsize=8, frameon=False)
-        ax.set_xticks(positions, labels, fontsize=8)
+        ax.set_xticks(positions, labels, fontsize=8, rotation=25, ha="right")
         ax.set_title(f"{metric.name} ({metric.unit})", fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     for ax in list(axes.flat)[len(metrics) :]:

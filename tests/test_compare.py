@@ -293,3 +293,15 @@ def test_ctrl_c_stops_compare_cleanly() -> None:
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err == "omaha: interrupted\n" and out == ""
+
+
+def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Tty())
+    assert compare.Progress.for_terminal(10).enabled
+    assert not compare.Progress.for_terminal(10, quiet=True).enabled
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert not compare.Progress.for_terminal(10).enabled
