@@ -618,14 +618,12 @@ PLOT_SUFFIXES = (".png", ".svg")
 
 def plotting() -> Any:
     """matplotlib's pyplot on a file-only backend; ``ValueError`` naming the extra if absent."""
-    try:
-        import matplotlib
-
+    try:  # optional: used through Any, so the package type-checks without it
+        matplotlib: Any = importlib.import_module("matplotlib")
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        return importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise ValueError("a plot needs matplotlib: pip install 'omaha[plot]'") from None
-    return plt
 
 
 def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
