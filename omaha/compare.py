@@ -353,14 +353,21 @@ def compare(
     tasks = [c for name, scen in plan for c in chunks(name, scen, bot, seed, runs, size)]
     results: dict[tuple[str, str], list[Run]] = {key: [] for key in plan}
     futures: dict[cf.Future[list[Run]], Chunk] = {}
+
+    def done(task: Chunk, played: list[Run]) -> None:
+        results[(task.game, task.scenario)].extend(played)
+        if progress is not None:
+            progress.advance(task.count)
+
     try:
+        if isinstance(pool, SerialExecutor):  # one task at a time, so progress moves
+            for task in tasks:
+                done(task, play_chunk(task))
+            return [_column(n, sc, bot, seed, results[(n, sc)]) for n, sc in plan]
         for task in tasks:
             futures[pool.submit(play_chunk, task)] = task
         for future in cf.as_completed(futures):
-            task = futures[future]
-            results[(task.game, task.scenario)].extend(future.result())
-            if progress is not None:
-                progress.advance(task.count)
+            done(futures[future], future.result())
     except BaseException:
         for future in futures:
             future.cancel()
