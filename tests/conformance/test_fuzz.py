@@ -25,7 +25,6 @@ do not have to fail: the game's owner fixes them and the mark goes).
 from __future__ import annotations
 
 import contextlib
-import errno
 import itertools
 import json
 import math
@@ -46,7 +45,6 @@ from toygame import GAME as TOY
 import omaha
 from omaha.errors import IllegalAction, RecordError, ScenarioError
 from omaha.kernel.actions import Action
-from omaha.kernel.dice import DiceExhausted
 from omaha.kernel.protocol import Game, State
 from omaha.kernel.records import GameRecord
 
@@ -765,25 +763,9 @@ def replay_tampered(run: Run, data: Any, scripted: bool, seed: int, step: int, w
         if not str(exc).startswith("tampered.json: "):
             run.fail("unnamed", seed, step, where, f"RecordError without the file: {exc}")
     except Exception as exc:
-        if kernel_gap(exc):
-            run.stats["tampered records meeting a known kernel gap"] += 1
-            return
         run.fail(f"replay {type(exc).__name__}", seed, step, where, problem(exc))
     else:
         run.stats["tampered records replayed"] += 1
-
-
-def kernel_gap(exc: Exception) -> bool:
-    """Known gaps, the same in every game, each pinned by a test of its own (remove the
-    case here when that test passes): a scripted replay lets the dice's own errors through
-    (``test_replay_refuses_bad_records_with_record_error``, protocol.py, the lead's), and a
-    scenario name too long for the file system is an OSError from ``Path.exists`` in the
-    scenario loaders (``test_an_overlong_scenario_name_is_a_scenario_error``)."""
-    if isinstance(exc, DiceExhausted):
-        return True
-    if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:
-        return True
-    return type(exc) is ValueError and str(exc).startswith("scripted value #")
 
 
 def test_harness_catches_a_sloppy_game() -> None:
@@ -797,40 +779,34 @@ def test_harness_catches_a_sloppy_game() -> None:
     assert line.startswith("toy/beach seed=0 step=0: ") and "--fuzz-seed 0" in line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kernel (protocol.py, the lead's): State.is_legal tests membership by equality, "
-    "and attrs equality takes True == 1 and 1.0 == 1, so is_legal says yes to an action "
-    "apply refuses; is_legal should run ActionCodec.check first",
-)
 def test_is_legal_checks_types() -> None:
+    """is_legal refuses an action equal to a legal one only by Python's equality (1.0 or
+    True for the 1 of an integer field), as apply does."""
     state = TOY.new_state("beach", seed=0)
     legal = state.legal_actions()
     assert all(state.is_legal(a) for a in legal)
     assert TOY.new_state("beach", seed=0).is_legal(Alien(1)) is False
     seen = []
     for game in GAMES:
-        for action in game.new_state(seed=1).legal_actions():
-            hints = _hints(type(action))
-            for name in field_names(action):
-                if hints[name] is int:
-                    value = getattr(action, name)
-                    for twin in (float(value), bool(value) if value in (0, 1) else None):
-                        if twin is not None:
-                            seen.append(
-                                game.new_state(seed=1).is_legal(evolve(action, **{name: twin}))
-                            )
+        state = game.new_state(seed=1)
+        bot = game.bots["random"](seed=1)
+        for _ in range(400):  # look along a game for actions with integer fields
+            if state.is_terminal():
+                break
+            for action in state.legal_actions():
+                hints = _hints(type(action))
+                for name in field_names(action):
+                    if hints[name] is int:
+                        value = getattr(action, name)
+                        twins = [float(value)] + ([bool(value)] if value in (0, 1) else [])
+                        for twin in twins:
+                            seen.append(state.is_legal(evolve(action, **{name: twin})))
+            state.apply(bot.choose(state))
     assert seen and not any(seen)
 
 
 @pytest.mark.parametrize("change", ["dice cut", "die out of range", "unknown scenario"])
 def test_replay_refuses_bad_records_with_record_error(change: str) -> None:
-    if change != "unknown scenario":
-        pytest.xfail(
-            "kernel (protocol.py Game.replay, the lead's): with scripted=True, too few dice "
-            "raise DiceExhausted and a die value out of range a bare ValueError, where a "
-            "RecordError naming the record's file and key belongs"
-        )
     state = TOY.new_state("beach", seed=3)
     bots = bots_for(TOY, 3)
     while not state.is_terminal():
@@ -855,10 +831,4 @@ def test_an_overlong_scenario_name_is_a_scenario_error(game: Game[Any]) -> None:
         game.load_scenario("x" * 300)
     except ScenarioError:
         return
-    except OSError as exc:
-        assert exc.errno == errno.ENAMETOOLONG
-        pytest.xfail(
-            f"{game.name}: Path.exists() in the scenario loader raises OSError "
-            "(File name too long); the toy game's goes through kernel/scenariofile.py"
-        )
     pytest.fail("an overlong scenario name loaded")
