@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import omaha
+from omaha import compare
 from omaha.errors import IllegalAction, RecordError, ScenarioError
 from omaha.kernel.dice import MAX_SEED, DiceExhausted
 from omaha.kernel.protocol import Bot, Game, State
@@ -156,7 +157,7 @@ def output_file(path: Path, option: str, suffixes: Sequence[str] = ()) -> Path:
     return path
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str | bytes) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it into place:
     a reader never sees half a file, and an interrupted write leaves the old one."""
     try:
@@ -165,8 +166,8 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as exc:
         raise WriteFailed(exc.errno, exc.strerror, str(path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(text.encode("utf-8") if isinstance(text, str) else text)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, mode)
@@ -249,21 +250,43 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="list published components too")
     p.set_defaults(run=cmd_provenance)
 
-    p = sub.add_parser("compare", help="the designs side by side over many seeded games")
+    p = sub.add_parser(
+        "compare",
+        help="the designs side by side over many seeded games",
+        description="Play seeded games of every shipped scenario with each game's strongest "
+        "bots and show the common metrics next to the historical record. Run i's seeds come "
+        "from numpy.random.SeedSequence(SEED).spawn(RUNS)[i]: results are the same on any "
+        "executor and chunking. A Dask cluster: start 'dask scheduler' on one machine and "
+        "'dask worker tcp://HOST:8786' on each (every machine with omaha installed), then "
+        "'omaha compare --executor dask --scheduler tcp://HOST:8786'.",
+    )
     p.add_argument(
         "--runs", type=int_in(1, MAX_RUNS), default=100, help="seeded games per scenario"
     )
-    p.add_argument("--first-seed", type=SEED, default=1)
+    p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--bot", help="bot name for every game (default: each game's strongest)")
     p.add_argument(
+        "--executor",
+        choices=compare.EXECUTORS,
+        default="process",
+        help="where games run: here, a process pool (default) or a Dask cluster",
+    )
+    p.add_argument(
         "--workers",
         type=int_in(1, MAX_WORKERS),
-        default=min(4, os.cpu_count() or 1),
-        help="worker processes",
+        default=None,
+        help="worker processes (process pool, local Dask cluster; default: the cores)",
     )
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument(
+        "--chunk", type=int_in(1, MAX_RUNS), help="runs per task (default: about 4 per worker)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--detail", action="store_true", help="also each design's own metrics")
-    p.add_argument("--json", type=Path, help="also write every run's metrics here")
+    p.add_argument("--json", type=Path, help="write every run here (JSON)")
+    p.add_argument("--csv", type=Path, help="write one row per run here (CSV)")
+    p.add_argument("--plot", type=Path, help="draw the distributions here (.png or .svg)")
     p.set_defaults(run=cmd_compare)
 
     p = sub.add_parser("serve", help="play in the browser, served from this machine")
@@ -483,17 +506,35 @@ def cmd_provenance(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from omaha import compare
-
-    if args.json:
-        output_file(args.json, "--json")
-    for name in args.game or ():
-        omaha.load(name)  # an unknown game is an error before anything runs
-    columns = compare.compare(args.game, args.runs, args.first_seed, args.workers, args.bot)
+    if args.scheduler and args.executor != "dask":
+        raise ValueError("--scheduler names a Dask scheduler: add --executor dask")
+    for option in ("json", "csv"):
+        if getattr(args, option):
+            output_file(getattr(args, option), f"--{option}", (f".{option}",))
+    if args.plot:
+        output_file(args.plot, "--plot", compare.PLOT_SUFFIXES)
+        compare.plotting()  # matplotlib present, before minutes of games
+    plan = compare.scenarios_of(args.game)  # an unknown game is an error before any run
+    workers = args.workers or os.cpu_count() or 1
+    size = args.chunk or compare.chunk_size(args.runs, workers)
+    progress = compare.Progress.for_terminal(args.runs * len(plan), quiet=args.quiet)
+    with compare.executor(args.executor, workers, args.scheduler) as pool:
+        columns = compare.compare(
+            args.game, args.runs, args.seed, pool, args.bot, size=size, progress=progress
+        )
     print(compare.table(columns, detail=args.detail))
+    written = []
     if args.json:
         write_atomic(args.json, compare.to_json(columns) + "\n")
-        print(f"\nall runs written to {args.json}")
+        written.append(f"every run in {args.json}")
+    if args.csv:
+        write_atomic(args.csv, compare.to_csv(columns))
+        written.append(f"one row per run in {args.csv}")
+    if args.plot:
+        write_atomic(args.plot, compare.plot(columns, args.plot.suffix.lower()[1:]))
+        written.append(f"the distributions in {args.plot}")
+    if written:
+        print("\nwrote " + "; ".join(written))
     return 0
 
 

@@ -90,16 +90,6 @@ def test_demo_runs_every_installed_game(capsys: pytest.CaptureFixture[str]) -> N
         assert omaha.load(name).title in out
 
 
-def test_compare_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "runs.json"
-    assert cli.main(["compare", "--game", "toy", "--runs", "6", "--json", str(out)]) == 0
-    text = capsys.readouterr().out
-    assert "toy/beach" in text and "turns_played" in text and "Outcomes" in text
-    runs = json.loads(out.read_text())[0]["runs"]
-    assert [r["seed"] for r in runs] == [1, 2, 3, 4, 5, 6]
-    assert cli.main(["compare", "--runs", "0"]) == 2
-
-
 # --------------------------------------------------------------------------
 # Bad input: one line, the right exit status, never a traceback
 # --------------------------------------------------------------------------
@@ -117,7 +107,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         (["compare", "--runs", "0"], "--runs: must be between 1 and"),
         (["compare", "--workers", "-1"], "--workers: must be between 1 and"),
         (["compare", "--workers", "0"], "--workers: must be between 1 and"),
-        (["compare", "--first-seed", "-5"], "--first-seed: must be between 0 and"),
+        (["compare", "--seed", "-5"], "--seed: must be between 0 and"),
         (["render", "toy", "--steps", "-1", "--out", "x.svg"], "--steps: must be between 0"),
         (["demo", "--tail", "-3"], "--tail: must be between 0 and"),
         (["demo", "--seed", "1.5"], "--seed: '1.5' is not a whole number"),
@@ -260,6 +250,9 @@ def bad_invocations(tmp: Path) -> list[tuple[list[str], int, str]]:
         (["compare", "--workers", "-1"], 2, "--workers: must be between 1"),
         (["compare", "--game", "nope"], 2, "no game named 'nope'"),
         (["compare", "--json", "/nonexistent/x.json"], 2, "does not exist"),
+        (["compare", "--plot", "x.pdf"], 2, "cannot write a .pdf file"),
+        (["compare", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"], 2,
+         "no Dask scheduler answers at tcp://127.0.0.1:9"),
         (["demo", "--tail", "-1"], 2, "--tail: must be between 0"),
         (["serve", "--port", "99999"], 2, "--port: must be between 0 and 65535"),
         (["serve", "nope"], 2, "no game named 'nope'"),
