@@ -524,13 +524,20 @@ class State(ABC, Generic[S]):
             else:
                 actions = tuple(self._legal_actions_in_order())
             self._legal = actions
-            self._legal_set = frozenset(actions)
+            self._legal_set = None  # built only when an action not listed by identity comes
         return self._legal
+
+    def _listed(self, action: object) -> bool:
+        """Whether ``action`` is the very object of the legal list (bots and menus hand
+        back what they were given): a cheap check that needs no hashing of actions."""
+        legal = self.legal_actions()
+        return any(a is action for a in legal)
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is among the listed legal actions (never raises for odd input)."""
-        self.legal_actions()
-        assert self._legal_set is not None
+        legal = self.legal_actions()
+        if self._legal_set is None:
+            self._legal_set = frozenset(legal)
         try:
             return action in self._legal_set
         except TypeError:  # unhashable: certainly not one of ours
@@ -541,9 +548,10 @@ class State(ABC, Generic[S]):
         self._usable()
         if self.is_terminal():
             raise IllegalAction(f"the game is over; '{action}' cannot be played")
-        self.game.codec.check(action)
-        if not self.is_legal(action):
-            self._check_plan(action)
+        if not self._listed(action):  # anything else is checked field by field first
+            self.game.codec.check(action)
+            if not self.is_legal(action):
+                self._check_plan(action)
         self._do(action)
         self.actions.append(action)
         self._settle()
@@ -609,13 +617,7 @@ class State(ABC, Generic[S]):
     ) -> Event:
         """Append an event stamped with the current turn and phase."""
         event = Event(
-            kind=kind,
-            turn=self.turn_label,
-            phase=self.phase,
-            player=player,
-            rule=rule,
-            dice=tuple(dice),
-            details=_jsonable(details),
+            kind, self.turn_label, self.phase, player, rule, tuple(dice), _jsonable(details)
         )
         self.log.append(event)
         return event
