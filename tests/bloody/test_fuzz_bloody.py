@@ -84,7 +84,7 @@ def round_trips(st: BloodyState) -> str | None:
 
 def test_fuzz_random_playouts_with_hostile_actions() -> None:
     deadline = time.monotonic() + BUDGET
-    seed = fuzzed = 0
+    seed = fuzzed = played = trips = 0
     failures: list[str] = []
     while time.monotonic() < deadline or seed < 2:
         rng = random.Random(seed)
@@ -98,14 +98,19 @@ def test_fuzz_random_playouts_with_hostile_actions() -> None:
                 problem = refused(st, action, check_json=step % 7 == 0)
                 if problem:
                     failures.append(f"seed {seed} step {step}: {action!r}: {problem}")
-            if step % 11 == 0 and (problem := round_trips(st)):
-                failures.append(f"seed {seed} step {step}: {problem}")
+            if step % 11 == 0:
+                trips += 1
+                if problem := round_trips(st):
+                    failures.append(f"seed {seed} step {step}: {problem}")
             action: Action = bot.choose(st)
             st.apply(action)
-            fuzzed += 1
+            played += 1
             step += 1
             if problems := st.invariants():
                 failures.append(f"seed {seed} step {step} after {action}: {'; '.join(problems)}")
         seed += 1
-    print(f"\nbloody fuzz: {seed} games, {fuzzed} actions, {len(failures)} failures")
+    print(
+        f"\nbloody fuzz: {seed} games, {played} legal actions with the invariants checked, "
+        f"{fuzzed} hostile actions, {trips} clone/snapshot round trips, {len(failures)} failures"
+    )
     assert failures == [], "\n".join(failures[:10])
