@@ -39,7 +39,6 @@ from .actions import (
     ResolveAttack,
     ReturnCard,
 )
-from .components.map import BEACH
 from .components.tokens import MINES, face_value, is_strongpoint_token
 from .scenario import BloodyScenario
 
@@ -495,13 +494,11 @@ class BloodyCore(State[BloodyScenario]):
         Reading (READINGS.md): Beach Obstacle tokens count as German tokens here.
         """
         scen = self.scenario
-        us = sorted({w for w in self.where if w >= 0 and (w in scen.land or w in scen.first_wave)})
-        pairs = []
-        for u in us:
-            for g in sorted(self.board.neighbours[u]):
-                if self.tokens.get(g) or (scen.kind[g] == BEACH and not self.gap[g]):
-                    pairs.append((u, g))
-        return pairs
+        land, first_wave = scen.land, scen.first_wave
+        us = sorted({w for w in self.where if w in land or w in first_wave})
+        german = self.token_index().uncleared | {b for b, gap in self.gap.items() if not gap}
+        neighbours = self.board.neighbours
+        return [(u, g) for u in us for g in sorted(neighbours[u]) if g in german]
 
     # ------------------------------------------------------------------ scoring (2.2-2.4)
     def cleared(self, cell: int) -> bool:
