@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from omaha.kernel.decks import Deck
+from omaha.kernel.labels import LabelError
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 
@@ -228,8 +229,8 @@ class _Fields:
     def __init__(self, data: object, path: str, keys: frozenset[str]) -> None:
         if not isinstance(data, dict):
             raise ValueError(f"{path}: expected an object, not {_shown(data)}")
-        extra = sorted(str(k) for k in data if k not in keys)
-        if extra:
+        if not keys.issuperset(data):
+            extra = sorted(str(k) for k in data if k not in keys)
             raise ValueError(f"{path}: unknown key(s) {', '.join(map(repr, extra))}")
         self.data: dict[str, Any] = data
         self.path = path
@@ -286,9 +287,10 @@ def _list(value: object, where: str, length: int | None = None) -> list[Any]:
 
 def _cell(st: BloodyCore, value: object, where: str) -> int:
     label = _str(value, where)
-    if not st.board.has(label):
-        raise ValueError(f"{where}: {label!r} is not a square of the map")
-    return st.board.cell(label)
+    try:
+        return st.board.cell(label)
+    except LabelError:
+        raise ValueError(f"{where}: {label!r} is not a square of the map") from None
 
 
 def _unit(st: BloodyCore, value: object, where: str) -> int:
