@@ -13,7 +13,7 @@ tank's cell is a cell, :data:`ASIDE` (4.3) or :data:`LOST` (8.1.e).
 from __future__ import annotations
 
 import weakref
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import ClassVar
@@ -39,8 +39,7 @@ from .actions import (
     ResolveAttack,
     ReturnCard,
 )
-from .components.map import BEACH
-from .components.tokens import MINES, face_value
+from .components.tokens import MINES, face_value, is_strongpoint_token
 from .scenario import BloodyScenario
 
 BOX = -1  # unit in the Reinforcements box
@@ -78,6 +77,10 @@ _TURN_LABELS = tuple(f"Turn {n}" for n in range(100))
 
 def tank_name(t: int) -> str:
     return f"tank{t + 1}"
+
+
+#: Tank token names, in order (a scenario has the first ``tank_count``).
+TANKS = tuple(tank_name(t) for t in range(10))
 
 
 class ActionCatalogue:
@@ -491,13 +494,11 @@ class BloodyCore(State[BloodyScenario]):
         Reading (READINGS.md): Beach Obstacle tokens count as German tokens here.
         """
         scen = self.scenario
-        us = sorted({w for w in self.where if w >= 0 and (w in scen.land or w in scen.first_wave)})
-        pairs = []
-        for u in us:
-            for g in sorted(self.board.neighbours[u]):
-                if self.tokens.get(g) or (scen.kind[g] == BEACH and not self.gap[g]):
-                    pairs.append((u, g))
-        return pairs
+        land, first_wave = scen.land, scen.first_wave
+        us = sorted({w for w in self.where if w in land or w in first_wave})
+        german = self.token_index().uncleared | {b for b, gap in self.gap.items() if not gap}
+        neighbours = self.board.neighbours
+        return [(u, g) for u in us for g in sorted(neighbours[u]) if g in german]
 
     # ------------------------------------------------------------------ scoring (2.2-2.4)
     def cleared(self, cell: int) -> bool:
@@ -521,3 +522,187 @@ class BloodyCore(State[BloodyScenario]):
 
     def card_name(self, card: str) -> str:
         return f"{card} '{self.scenario.cards[card].title}'"
+
+    # ------------------------------------------------------------------ invariants
+    def invariants(self) -> list[str]:
+        """What is inconsistent in this position, by the rules (empty when sound).
+
+        Units on squares they can be on, tanks with their unit (8.3), the German
+        tokens a sub-set of the scenario's mix on the squares that take them (4.1)
+        and in step with the VP counts, the cards a permutation of the deck (9.0),
+        markers on the Game Track (7.0), the awaited decision consistent.
+        """
+        problems: list[str] = []
+        for check in (
+            self._unit_problems,
+            self._token_problems,
+            self._card_problems,
+            self._track_problems,
+            self._tank_problems,
+            self._decision_problems,
+        ):
+            problems.extend(check())
+        return problems
+
+    def _unit_problems(self) -> list[str]:
+        scen, out = self.scenario, []
+        n = len(scen.units)
+        for name in ("where", "disrupted", "landed", "aim", "ashore"):
+            if len(getattr(self, name)) != n:
+                out.append(f"{name}: {len(getattr(self, name))} entries for {n} units")
+        if out:
+            return out
+        for u, w in enumerate(self.where):
+            uid = scen.units[u].id
+            if w not in (BOX, DEAD) and not 0 <= w < len(self.board):
+                out.append(f"unit {uid}: {w} is not a square of the map")
+            elif w >= 0 and w not in scen.land and w not in scen.channel:
+                out.append(f"unit {uid}: {self.label(w)} is neither land nor a Channel square")
+            elif w in scen.channel and self.landed[u]:
+                out.append(f"unit {uid}: landed but still at sea in {self.label(w)} (6.3)")
+            elif w in scen.land and not self.landed[u]:
+                out.append(f"unit {uid}: ashore in {self.label(w)} without having landed (6.5)")
+            elif w == DEAD and self.disrupted[u]:
+                out.append(f"unit {uid}: eliminated and disrupted")
+        dead = [u for u, w in enumerate(self.where) if w == DEAD]
+        if sorted(self.eliminated) != dead:
+            out.append(
+                "eliminated: "
+                + ", ".join(scen.units[u].id for u in self.eliminated if 0 <= u < n)
+                + " is not the list of units off the map ("
+                + ", ".join(scen.units[u].id for u in dead)
+                + ")"
+            )
+        return out
+
+    def _token_problems(self) -> list[str]:
+        scen, out = self.scenario, []
+        strongpoints, encounters = set(scen.strongpoints), set(scen.encounter_squares)
+        sp_faces: list[str] = []
+        enc_faces: list[str] = []
+        for cell, toks in sorted(self.tokens.items()):
+            if not 0 <= cell < len(self.board):
+                out.append(f"tokens: {cell} is not a square of the map")
+                continue
+            where = self.label(cell)
+            sps = [f for f, _ in toks if is_strongpoint_token(f)]
+            encs = [f for f, _ in toks if not is_strongpoint_token(f)]
+            for kind, found, squares in (
+                ("Strongpoint", sps, strongpoints),
+                ("Encounter", encs, encounters),
+            ):
+                if found and cell not in squares:
+                    out.append(f"tokens: {where} is not a square for {kind} tokens (4.1)")
+                elif len(found) > 1:
+                    out.append(f"tokens: {where} holds {len(found)} {kind} tokens (4.1)")
+            sp_faces += sps
+            enc_faces += encs
+        for kind, faces, mix in (
+            ("Strongpoint", sp_faces, scen.strongpoint_tokens),
+            ("Encounter", enc_faces, scen.encounter_tokens),
+        ):
+            extra = _multiset_minus(faces, mix)
+            if extra:
+                out.append(f"tokens: {', '.join(extra)} not among the scenario's {kind} tokens")
+        if len(sp_faces) + self.sp_removed != len(scen.strongpoints):
+            out.append(
+                f"{len(sp_faces)} Strongpoint tokens on the map and {self.sp_removed} removed "
+                f"are not the {len(scen.strongpoints)} placed (4.1)"
+            )
+        if len(enc_faces) + self.enc_removed != len(scen.encounter_squares):
+            out.append(
+                f"{len(enc_faces)} Encounter tokens on the map and {self.enc_removed} removed "
+                f"are not the {len(scen.encounter_squares)} placed (4.1)"
+            )
+        every = len(scen.strongpoint_tokens) + len(scen.encounter_tokens)
+        if not out and every == len(scen.strongpoints) + len(scen.encounter_squares):
+            # every token was placed: those not on the map are the removed ones
+            gone = _multiset_minus(
+                [*scen.strongpoint_tokens, *scen.encounter_tokens], [*sp_faces, *enc_faces]
+            )
+            value = sum(face_value(f) or 0 for f in gone)
+            if value != self.value_removed:
+                out.append(
+                    f"value removed {self.value_removed}, but the tokens gone add to {value}"
+                )
+        if sorted(self.gap) != sorted(scen.beaches):
+            out.append("gaps: not one entry per Beach square")
+        elif self.gaps_made != sum(self.gap.values()):
+            out.append(f"gaps made {self.gaps_made}, but {sum(self.gap.values())} Gaps on the map")
+        cleared = self.exits_cleared()
+        if len(self.exit_turns) != cleared:
+            out.append(f"{len(self.exit_turns)} exit turns noted for {cleared} exits cleared")
+        if any(t > self.turn for t in self.exit_turns) or self.exit_turns != sorted(
+            self.exit_turns
+        ):
+            out.append(f"exit turns {self.exit_turns} are not in order up to turn {self.turn}")
+        return out
+
+    def _card_problems(self) -> list[str]:
+        scen = self.scenario
+        held = [*self.hand, *self.offered, *self.deck.pile, *self.deck.discards]
+        unknown = sorted({c for c in held if c not in scen.cards})
+        if unknown:
+            return [f"cards: {', '.join(unknown)} not among the scenario's cards"]
+        if sorted(held) != sorted(scen.card_ids):
+            missing = _multiset_minus(list(scen.card_ids), held)
+            twice = _multiset_minus(held, list(scen.card_ids))
+            parts = [f"missing {', '.join(missing)}"] if missing else []
+            parts += [f"more than once: {', '.join(twice)}"] if twice else []
+            return [f"cards in hand, offered, pile and discards: {'; '.join(parts)} (9.0)"]
+        return []
+
+    def _track_problems(self) -> list[str]:
+        top, out = self.scenario.track_max, []
+        if not 1 <= self.turn <= self.scenario.turns:
+            out.append(f"turn {self.turn} is outside 1..{self.scenario.turns}")
+        for name, value, low in (
+            ("Initiative rating", self.init_rating, 1),
+            ("Engineers rating", self.eng_rating, 1),
+            ("Initiative token", self.init_token, 0),
+            ("Engineers token", self.eng_token, 0),
+        ):
+            if not low <= value <= top:
+                out.append(f"{name} {value} is off the Game Track ({low}..{top}, 7.0)")
+        return out
+
+    def _tank_problems(self) -> list[str]:
+        scen, out = self.scenario, []
+        if len(self.tanks) != scen.tank_count:
+            return [f"tanks: {len(self.tanks)} for the scenario's {scen.tank_count}"]
+        for t, (w, u) in enumerate(self.tanks):
+            name = tank_name(t)
+            if w not in (ASIDE, LOST) and w not in scen.land:
+                out.append(f"{name}: {w} is not a land square (8.3)")
+            elif w < 0 and u != -1:
+                out.append(f"{name}: off the map but with a unit")
+            elif u != -1 and not 0 <= u < len(scen.units):
+                out.append(f"{name}: {u} is not a unit")
+            elif u >= 0 and self.where[u] != w:
+                out.append(f"{name}: not in the square of {scen.units[u].id} (8.3)")
+        return out
+
+    def _decision_problems(self) -> list[str]:
+        out = []
+        if (self.result is not None) != (self.step == Step.OVER):
+            out.append(f"decision {self.step.value!r} does not match the result")
+        if self.step == Step.SETUP and (self.turn != 1 or len(self.offered) != 3):
+            out.append("the set-up choice needs turn 1 and three cards offered (4.5)")
+        if self.step != Step.SETUP and self.offered:
+            out.append("cards are offered outside the set-up (4.5)")
+        attacking = self.attack_target >= 0
+        if attacking != (self.step == Step.ATTACK):
+            out.append(f"an attack target does not match the decision {self.step.value!r}")
+        elif attacking:
+            target = self.attack_target
+            around = self.scenario.land_neighbours[target] if target in self.scenario.land else ()
+            if not self.attack_squares or any(c not in around for c in self.attack_squares):
+                out.append(f"attack on {self.label(target)}: squares not next to it (8.4.a)")
+        return out
+
+
+def _multiset_minus(items: Iterable[str], minus: Iterable[str]) -> list[str]:
+    """The items left when each of ``minus`` is taken out once (sorted)."""
+    left = Counter(items)
+    left.subtract(Counter(minus))
+    return sorted(item for item, n in left.items() for _ in range(n) if n > 0)

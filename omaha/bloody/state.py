@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
 from omaha.kernel.view import Pending, View
@@ -156,6 +157,10 @@ class BloodyState(BloodyCore):
         return self.catalogue.in_order(CHOICES[self.step](self))
 
     def explain_illegal(self, action: Action) -> str:
+        try:
+            self.game.codec.check(action)  # a mistyped field: say which
+        except IllegalAction as exc:
+            return str(exc)
         return activation.explain(self, action) or super().explain_illegal(action)
 
     # ------------------------------------------------------------------ apply

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from omaha.kernel.decks import Deck
+from omaha.kernel.labels import LabelError
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 
@@ -221,59 +222,232 @@ def dump(st: BloodyCore) -> dict[str, Any]:
     }
 
 
+class _Fields:
+    """One object of a snapshot, read key by key; anything wrong is a ``ValueError``
+    naming its key path (``state_from_json`` turns it into a ``RecordError``)."""
+
+    def __init__(self, data: object, path: str, keys: frozenset[str]) -> None:
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: expected an object, not {_shown(data)}")
+        if not keys.issuperset(data):
+            extra = sorted(str(k) for k in data if k not in keys)
+            raise ValueError(f"{path}: unknown key(s) {', '.join(map(repr, extra))}")
+        self.data: dict[str, Any] = data
+        self.path = path
+
+    def value(self, key: str) -> tuple[Any, str]:
+        where = f"{self.path}.{key}"
+        if key not in self.data:
+            raise ValueError(f"{where}: missing")
+        return self.data[key], where
+
+    def integer(self, key: str, low: int | None = None, high: int | None = None) -> int:
+        return _int(*self.value(key), low, high)
+
+    def flag(self, key: str) -> bool:
+        value, where = self.value(key)
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}: {_shown(value)} is not true or false")
+        return value
+
+    def text(self, key: str) -> str:
+        return _str(*self.value(key))
+
+    def items(self, key: str, length: int | None = None) -> tuple[list[Any], str]:
+        value, where = self.value(key)
+        return _list(value, where, length), where
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{where}: {_shown(value)} is not a whole number")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{where}: {value} is outside {low}..{high}")
+    return value
+
+
+def _str(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{where}: {_shown(value)} is not text")
+    return value
+
+
+def _list(value: object, where: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{where}: {_shown(value)} is not a list")
+    if length is not None and len(value) != length:
+        raise ValueError(f"{where}: expected {length} items, not {len(value)}")
+    return value
+
+
+def _cell(st: BloodyCore, value: object, where: str) -> int:
+    label = _str(value, where)
+    try:
+        return st.board.cell(label)
+    except LabelError:
+        raise ValueError(f"{where}: {label!r} is not a square of the map") from None
+
+
+def _unit(st: BloodyCore, value: object, where: str) -> int:
+    uid = _str(value, where)
+    if uid not in st.scen.unit_index:
+        raise ValueError(f"{where}: {uid!r} is not a unit of the scenario")
+    return st.scen.unit_index[uid]
+
+
+_TOP = frozenset(
+    {"turn", "phase", "step", "units", "eliminated", "tokens", "gaps", "initiative",
+     "engineers", "hand", "offered", "deck", "mods", "attack", "tanks", "counts", "result"}
+)  # fmt: skip
+_UNIT = frozenset({"at", "disrupted", "landed", "aim", "ashore"})
+_COUNTS = frozenset(
+    {"sp_removed", "enc_removed", "value_removed", "gaps_made", "first_wave_ashore",
+     "released", "exit_turns"}
+)  # fmt: skip
+_DECK = frozenset({"pile", "discards", "reshuffles"})
+
+
 def restore(st: BloodyCore, data: dict[str, Any]) -> None:
+    """The inverse of :func:`dump`; malformed data is a ValueError naming its key path.
+
+    Only the form is checked here; whether the position is one the rules allow is
+    :meth:`~omaha.bloody.core.BloodyCore.invariants`, which ``state_from_json`` runs next.
+    """
     scen = st.scen
-    board = st.board
-    st.turn = int(data["turn"])
-    st.current_phase = Phase(data["phase"])
-    st.step = Step(data["step"])
-    n = len(scen.units)
-    st.where = [0] * n
-    st.disrupted = [False] * n
-    st.landed = [False] * n
-    st.aim = [-1] * n
-    st.ashore = [-1] * n
-    for uid, ud in data["units"].items():
-        u = scen.unit_index[uid]
-        at = ud["at"]
-        st.where[u] = BOX if at == "box" else DEAD if at == "eliminated" else board.cell(at)
-        st.disrupted[u] = bool(ud["disrupted"])
-        st.landed[u] = bool(ud["landed"])
-        st.aim[u] = int(ud["aim"])
-        st.ashore[u] = int(ud["ashore"])
-    st.eliminated = [scen.unit_index[x] for x in data["eliminated"]]
-    st.tokens = {
-        board.cell(lab): [(str(f), bool(r)) for f, r in toks]
-        for lab, toks in data["tokens"].items()
-    }
-    gaps = set(data["gaps"])
-    st.gap = {b: board.labels[b] in gaps for b in scen.beaches}
-    st.init_rating, st.init_token = data["initiative"]
-    st.eng_rating, st.eng_token = data["engineers"]
-    st.hand = list(data["hand"])
-    st.offered = list(data["offered"])
-    st.deck = Deck.from_data(data["deck"])
-    st.drift_mod, st.landing_mod, st.attack_bonus = data["mods"]
-    if data["attack"] is None:
+    top = _Fields(data, "state", _TOP)
+    st.turn = top.integer("turn", 1, scen.turns)
+    phase, where = top.value("phase")
+    if not isinstance(phase, str) or phase not in {p.value for p in Phase}:
+        raise ValueError(f"{where}: {_shown(phase)} is not a phase of the game")
+    st.current_phase = Phase(phase)
+    step, where = top.value("step")
+    if not isinstance(step, str) or step not in {s.value for s in Step}:
+        raise ValueError(f"{where}: {_shown(step)} is not a decision of the game")
+    st.step = Step(step)
+    _restore_units(st, top)
+    _restore_tokens(st, top)
+    track = scen.track_max
+    for key in ("initiative", "engineers"):
+        (rating, token), where = top.items(key, 2)
+        pair = (_int(rating, f"{where}[0]", 1, track), _int(token, f"{where}[1]", 0, track))
+        if key == "initiative":
+            st.init_rating, st.init_token = pair
+        else:
+            st.eng_rating, st.eng_token = pair
+    for key in ("hand", "offered"):
+        cards, where = top.items(key)
+        setattr(st, key, [_str(c, f"{where}[{k}]") for k, c in enumerate(cards)])
+    deck = _Fields(top.value("deck")[0], "state.deck", _DECK)
+    pile, where = deck.items("pile")
+    discards, dwhere = deck.items("discards")
+    st.deck = Deck.from_data(
+        {
+            "pile": [_str(c, f"{where}[{k}]") for k, c in enumerate(pile)],
+            "discards": [_str(c, f"{dwhere}[{k}]") for k, c in enumerate(discards)],
+            "reshuffles": deck.integer("reshuffles", 0),
+        }
+    )
+    mods, where = top.items("mods", 3)
+    st.drift_mod, st.landing_mod, st.attack_bonus = (
+        _int(m, f"{where}[{k}]", -99, 99) for k, m in enumerate(mods)
+    )
+    attack, where = top.value("attack")
+    if attack is None:
         st.attack_target, st.attack_squares = -1, []
     else:
-        st.attack_target = board.cell(data["attack"][0])
-        st.attack_squares = [board.cell(x) for x in data["attack"][1]]
+        target, squares = _list(attack, where, 2)
+        st.attack_target = _cell(st, target, f"{where}[0]")
+        st.attack_squares = [
+            _cell(st, x, f"{where}[1][{k}]") for k, x in enumerate(_list(squares, f"{where}[1]"))
+        ]
+    tanks, where = top.items("tanks", scen.tank_count)
     st.tanks = []
-    for w, unit in data["tanks"]:
-        cell = ASIDE if w == "aside" else LOST if w == "lost" else board.cell(w)
-        st.tanks.append([cell, scen.unit_index[unit] if unit is not None else -1])
-    c = data["counts"]
-    st.sp_removed = c["sp_removed"]
-    st.enc_removed = c["enc_removed"]
-    st.value_removed = c["value_removed"]
-    st.gaps_made = c["gaps_made"]
-    st.first_wave_ashore = c["first_wave_ashore"]
-    st.released = c["released"]
-    st.exit_turns = [int(t) for t in c["exit_turns"]]
-    r = data["result"]
-    st.result = (
-        None
-        if r is None
-        else Outcome(r[0], r[1], points=tuple((str(k), float(v)) for k, v in r[3]), detail=r[2])
-    )
+    for t, tank in enumerate(tanks):
+        w, unit = _list(tank, f"{where}[{t}]", 2)
+        cell = ASIDE if w == "aside" else LOST if w == "lost" else _cell(st, w, f"{where}[{t}][0]")
+        holder = -1 if unit is None else _unit(st, unit, f"{where}[{t}][1]")
+        st.tanks.append([cell, holder])
+    counts = _Fields(top.value("counts")[0], "state.counts", _COUNTS)
+    st.sp_removed = counts.integer("sp_removed", 0)
+    st.enc_removed = counts.integer("enc_removed", 0)
+    st.value_removed = counts.integer("value_removed", 0)
+    st.gaps_made = counts.integer("gaps_made", 0)
+    st.first_wave_ashore = counts.integer("first_wave_ashore", 0)
+    st.released = counts.integer("released", 0)
+    turns, where = counts.items("exit_turns")
+    st.exit_turns = [_int(t, f"{where}[{k}]", 1, scen.turns) for k, t in enumerate(turns)]
+    st.result = _restore_result(top)
+
+
+def _restore_units(st: BloodyCore, top: _Fields) -> None:
+    scen = st.scen
+    units, where = top.value("units")
+    if not isinstance(units, dict):
+        raise ValueError(f"{where}: {_shown(units)} is not an object")
+    missing = [u.id for u in scen.units if u.id not in units]
+    if missing:
+        raise ValueError(f"{where}: unit(s) {', '.join(missing)} missing")
+    n = len(scen.units)
+    st.where, st.disrupted, st.landed = [0] * n, [False] * n, [False] * n
+    st.aim, st.ashore = [-1] * n, [-1] * n
+    top_column = max(scen.column)
+    for uid, value in units.items():
+        u = _unit(st, uid, f"{where} key")
+        ud = _Fields(value, f"{where}.{uid}", _UNIT)
+        at, at_where = ud.value("at")
+        places = {"box": BOX, "eliminated": DEAD}
+        st.where[u] = (
+            places[at] if isinstance(at, str) and at in places else _cell(st, at, at_where)
+        )
+        st.disrupted[u] = ud.flag("disrupted")
+        st.landed[u] = ud.flag("landed")
+        st.aim[u] = ud.integer("aim", -1, top_column)
+        st.ashore[u] = ud.integer("ashore", -1, top_column)
+    gone, where = top.items("eliminated")
+    st.eliminated = [_unit(st, x, f"{where}[{k}]") for k, x in enumerate(gone)]
+
+
+def _restore_tokens(st: BloodyCore, top: _Fields) -> None:
+    tokens, where = top.value("tokens")
+    if not isinstance(tokens, dict):
+        raise ValueError(f"{where}: {_shown(tokens)} is not an object")
+    st.tokens = {}
+    for label, toks in tokens.items():
+        cell = _cell(st, label, f"{where} key")
+        square = f"{where}.{label}"
+        pairs = []
+        for k, pair in enumerate(_list(toks, square)):
+            face, revealed = _list(pair, f"{square}[{k}]", 2)
+            if not isinstance(revealed, bool):
+                raise ValueError(f"{square}[{k}][1]: {_shown(revealed)} is not true or false")
+            pairs.append((_str(face, f"{square}[{k}][0]"), revealed))
+        st.tokens[cell] = pairs
+    gaps, where = top.items("gaps")
+    gapped = {_cell(st, g, f"{where}[{k}]") for k, g in enumerate(gaps)}
+    st.gap = {b: b in gapped for b in st.scen.beaches}
+    strays = sorted(gapped - set(st.scen.beaches))
+    if strays:
+        raise ValueError(f"{where}: {st.label(strays[0])} is not a Beach square")
+
+
+def _restore_result(top: _Fields) -> Outcome | None:
+    r, where = top.value("result")
+    if r is None:
+        return None
+    winner, level, detail, points = _list(r, where, 4)
+    if winner not in (None, "US"):
+        raise ValueError(f"{where}[0]: {_shown(winner)} is not a winner of this game")
+    if not isinstance(level, str) or level not in rules.LEVEL_RANK:
+        raise ValueError(f"{where}[1]: {_shown(level)} is not a victory level (2.2)")
+    pairs = []
+    for k, pair in enumerate(_list(points, f"{where}[3]")):
+        name, value = _list(pair, f"{where}[3][{k}]", 2)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{where}[3][{k}][1]: {_shown(value)} is not a number")
+        pairs.append((_str(name, f"{where}[3][{k}][0]"), float(value)))
+    return Outcome(winner, level, points=tuple(pairs), detail=_str(detail, f"{where}[2]"))

@@ -59,9 +59,15 @@ def read_tokens(node: Node, prov: list[ProvenanceItem]) -> TokenMix:
     """``tokens.toml``: the Strongpoint and Encounter mixes, obstacles and tanks."""
     node.only({"strongpoints", "encounters", "obstacles", "tanks"})
     sp: list[str] = []
+    seen: set[str] = set()
     for tn in node.req("strongpoints").as_list():
         tn.only({"value", "count", "source"})
         value = tn.req("value").as_int_in(0, 99)
+        if f"sp{value}" in seen:
+            raise tn.req("value").error(
+                f"Strongpoint value {value} is listed twice: give one entry with its count"
+            )
+        seen.add(f"sp{value}")
         count = tn.req("count").as_int_in(1, 99)
         sp.extend([f"sp{value}"] * count)
         prov.append(ProvenanceItem("strongpoint token", f"value {value} x{count}", tn.source()))
@@ -77,6 +83,10 @@ def read_tokens(node: Node, prov: list[ProvenanceItem]) -> TokenMix:
             if tn.has("value"):
                 raise tn.req("value").error(f"a {kind} token has no value")
             face, key = _FACE[kind], f"{kind} x{count}"
+        if face in seen:
+            what = f"value {face[1:]}" if kind == "value" else kind
+            raise tn.error(f"Encounter {what} is listed twice: give one entry with its count")
+        seen.add(face)
         enc.extend([face] * count)
         prov.append(ProvenanceItem("encounter token", key, tn.source()))
     ob = node.req("obstacles").only({"count", "source"})
