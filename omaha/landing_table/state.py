@@ -120,6 +120,7 @@ class LandingTableState(LandingTableCore):
 
     # -- applying -----------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
+        self.forget_orders()
         board = self.scen.board
         match action:
             case Land(unit=uid, hex=label):

@@ -68,8 +68,9 @@ def next_position(core: LandingTableCore) -> bool:
 
 def end_phase(core: LandingTableCore) -> None:
     """German disruption ends; the first wave's landed steps are counted."""
-    for g in core.ger.values():
-        g.disrupted = False
+    for gid, g in core.ger.items():
+        if g.disrupted:
+            core.own_ger(gid).disrupted = False
     for uid, s in core.us.items():
         if core.unit(uid).first_wave and s.landed_turn == core.turn and s.status == ASHORE:
             core.stats["first_wave_ashore"] += s.steps
@@ -270,9 +271,9 @@ def _reoccupy(core: LandingTableCore, p: Position, card: Card) -> None:
 
 def _resupply_fire(core: LandingTableCore, p: Position, card: Card) -> None:
     """Re-supply: a depth marker (if none) before the position fires."""
-    ps = core.pos[p.id]
-    if ps.depth is None and len(core.cups["352"]):
-        ps.depth = core.cups["352"].draw(core.dice)
+    if core.pos[p.id].depth is None and len(core.cups["352"]):
+        ps = core.own_pos(p.id)
+        ps.depth = core.draw_from("352")
         ps.depth_revealed = False
         core.note("ddob.resupply", SUMMARY, position=p.id)
     fire(core, p.id, card)
@@ -314,12 +315,13 @@ def _reinforce(core: LandingTableCore, p: Position, card: Card) -> None:
         return
     if not len(core.cups["division"]):
         return
-    gid = core.cups["division"].draw(core.dice)
+    gid = core.draw_from("division")
     core.place_german(gid, p.id, revealed=False)
     depth = ""
     if core.pos[p.id].depth is None and len(core.cups["352"]):
-        core.pos[p.id].depth = core.cups["352"].draw(core.dice)
-        core.pos[p.id].depth_revealed = False
+        ps = core.own_pos(p.id)
+        ps.depth = core.draw_from("352")
+        ps.depth_revealed = False
         depth = " with a depth marker"
     core.note(
         "ddob.reinforce", SUMMARY + " (16.4)", unit="a 352nd unit", position=p.id, depth=depth
