@@ -232,10 +232,10 @@ class LandingTableCore(State[LandingTableScenario]):
     _at: dict[int, tuple[str, ...]]
     _german_at: dict[int, str] | None
     _german_sorted: tuple[tuple[int, str], ...]
+    _german_key: int
     _stop: frozenset[int] | None
     _comm: frozenset[int] | None
     _naval_targets: tuple[str, ...] | None
-    _reach: dict[tuple[int, str, int, str], dict[int, int]]
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
 
@@ -408,7 +408,8 @@ class LandingTableCore(State[LandingTableScenario]):
     def touch(self) -> None:
         """Anything may have changed: rebuild the occupancy and drop every cache."""
         index = self.lookup.oob_index
-        ashore = sorted((u for u, s in self.us.items() if s.status == ASHORE), key=index.__getitem__)
+        ashore = [u for u, s in self.us.items() if s.status == ASHORE]
+        ashore.sort(key=index.__getitem__)
         self._ashore = tuple(ashore)
         at: dict[int, list[str]] = {}
         for uid in ashore:
@@ -435,7 +436,6 @@ class LandingTableCore(State[LandingTableScenario]):
         """German occupancy, the tide or the open exits changed."""
         self._german_at = None
         self._stop = None
-        self._reach = {}
         self._forget_units()
 
     # -- units ------------------------------------------------------------------------
@@ -541,6 +541,8 @@ class LandingTableCore(State[LandingTableScenario]):
                 by_id[pid].cell: pid for pid, ps in self.pos.items() if ps.unit is not None
             }
             self._german_sorted = tuple(sorted(got.items()))
+            index = self.lookup.pos_index
+            self._german_key = sum(1 << index[pid] for pid in got.values())
         return got
 
     def german_by_cell(self) -> tuple[tuple[int, str], ...]:
@@ -591,15 +593,24 @@ class LandingTableCore(State[LandingTableScenario]):
         vehicles through a draw only once it is open; a disrupted unit one hex)."""
         s = self.us[uid]
         k = self.scenario.us_by_id[uid].kind
-        key = (s.where, k.move, k.mp, self.tide())
-        reach = self._reach.get(key)
+        vehicle = k.move == "vehicle"
+        tide = self.tide()
+        if self._german_at is None:
+            self.german_cells()
+        gates = tuple(sorted(self.exits_open)) if vehicle else ()
+        key = (self._german_key, tide, gates, s.where, k.move, k.mp)
+        memo = self.lookup.reach_memo
+        reach = memo.get(key)
         if reach is None:
             graph = self.scenario.moves[k.move]
-            blocked = set(self.german_cells()) | self.scenario.flood_cells[key[3]]
-            extra = self._gate if k.move == "vehicle" else None
-            reach = self._reach[key] = graph.reachable(
+            blocked = set(self._german_at or ()) | self.scenario.flood_cells[tide]
+            extra = self._gate if vehicle else None
+            reach = graph.reachable(
                 s.where, k.mp, blocked=blocked, stop=self.stop_cells(), extra=extra
             )
+            if len(memo) >= REACH_MEMO_SIZE:
+                memo.clear()
+            memo[key] = reach
         if s.disrupted:
             near = self.scenario.board.neighbours[s.where]
             return {c: v for c, v in reach.items() if c in near or c == s.where}
@@ -636,17 +647,19 @@ class LandingTableCore(State[LandingTableScenario]):
         got = self._naval_targets
         if got is None:
             spot = self.scenario.naval_spot
-            spotters = [
-                self.us[u].where
-                for u in self._ashore
-                if not self.us[u].disrupted and "RD" in self.weapons(u, 1)
-            ]
+            radio = self.lookup.radio
+            us = self.us
+            spotters = {
+                s.where
+                for s in (us[u] for u in self._ashore)
+                if not s.disrupted and radio[s.id][0 if self.full(s.id) else 1]
+            }
             by_id = self.scenario.pos_by_id
-            distances = self.lookup.distances
+            within = self.lookup.within
             got = self._naval_targets = tuple(
                 pid
                 for cell, pid in self.german_by_cell()
-                if by_id[pid].kind == "wn" and any(distances(cell)[c] <= spot for c in spotters)
+                if by_id[pid].kind == "wn" and not spotters.isdisjoint(within(cell, spot))
             )
         return list(got)
 
@@ -813,6 +826,15 @@ def _copy_data(value: Any) -> Any:
     return value
 
 
+REACH_MEMO_SIZE = 50_000
+
+
+def _has_radio(u: USUnit, full: bool) -> bool:
+    kind = u.kind
+    weapons = rules.unit_weapons(kind.cls, full, 1, range2=kind.range == 2, reduced=kind.reduced)
+    return "RD" in weapons
+
+
 class Lookup:
     """Pure tables of one scenario, built on first use and shared by every game of it:
     order-of-battle indices, distances, and the actions of the game, made once."""
@@ -821,14 +843,32 @@ class Lookup:
         board = scen.board
         self._board = board
         self.oob_index: dict[str, int] = {u.id: i for i, u in enumerate(scen.us)}
+        self.pos_index: dict[str, int] = {p.id: i for i, p in enumerate(scen.positions)}
+        #: Reachable cells by (occupied positions, tide, open exits for vehicles, start,
+        #: movement class, allowance): movement is a pure function of these.
+        self.reach_memo: dict[tuple[int, str, tuple[str, ...], int, str, int], dict[int, int]] = {}
         self.leaders = frozenset(u.id for u in scen.us if u.kind.leader)
+        #: The longest attack range of any unit.
+        self.longest_range = max((k.range for k in scen.kinds.values()), default=0)
         land_rows = set(TIDE_ROWS.values())
         self.land: tuple[bool, ...] = tuple(r not in land_rows for r in scen.row_of)
         self.south_edge = tuple(c for c in range(len(board)) if scen.row_of[c] == "A")
         count = sum(n for _, n in scen.naval)
         self.naval_ids = tuple(f"NF{i}" for i in range(1, count + 1))
+        #: The intense field of fire of every position.
+        self.intense: dict[str, frozenset[int]] = {
+            p.id: frozenset(c for c, dot in p.fof.items() if dot == "intense")
+            for p in scen.positions
+        }
         self._distances: dict[int, tuple[int, ...]] = {}
-        self._labels = board.labels
+        self._attack_from: dict[tuple[int, int], frozenset[int]] = {}
+        self._within: dict[tuple[int, int], frozenset[int]] = {}
+        #: Whether each unit carries a radio (RD) at full strength and reduced.
+        self.radio: dict[str, tuple[bool, bool]] = {
+            u.id: (_has_radio(u, True), _has_radio(u, False)) for u in scen.us
+        }
+        #: The cell of every printed label.
+        self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
@@ -836,6 +876,32 @@ class Lookup:
         got = self._distances.get(a)
         if got is None:
             got = self._distances[a] = tuple(self._board.distances_from(a).tolist())
+        return got
+
+    def within(self, cell: int, reach: int) -> frozenset[int]:
+        """Cells at most ``reach`` hexes from ``cell``."""
+        key = (cell, reach)
+        got = self._within.get(key)
+        if got is None:
+            distances = self.distances(cell)
+            got = self._within[key] = frozenset(
+                c for c in range(len(distances)) if distances[c] <= reach
+            )
+        return got
+
+    def attack_from(self, target: int, reach: int) -> frozenset[int]:
+        """Cells 1 to ``reach`` hexes from ``target`` from which an attack on it is not
+        prohibited by the Terrain Defense Table."""
+        key = (target, reach)
+        got = self._attack_from.get(key)
+        if got is None:
+            board = self._board
+            distances = self.distances(target)
+            got = self._attack_from[key] = frozenset(
+                c
+                for c in range(len(board))
+                if 1 <= distances[c] <= reach and not rules.approach(board, c, target).prohibited
+            )
         return got
 
     def action(self, cls: type[Action], *fields: Any) -> Action:

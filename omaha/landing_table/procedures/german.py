@@ -102,24 +102,29 @@ def fire(core: LandingTableCore, pid: str, card: Card, firer: str | None = None)
     armour_bonus = card.icon == "armour"
     cands: Candidates = []
     effects: Effects = {}
-    board = core.scen.board
-    for cell, uids in sorted(core.us_at().items()):
-        dot = p.fof.get(cell)
+    labels = core.scen.board.labels
+    distances = core.lookup.distances(p.cell)
+    fof = p.fof
+    by_id = core.scen.us_by_id
+    symbols = (card.symbol,)
+    # the order of the candidates does not matter: select_hits sorts them
+    for cell, uids in core.us_at().items():
+        dot = fof.get(cell)
         if dot is None:
             continue
         hex_steps = core.steps_in(cell)
         for uid in uids:
-            u = core.unit(uid)
+            u = by_id[uid]
             if u.kind.leader:
                 continue
-            matches = rules.matches_target(u.symbol, (card.symbol,), hex_steps)
+            matches = rules.matches_target(u.symbol, symbols, hex_steps)
             armoured = rules.counts_as_armoured(u.kind.armoured, armour_bonus)
             eff = rules.fire_effect(dot, mode, armoured, matches)
-            if eff is None or (not eff.lose and core.us[uid].disrupted):
+            s = core.us[uid]
+            if eff is None or (not eff.lose and s.disrupted):
                 continue
-            steps = core.us[uid].steps
-            cands.append((rules.selection_key(dot, board.distance(p.cell, cell), steps), uid))
-            effects[uid] = [eff.lose, eff.disrupt, f"{dot} fire", board.labels[cell]]
+            cands.append((rules.selection_key(dot, distances[cell], s.steps), uid))
+            effects[uid] = [eff.lose, eff.disrupt, f"{dot} fire", labels[cell]]
     if cands:
         core.note("ddob.fires", FIRE, position=pid, firer=_FIRER_TEXT[mode], limit=limit)
     leader = mode != "ambush" and card.icon == "leader"

@@ -9,7 +9,6 @@ move one hex. ``end actions`` ends the phase for everyone still waiting.
 from __future__ import annotations
 
 from omaha.kernel.actions import Action
-from omaha.landing_table import rules
 from omaha.landing_table.actions import Attack, Barrage, Clear, Hold, Move
 from omaha.landing_table.core import ASHORE, LandingTableCore, Phase
 
@@ -66,10 +65,7 @@ def can_attack(core: LandingTableCore, uid: str, pid: str) -> bool:
     if pid in core.attacked:
         return False
     cell = core.scen.pos_by_id[pid].cell
-    d = core.distance(s.where, cell)
-    if not 1 <= d <= core.unit_range(uid):
-        return False
-    return not rules.approach(core.scen.board, s.where, cell).prohibited
+    return s.where in core.lookup.attack_from(cell, core.unit_range(uid))
 
 
 def can_attack_joining(core: LandingTableCore, uid: str, pid: str) -> bool:
@@ -88,15 +84,12 @@ def attack_targets(core: LandingTableCore, uid: str) -> list[str]:
         return []
     reach = core.unit_range(uid)
     here = s.where
-    distances = core.lookup.distances(here)
-    board = core.scen.board
+    attack_from = core.lookup.attack_from
     attacked = core.attacked
     return [
         pid
         for cell, pid in core.german_by_cell()
-        if pid not in attacked
-        and 1 <= distances[cell] <= reach
-        and not rules.approach(board, here, cell).prohibited
+        if pid not in attacked and here in attack_from(cell, reach)
     ]
 
 

@@ -62,12 +62,12 @@ def end_turn(core: LandingTableCore) -> None:
                 core.eliminate(
                     u, "caught by the rising tide", "DDOB Amphibious Landing Table, Notes"
                 )
-    pinned: set[int] = set()
-    for p in core.scen.positions:
-        if core.occupied(p.id):
-            pinned |= {c for c, dot in p.fof.items() if dot == "intense"}
+    intense = core.lookup.intense
+    pinned = [intense[pid] for cell, pid in core.german_by_cell()]
     recovered = [
-        u for u in core.ashore() if core.us[u].disrupted and core.us[u].where not in pinned
+        u
+        for u in core.ashore()
+        if core.us[u].disrupted and not any(core.us[u].where in cells for cells in pinned)
     ]
     for u in recovered:
         core.set_disrupted(u, False)
