@@ -334,7 +334,7 @@ class HeuristicBot:
             p = state.scen.pos_by_id[a.target]
             gid = state.pos[a.target].unit
             disrupted = gid is not None and state.ger[gid].disrupted
-            n = sum(state.us[u].steps for u in state.fof_units(p, ("intense", "steady")))
+            n = state.fof_steps(p, ("intense", "steady"))
             return (0 if disrupted else n, a.target)
 
         best = max(options, key=threat)

@@ -29,6 +29,7 @@ from omaha.kernel.decks import Cup, Deck
 from omaha.kernel.events import register_templates
 from omaha.kernel.protocol import Outcome, State
 from omaha.landing_table import rules
+from omaha.landing_table.actions import Move
 from omaha.landing_table.components.cards import SYMBOLS, Card
 from omaha.landing_table.components.charts import DOTS
 from omaha.landing_table.components.forces import USUnit
@@ -586,6 +587,17 @@ class LandingTableCore(State[LandingTableScenario]):
                 out.extend(u for u in uids if u not in leaders)
         return out
 
+    def fof_steps(self, p: Position, dots: tuple[str, ...] = DOTS) -> int:
+        """US steps (leaders excluded) in a position's field of fire with one of ``dots``."""
+        leaders = self.lookup.leaders
+        fof = p.fof
+        us = self.us
+        total = 0
+        for cell, uids in self._at.items():
+            if fof.get(cell) in dots:
+                total += sum(us[u].steps for u in uids if u not in leaders)
+        return total
+
     # -- movement ---------------------------------------------------------------------
     def reachable(self, uid: str) -> Mapping[int, int]:
         """Cells the unit may move to now, with their cost (movement, reconstructed:
@@ -870,6 +882,7 @@ class Lookup:
         #: The cell of every printed label.
         self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
+        self._moves: dict[str, dict[int, Action]] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -902,6 +915,16 @@ class Lookup:
                 for c in range(len(board))
                 if 1 <= distances[c] <= reach and not rules.approach(board, c, target).prohibited
             )
+        return got
+
+    def move(self, uid: str, cell: int) -> Action:
+        """The action ``move uid to cell``, made once."""
+        moves = self._moves.get(uid)
+        if moves is None:
+            moves = self._moves[uid] = {}
+        got = moves.get(cell)
+        if got is None:
+            got = moves[cell] = Move(uid, self._board.labels[cell])
         return got
 
     def action(self, cls: type[Action], *fields: Any) -> Action:

@@ -9,7 +9,7 @@ move one hex. ``end actions`` ends the phase for everyone still waiting.
 from __future__ import annotations
 
 from omaha.kernel.actions import Action
-from omaha.landing_table.actions import Attack, Barrage, Clear, Hold, Move
+from omaha.landing_table.actions import Attack, Barrage, Clear, Hold
 from omaha.landing_table.core import ASHORE, LandingTableCore, Phase
 
 #: At most three units (a Naval Fire Marker counts as one) attack together (reconstructed).
@@ -115,8 +115,8 @@ def orders(core: LandingTableCore, uid: str) -> tuple[Action, ...]:
     else:
         s = core.us[uid]
         here = s.where
-        labels = core.scen.board.labels
-        out += [action(Move, uid, labels[c]) for c in sorted(core.reachable(uid)) if c != here]
+        move_to = core.lookup.move
+        out += [move_to(uid, c) for c in sorted(core.reachable(uid)) if c != here]
         if not s.disrupted:
             out += [action(Attack, pid, uid) for pid in attack_targets(core, uid)]
             out += [action(Barrage, pid, uid) for pid in barrage_targets(core, uid)]
