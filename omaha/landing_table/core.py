@@ -875,6 +875,7 @@ class Lookup:
         self._distances: dict[int, tuple[int, ...]] = {}
         self._attack_from: dict[tuple[int, int], frozenset[int]] = {}
         self._within: dict[tuple[int, int], frozenset[int]] = {}
+        self._targets_from: dict[tuple[int, int], frozenset[int]] = {}
         #: Whether each unit carries a radio (RD) at full strength and reduced.
         self.radio: dict[str, tuple[bool, bool]] = {
             u.id: (_has_radio(u, True), _has_radio(u, False)) for u in scen.us
@@ -914,6 +915,21 @@ class Lookup:
                 c
                 for c in range(len(board))
                 if 1 <= distances[c] <= reach and not rules.approach(board, c, target).prohibited
+            )
+        return got
+
+    def targets_from(self, here: int, reach: int) -> frozenset[int]:
+        """Cells 1 to ``reach`` hexes from ``here`` that a unit there may attack
+        (the Terrain Defense Table does not prohibit it)."""
+        key = (here, reach)
+        got = self._targets_from.get(key)
+        if got is None:
+            board = self._board
+            distances = self.distances(here)
+            got = self._targets_from[key] = frozenset(
+                c
+                for c in range(len(board))
+                if 1 <= distances[c] <= reach and not rules.approach(board, here, c).prohibited
             )
         return got
 

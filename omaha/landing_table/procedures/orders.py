@@ -82,15 +82,9 @@ def attack_targets(core: LandingTableCore, uid: str) -> list[str]:
     s = core.us[uid]
     if s.status != ASHORE or s.disrupted or core.strength(uid) <= 0:
         return []
-    reach = core.unit_range(uid)
-    here = s.where
-    attack_from = core.lookup.attack_from
+    targets = core.lookup.targets_from(s.where, core.unit_range(uid))
     attacked = core.attacked
-    return [
-        pid
-        for cell, pid in core.german_by_cell()
-        if pid not in attacked and here in attack_from(cell, reach)
-    ]
+    return [pid for cell, pid in core.german_by_cell() if cell in targets and pid not in attacked]
 
 
 def barrage_targets(core: LandingTableCore, uid: str) -> list[str]:
