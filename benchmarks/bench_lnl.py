@@ -52,8 +52,8 @@ def main() -> None:
     state = mid_game("beach")
 
     def fresh_listing() -> object:
-        state._legal = None
-        state.memo = {}
+        with state.edit():  # drops the cached legal actions and fire groups
+            pass
         return state.legal_actions()
 
     timed("legal_actions (uncached)", fresh_listing, 500)

@@ -12,13 +12,33 @@ tank's cell is a cell, :data:`ASIDE` (4.3) or :data:`LOST` (8.1.e).
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
+from collections.abc import Iterable
 from enum import StrEnum
+from typing import ClassVar
 
+from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.decks import Deck
 from omaha.kernel.protocol import Outcome, State
 
 from . import rules
+from .actions import (
+    AddSquare,
+    Attack,
+    ChooseEvent,
+    Continue,
+    EndActivation,
+    Engineers,
+    Move,
+    MoveTank,
+    PlayCard,
+    PlayCardAt,
+    Rally,
+    Release,
+    ResolveAttack,
+    ReturnCard,
+)
 from .components.map import BEACH
 from .components.tokens import MINES, face_value
 from .scenario import BloodyScenario
@@ -52,8 +72,159 @@ class Step(StrEnum):
     OVER = "over"
 
 
+#: The turn as the log prints it (every event carries it).
+_TURN_LABELS = tuple(f"Turn {n}" for n in range(100))
+
+
 def tank_name(t: int) -> str:
     return f"tank{t + 1}"
+
+
+class ActionCatalogue:
+    """Every action a scenario can offer, made once and shared by all its states.
+
+    Each action has a code: its place in notation order among all of them. The
+    procedures list the codes of the legal actions; sorting those integers puts the
+    actions in the order the protocol promises (sorted by notation) without
+    formatting or hashing a single one, and the objects handed out are always the
+    same (frozen, hash cached), so membership tests are cheap too. The tables are
+    indexed by unit and cell numbers.
+    """
+
+    _BY_SCENARIO: ClassVar[weakref.WeakKeyDictionary[BloodyScenario, ActionCatalogue]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    @classmethod
+    def of(cls, scenario: BloodyScenario) -> ActionCatalogue:
+        found = cls._BY_SCENARIO.get(scenario)
+        if found is None:
+            found = cls._BY_SCENARIO[scenario] = cls(scenario)
+        return found
+
+    def __init__(self, scen: BloodyScenario) -> None:
+        labels = scen.board.labels
+        ids = [u.id for u in scen.units]
+        land = sorted(scen.land)
+        made: list[Action] = []
+
+        def make(action: Action) -> Action:
+            made.append(action)
+            return action
+
+        continue_ = make(Continue())
+        end_activation = make(EndActivation())
+        resolve_attack = make(ResolveAttack())
+        return_card = {c: make(ReturnCard(c)) for c in scen.card_ids}
+        move = [{c: make(Move(uid, labels[c])) for c in land} for uid in ids]
+        rally = [make(Rally(uid)) for uid in ids]
+        release = [[make(Release(uid, labels[c])) for c in scen.entry] for uid in ids]
+        attack = {
+            t: {nb: make(Attack(labels[t], labels[nb])) for nb in scen.land_neighbours[t]}
+            for t in land
+        }
+        add_square = {c: make(AddSquare(labels[c])) for c in land}
+        engineers = {
+            c: [make(Engineers(labels[c], n)) for n in range(1, scen.track_max + 1)] for c in land
+        }
+        move_tank = [
+            [make(MoveTank(tank_name(t), uid)) for uid in ids] for t in range(scen.tank_count)
+        ]
+        choose_event = {
+            (us, g): make(ChooseEvent(labels[us], labels[g]))
+            for us in sorted(scen.land | scen.first_wave)
+            for g in scen.board.neighbours[us]
+        }
+        play_card: dict[tuple[str, int], Action] = {}
+        play_card_at: dict[tuple[str, int], dict[int, Action]] = {}
+        for card in scen.cards.values():
+            for k in range(1, len(card.options) + 1):
+                play_card[card.id, k] = make(PlayCard(card.id, k))
+                play_card_at[card.id, k] = {
+                    c: make(PlayCardAt(card.id, k, labels[c])) for c in land
+                }
+        #: code -> action, in notation order
+        self.action: tuple[Action, ...] = tuple(sorted(made, key=sort_key))
+        code_of = {id(a): code for code, a in enumerate(self.action)}
+
+        def code(action: Action) -> int:
+            return code_of[id(action)]
+
+        self.continue_ = code(continue_)
+        self.end_activation = code(end_activation)
+        self.resolve_attack = code(resolve_attack)
+        self.return_card = {c: code(a) for c, a in return_card.items()}
+        #: unit -> land cell -> the moves to each land neighbour of the cell, in neighbour order
+        self.moves_from = tuple(
+            {c: tuple(code(moves[nb]) for nb in scen.land_neighbours[c]) for c in land}
+            for moves in move
+        )
+        self.rally = tuple(code(a) for a in rally)
+        self.release = tuple(tuple(code(a) for a in row) for row in release)
+        self.attack = {t: {nb: code(a) for nb, a in row.items()} for t, row in attack.items()}
+        self.add_square = {c: code(a) for c, a in add_square.items()}
+        #: cell -> engineer attempts with 1, 2, ... assets
+        self.engineers = {c: tuple(code(a) for a in row) for c, row in engineers.items()}
+        self.move_tank = tuple(tuple(code(a) for a in row) for row in move_tank)
+        self.choose_event = {pair: code(a) for pair, a in choose_event.items()}
+        self.play_card = {key: code(a) for key, a in play_card.items()}
+        self.play_card_at = {
+            key: {c: code(a) for c, a in row.items()} for key, row in play_card_at.items()
+        }
+
+    def in_order(self, codes: list[int]) -> list[Action]:
+        """The actions of ``codes``, sorted by notation (the codes are sorted in place)."""
+        codes.sort()
+        return list(map(self.action.__getitem__, codes))
+
+
+class TokenIndex:
+    """What the German tokens of each square show, kept in step with ``tokens``.
+
+    ``uncleared``: squares holding a token (2.4); ``face_down``: a token not yet
+    revealed; ``known_numerical``: a revealed numerical token (8.1.a);
+    ``revealed_mines``: a revealed Mines token (8.5).
+    """
+
+    __slots__ = ("face_down", "known_numerical", "revealed_mines", "uncleared")
+
+    def __init__(self, tokens: dict[int, list[tuple[str, bool]]] | None = None) -> None:
+        self.uncleared: set[int] = set()
+        self.face_down: set[int] = set()
+        self.known_numerical: set[int] = set()
+        self.revealed_mines: set[int] = set()
+        for cell, toks in (tokens or {}).items():
+            self.update(cell, toks)
+
+    def update(self, cell: int, toks: Iterable[tuple[str, bool]]) -> None:
+        """Read the tokens of one square again."""
+        any_token = down = known = mines = False
+        for face, revealed in toks:
+            any_token = True
+            if not revealed:
+                down = True
+            elif face == MINES:
+                mines = True
+            elif face_value(face) is not None:
+                known = True
+        for flag, cells in (
+            (any_token, self.uncleared),
+            (down, self.face_down),
+            (known, self.known_numerical),
+            (mines, self.revealed_mines),
+        ):
+            if flag:
+                cells.add(cell)
+            else:
+                cells.discard(cell)
+
+    def copy(self) -> TokenIndex:
+        twin = TokenIndex()
+        twin.uncleared = set(self.uncleared)
+        twin.face_down = set(self.face_down)
+        twin.known_numerical = set(self.known_numerical)
+        twin.revealed_mines = set(self.revealed_mines)
+        return twin
 
 
 class BloodyCore(State[BloodyScenario]):
@@ -98,6 +269,12 @@ class BloodyCore(State[BloodyScenario]):
     released: int
     exit_turns: list[int]
     result: Outcome | None
+    #: The scenario's action objects (shared, never changed).
+    catalogue: ActionCatalogue
+    # caches derived from the fields above: dropped by _drop_caches (edit, restore);
+    # the token procedures keep them in step through tokens_changed()
+    _token_index: TokenIndex | None
+    _tank_reach: dict[int, frozenset[int]]
 
     def set_up_fields(self) -> None:
         """The position before the set-up draws: 4.3 markers and tanks, 4.4 units."""
@@ -129,6 +306,54 @@ class BloodyCore(State[BloodyScenario]):
         self.released = 0
         self.exit_turns = []
         self.result = None
+        self.prepare()
+
+    # ------------------------------------------------------------------ caches and copies
+    def prepare(self) -> None:
+        """The shared action catalogue and empty caches (a new game, a restored one)."""
+        self.catalogue = ActionCatalogue.of(self.scenario)
+        self._drop_caches()
+
+    def _drop_caches(self) -> None:
+        self._token_index = None
+        self._tank_reach = {}
+
+    def token_index(self) -> TokenIndex:
+        """What the tokens of each square show (built on first use after a change)."""
+        index = self._token_index
+        if index is None:
+            index = self._token_index = TokenIndex(self.tokens)
+        return index
+
+    def tokens_changed(self, cell: int) -> None:
+        """The tokens of ``cell`` were placed, revealed or removed: keep the caches in step."""
+        if self._token_index is not None:
+            self._token_index.update(cell, self.tokens.get(cell, ()))
+        if self._tank_reach:
+            self._tank_reach = {}
+
+    def _copy(self) -> BloodyCore:
+        """A structural copy: every mutable field copied, the scenario and catalogue shared."""
+        twin = self._copy_base()
+        assert isinstance(twin, BloodyCore)
+        twin.where = list(self.where)
+        twin.disrupted = list(self.disrupted)
+        twin.landed = list(self.landed)
+        twin.aim = list(self.aim)
+        twin.ashore = list(self.ashore)
+        twin.eliminated = list(self.eliminated)
+        twin.tokens = {cell: list(toks) for cell, toks in self.tokens.items()}
+        twin.gap = dict(self.gap)
+        twin.hand = list(self.hand)
+        twin.offered = list(self.offered)
+        twin.deck = Deck.from_data(self.deck.to_data())
+        twin.attack_squares = list(self.attack_squares)
+        twin.tanks = [list(tank) for tank in self.tanks]
+        twin.exit_turns = list(self.exit_turns)
+        index = self._token_index
+        twin._token_index = index.copy() if index is not None else None
+        twin._tank_reach = dict(self._tank_reach)
+        return twin
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -138,11 +363,16 @@ class BloodyCore(State[BloodyScenario]):
 
     @property
     def turn_label(self) -> str:
-        return f"Turn {self.turn}"
+        turn = self.turn
+        return _TURN_LABELS[turn] if 0 <= turn < len(_TURN_LABELS) else f"Turn {turn}"
 
     @property
     def phase(self) -> str:
-        return self.current_phase.value
+        return self.current_phase  # a StrEnum member: the printed name itself
+
+    def current_player(self) -> str | None:
+        """The US decides everything (the German side is the system)."""
+        return None if self.result is not None else "US"
 
     def is_terminal(self) -> bool:
         return self.result is not None
@@ -177,7 +407,15 @@ class BloodyCore(State[BloodyScenario]):
         return [u for u, w in enumerate(self.where) if w >= 0 and w in self.scenario.channel]
 
     def occupied_land(self) -> set[int]:
-        return {w for w in self.where if w >= 0 and w in self.scenario.land}
+        return {w for w in self.where if w in self.scenario.land}
+
+    def next_to_landed(self) -> set[int]:
+        """Squares orthogonally next to a landed US unit."""
+        neighbours = self.scenario.land_neighbours
+        out: set[int] = set()
+        for w in self.occupied_land():
+            out.update(neighbours[w])
+        return out
 
     # ------------------------------------------------------------------ tanks (8.3)
     def tanks_of(self, u: int) -> list[int]:
@@ -187,18 +425,22 @@ class BloodyCore(State[BloodyScenario]):
         """8.3: a tank moves only into cleared squares, and between the beach and the land
         beyond only through a cleared Exit square."""
         scen = self.scenario
-        if b not in scen.land or self.tokens.get(b):
+        uncleared = self.token_index().uncleared
+        if b not in scen.land or b in uncleared:
             return False
         if a in scen.inland and b in scen.inland:
             return True
         if a not in scen.inland and b not in scen.inland:
             return True
         inland_side = b if b in scen.inland else a
-        return inland_side in scen.exit_name and not self.tokens.get(inland_side)
+        return inland_side in scen.exit_name and inland_side not in uncleared
 
-    def tank_reach(self, start: int) -> set[int]:
+    def tank_reach(self, start: int) -> frozenset[int]:
         """8.3, 5.3.e: the squares a tank reaches from ``start`` along cleared squares
-        (no diagonals), its own square included."""
+        (no diagonals), its own square included (cached until the tokens change)."""
+        found = self._tank_reach.get(start)
+        if found is not None:
+            return found
         seen = {start}
         todo = deque([start])
         while todo:
@@ -207,11 +449,13 @@ class BloodyCore(State[BloodyScenario]):
                 if b not in seen and self.tank_may_step(a, b):
                     seen.add(b)
                     todo.append(b)
-        return seen
+        found = self._tank_reach[start] = frozenset(seen)
+        return found
 
     def tank_landing_squares(self) -> list[int]:
         """8.3: Beach squares with a Gap and a US unit, where a Tank token may come ashore."""
-        return [b for b in self.scenario.beaches if self.gap[b] and self.units_at(b)]
+        here = set(self.where)
+        return [b for b in self.scenario.beaches if self.gap[b] and b in here]
 
     # ------------------------------------------------------------------ tokens
     def numerical(self, cell: int) -> list[int]:
@@ -221,7 +465,7 @@ class BloodyCore(State[BloodyScenario]):
 
     def known_numerical(self, cell: int) -> bool:
         """Does the square show a revealed numerical token (so it must be attacked, 8.1.a)?"""
-        return any(r and face_value(f) is not None for f, r in self.tokens.get(cell, ()))
+        return cell in self.token_index().known_numerical
 
     def defence(self, cell: int) -> int:
         """8.4.c: the sum of the numerical tokens of a square."""
@@ -234,11 +478,12 @@ class BloodyCore(State[BloodyScenario]):
         return any(f == MINES for f, _ in self.tokens.get(cell, ()))
 
     def uncleared(self, cell: int) -> bool:
-        return bool(self.tokens.get(cell))
+        return cell in self.token_index().uncleared
 
     def under_fire(self, beach: int) -> bool:
         """6.5.a, 8.5.a: a Beach square joined by a gray arrow to an uncleared strongpoint."""
-        return any(self.uncleared(sp) for sp in self.scenario.arrows.get(beach, ()))
+        uncleared = self.token_index().uncleared
+        return any(sp in uncleared for sp in self.scenario.arrows.get(beach, ()))
 
     def event_pairs(self) -> list[tuple[int, int]]:
         """5.2, 6.4: (US square, adjacent square holding a German token).

@@ -13,7 +13,7 @@ below give, for each, its prompt and its legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from omaha.kernel.actions import Action
@@ -99,30 +99,33 @@ PROMPTS: dict[Step, Callable[[BloodyState], Pending]] = {
 }
 
 
-def _return_choices(st: BloodyState) -> list[Action]:
-    return [ReturnCard(c) for c in st.offered]
+def _return_choices(st: BloodyState) -> list[int]:
+    return [st.catalogue.return_card[c] for c in st.offered]
 
 
-def _landing_choices(st: BloodyState) -> list[Action]:
-    return [Continue(), *cards.playable(st, "landing")]
+def _landing_choices(st: BloodyState) -> list[int]:
+    return [st.catalogue.continue_, *cards.playable_codes(st, "landing")]
 
 
-def _event_choices(st: BloodyState) -> list[Action]:
-    return [ChooseEvent(st.label(u), st.label(g)) for u, g in st.event_pairs()]
+def _event_choices(st: BloodyState) -> list[int]:
+    pairs = st.catalogue.choose_event
+    return [pairs[pair] for pair in st.event_pairs()]
 
 
-def _attack_choices(st: BloodyState) -> list[Action]:
-    out: list[Action] = [ResolveAttack()]
+def _attack_choices(st: BloodyState) -> list[int]:
+    cat = st.catalogue
+    out = [cat.resolve_attack]
     if st.init_token >= 1:
-        out.extend(AddSquare(st.label(c)) for c in attack.attack_additions(st))
+        out.extend(cat.add_square[c] for c in attack.attack_additions(st))
     return out
 
 
-def _no_choice(st: BloodyState) -> list[Action]:
+def _no_choice(st: BloodyState) -> list[int]:
     return []
 
 
-CHOICES: dict[Step, Callable[[BloodyState], list[Action]]] = {
+#: The legal actions of each decision, as codes of the action catalogue.
+CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
     Step.SETUP: _return_choices,
     Step.CARDS: _landing_choices,
     Step.EVENT: _event_choices,
@@ -145,8 +148,12 @@ class BloodyState(BloodyCore):
             return None
         return PROMPTS[self.step](self)
 
-    def _legal_actions(self) -> Iterable[Action]:
-        return CHOICES[self.step](self)
+    def _legal_actions(self) -> list[Action]:
+        return self._legal_actions_in_order()
+
+    def _legal_actions_in_order(self) -> list[Action]:
+        """Sorted by notation through the catalogue's codes (no formatting)."""
+        return self.catalogue.in_order(CHOICES[self.step](self))
 
     def explain_illegal(self, action: Action) -> str:
         return activation.explain(self, action) or super().explain_illegal(action)
@@ -212,7 +219,7 @@ class BloodyState(BloodyCore):
         unit is at sea or no landing card can be played."""
         self.current_phase = Phase.DRIFT
         self.step = Step.CARDS
-        if self.at_sea() and cards.playable(self, "landing"):
+        if self.at_sea() and cards.playable_codes(self, "landing"):
             return
         self._drift_and_land()
 
@@ -266,3 +273,4 @@ class BloodyState(BloodyCore):
 
     def _restore(self, data: dict[str, Any]) -> None:
         seen.restore(self, data)
+        self.prepare()

@@ -175,7 +175,7 @@ class EndPhase(Action):
 
 
 #: Parse order matters only where patterns overlap: ``add ngfs`` before ``add {unit}``.
-ACTION_CLASSES: tuple[type[Action], ...] = (
+ACTIONS: tuple[type[Action], ...] = (
     Place,
     Deploy,
     FireWith,

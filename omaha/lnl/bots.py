@@ -8,53 +8,384 @@ move to the best counter; each German hex fires at the nearest American unit in
 printed range with its whole company, ties going to the hex with the most
 American HE; close assaults only at 3-1 or better; no advance after an assault
 except onto a victory hex. Where the guidelines are silent (opportunity fire,
-losses, retreats, air strikes) it uses common sense, as the rules ask.
-Reading: in the bonus scenario the German counterattack moves freely (its
-movement cards are removed there, so it could not move otherwise).
+losses, retreats, air strikes) it uses common sense, as the rules ask (readings
+R32 and R33 in READINGS.md).
 
 ``HeuristicUS`` lands, suppresses the fortifications with tanks, machineguns and
 naval gunfire, pushes the infantry through the draws (the Rangers over the
 bluffs) to the victory hexes, assaults at 2-1 or better and advances.
 
-Both keep their own random generator and never touch the state's dice; asked to
-decide for the other side they raise :class:`omaha.IllegalAction`.
+Both keep their own random generator and never touch the state's dice; they
+read the state through its fields and the procedures' queries (fire groups,
+assault groups, movement costs). Asked to decide for the other side they raise
+:class:`omaha.IllegalAction`.
+
+The module reads top down: shared helpers (plans, movement distance fields,
+expected damage), :class:`BotBase` (the decisions both sides make alike), then
+each side's policy.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from typing import Any
+
+import attrs
+
+from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
-from omaha.kernel.protocol import RandomBot
+from omaha.kernel.dice import RandomDice
+from omaha.kernel.movement import MovementGraph
+from omaha.kernel.protocol import RandomBot, State
 from omaha.lnl import rules
 from omaha.lnl.actions import (
+    Add,
+    AddBonus,
+    AddNgfs,
     Advance,
     Assault,
+    Bombard,
+    Cancel,
+    Deploy,
     Drop,
     EndPhase,
     Enter,
+    FireWith,
+    Lose,
     Move,
+    OpFire,
     Pass,
     Place,
+    Resolve,
+    Retreat,
     Stay,
     Step,
     Stop,
     Strike,
+    Target,
     With,
 )
-from omaha.lnl.botbase import (
-    BotBase,
-    Plan,
-    best_assault_group,
-    build_attack,
-    field,
-    frt_value,
-    graph,
-    move_class,
-    refusal_key,
-)
-from omaha.lnl.core import Attack
-from omaha.lnl.state import LnlState
+from omaha.lnl.components.setups import setup_plan
+from omaha.lnl.core import Attack, LnlCore, other
+from omaha.lnl.procedures import assault, fire, movement, placement
 
 
+# ----------------------------------------------------------------------------
+# Shared helpers
+# ----------------------------------------------------------------------------
+@attrs.frozen
+class Plan:
+    """An attack a bot wants to make."""
+
+    first: int  # -1 for an NGFS bombardment
+    target: int
+    kind: str
+    group: tuple[int, ...]
+    ngfs: int = 0
+    bonus: bool = False
+    score: float = 0.0
+
+
+_GRAPHS: dict[tuple[str, str], MovementGraph] = {}
+_FIELDS: dict[tuple[str, str, int], dict[int, int]] = {}
+
+
+def move_class(state: LnlCore, u: int) -> str:
+    t = state.u(u).type
+    if t.ranger:
+        return "ranger"
+    if t.kind == "armor":
+        return "armor"
+    if t.kind == "gun":
+        return "gun"
+    return "infantry"
+
+
+def graph(state: LnlCore, cls: str) -> MovementGraph:
+    """Static movement costs of a class of unit (engineers and enemies ignored)."""
+    key = (state.scen.hash, cls)
+    g = _GRAPHS.get(key)
+    if g is None:
+        T = state.T
+        far = state.scen.farmland_infantry_cost if cls in ("infantry", "ranger") else 2
+
+        def cost(a: int, b: int) -> int | None:
+            return rules.enter_cost(
+                T.terrain[b],
+                road_to_road=T.road[a] and T.road[b],
+                crest=T.crest(a, b),
+                ranger=cls == "ranger",
+                armor=cls == "armor",
+                engineers=False,
+                farmland_infantry_cost=far,
+            )
+
+        g = _GRAPHS[key] = MovementGraph(state.scen.board, cost, cls)
+    return g
+
+
+def field(state: LnlCore, cls: str, goal: int) -> dict[int, int]:
+    key = (state.scen.hash, cls, goal)
+    f = _FIELDS.get(key)
+    if f is None:
+        f = _FIELDS[key] = graph(state, cls).distance_field(goal)
+    return f
+
+
+def frt_value(col: int, targets: list[int], state: LnlCore, converted_hard: bool = False) -> float:
+    """Expected damage of an FRT column on these targets (card values uniform)."""
+    if not targets:
+        return 0.0
+    undis = sum(1 for x in targets if not state.dis[x])
+    dis = len(targets) - undis
+    steps = sum(state.steps[x] for x in targets)
+    ev = 0.0
+    for card in range(1, 7):
+        res = rules.frt_result(card, col)
+        if res == "D" or (converted_hard and res.startswith("L")):
+            ev += undis * 1.0 + dis * 3.0
+        elif res.startswith("L"):
+            ev += undis * 1.0 + 3.0 * min(rules.loss_steps(res), steps)
+    return ev / 6.0
+
+
+def unit_value(state: LnlCore, u: int) -> float:
+    t = state.u(u).type
+    return state.he(u) + state.ap(u) + state.ca(u) + 2 * t.armor + (4 if t.ranger else 0)
+
+
+def build_attack(state: LnlCore, plan: Plan) -> Action:
+    """The next small decision that puts ``plan`` together, then resolves it."""
+    legal = set(state.legal_actions())
+    a = state.attack
+    if a is None:
+        if plan.first < 0:
+            return Bombard(state.label(plan.target))
+        return FireWith(state.uid(plan.first))
+    if a.target < 0:
+        act: Action = Target(state.label(plan.target), plan.kind)
+        return act if act in legal else Cancel()
+    for u in plan.group:
+        if u not in a.firers and Add(state.uid(u)) in legal:
+            return Add(state.uid(u))
+    if a.ngfs < plan.ngfs and AddNgfs() in legal:
+        return AddNgfs()
+    if plan.bonus and AddBonus() in legal:
+        return AddBonus()
+    return Resolve() if Resolve() in legal else Cancel()
+
+
+# ----------------------------------------------------------------------------
+# What both sides decide alike
+# ----------------------------------------------------------------------------
+class BotBase(ABC):
+    """A one-sided LnL Omaha bot: dispatches each pending decision to its policy."""
+
+    side = ""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = RandomDice(seed)
+        self._refused: set[tuple[int, str, str, str]] = set()
+
+    def choose(self, state: State[Any]) -> Action:
+        if not isinstance(state, LnlCore):
+            raise IllegalAction("this bot plays LnL Omaha only")
+        pend = state.pending
+        if pend is None:
+            raise IllegalAction("the game is over")
+        if pend.player != self.side:
+            raise IllegalAction(f"this bot plays the {self.side} side only, not {pend.player}")
+        legal = state.legal_actions()
+        act = self.decide(state, pend.kind)
+        if isinstance(act, Cancel) and state.attack is not None and state.attack.firers:
+            # never try the same failing attack twice
+            self._refused.add(refusal_key(state, state.uid(state.attack.firers[0])))
+        if act in legal or (isinstance(act, Deploy) and deploy_ok(state, act)):
+            return act
+        return self.fallback(state, legal)
+
+    def fallback(self, state: LnlCore, legal: tuple[Action, ...]) -> Action:
+        for cls in (EndPhase, Stop, Pass, Stay, Cancel):
+            for a in legal:
+                if isinstance(a, cls):
+                    return a
+        return legal[self.rng.pick(len(legal))]
+
+    #: Lowest FRT column position worth an opportunity fire (1 = the 3 column, 2 = the 6).
+    opp_fire_min_column = 1
+
+    def decide(self, state: LnlCore, kind: str) -> Action:
+        """Dispatch the pending decision to the side's policy for it."""
+        if kind == "place":
+            return self.place(state)
+        if kind == "loss":
+            return self.lose(state)
+        if kind == "retreat":
+            return self.retreat(state)
+        if kind == "advance":
+            return self.advance(state)
+        if kind == "air strike":
+            return self.strike(state)
+        if kind == "opportunity fire":
+            return self.opp_fire(state, self.opp_fire_min_column)
+        if state.attack is not None:
+            return self.continue_attack(state)
+        if kind == "fire":
+            return self.fire(state)
+        if kind == "move" and state.group is not None:
+            return self.step(state)
+        if kind == "move":
+            return self.move(state)
+        if kind == "assault":
+            return self.assault(state)
+        return EndPhase()
+
+    def shipped_setup(self, state: LnlCore) -> Action | None:
+        """At set-up, the side's shipped set-up plan as one action, if it is valid."""
+        if state.stage != "setup":
+            return None
+        plan = setup_plan(state.scen.id, self.side)
+        if plan is None:
+            return None
+        act = Deploy(plan)
+        return act if deploy_ok(state, act) else None
+
+    # -- each side's policy (the subclasses) ----------------------------------
+    @abstractmethod
+    def place(self, state: LnlCore) -> Action:
+        """Where to place the next unit (or the whole set-up at once)."""
+
+    @abstractmethod
+    def advance(self, state: LnlCore) -> Action:
+        """Whether (and who) to advance into the hex a close assault emptied."""
+
+    @abstractmethod
+    def strike(self, state: LnlCore) -> Action:
+        """Which hex an air strike hits, or pass."""
+
+    @abstractmethod
+    def fire(self, state: LnlCore) -> Action:
+        """The next attack of the fire phase, or end the phase."""
+
+    @abstractmethod
+    def step(self, state: LnlCore) -> Action:
+        """The moving stack's next step (or stop)."""
+
+    @abstractmethod
+    def move(self, state: LnlCore) -> Action:
+        """Which unit to move next, or end the movement phase."""
+
+    @abstractmethod
+    def assault(self, state: LnlCore) -> Action:
+        """Which hex to close assault next, or end the phase."""
+
+    # -- common decisions -----------------------------------------------------
+    def lose(self, state: LnlCore) -> Action:
+        """Spare units from elimination first, then the most valuable."""
+        opts = [a for a in state.legal_actions() if isinstance(a, Lose)]
+
+        def key(a: Lose) -> tuple[int, float, str]:
+            u = state.unit_index(a.unit)
+            return (-state.steps[u], unit_value(state, u), a.unit)
+
+        return min(opts, key=key)
+
+    def retreat(self, state: LnlCore) -> Action:
+        opts = [a for a in state.legal_actions() if isinstance(a, Retreat)]
+        enemies = [state.loc[x] for x in state.units_of(other(self.side))]
+
+        def key(a: Retreat) -> tuple[int, str]:
+            c = state.cell_of(a.hex)
+            near = min((state.T.dist[c][e] for e in enemies), default=99)
+            return (-near, a.hex)
+
+        return min(opts, key=key)
+
+    def opp_fire(self, state: LnlCore, min_col: int) -> Action:
+        o = state.opp
+        assert o is not None
+        best: Plan | None = None
+        kinds = sorted({"hard" if state.u(x).hard else "soft" for x in o.movers})
+        for kind in kinds:
+            for g in fire.feasible_groups(state, o.side, o.cell, kind, "opp", o.movers):
+                g2 = self.filter_group(state, g, o.cell)
+                if not g2 or not fire.may_combine(state, g2):
+                    continue
+                probe = Attack(o.side, "opp", g2, o.cell, kind)
+                col = fire.column(state, probe, o.movers)
+                if col is None or col < min_col:
+                    continue
+                targets = fire.targets_in(state, o.side, o.cell, kind, o.movers)
+                score = frt_value(col, targets, state)
+                if best is None or score > best.score:
+                    best = Plan(g2[0], o.cell, kind, tuple(g2), score=score)
+        if best is None or refusal_key(state, state.uid(best.first)) in self._refused:
+            return Pass()
+        return OpFire(state.uid(best.first), best.kind)
+
+    def continue_attack(self, state: LnlCore) -> Action:
+        """Put together the attack in progress: the whole legal group, then resolve."""
+        a = state.attack
+        assert a is not None
+        if a.mode == "assault":
+            legal = state.legal_actions()
+            best = assault.best_group(state, a.side, a.target)[1]
+            for u in best:
+                if u not in a.firers and Add(state.uid(u)) in legal:
+                    return Add(state.uid(u))
+            return Resolve() if Resolve() in legal else Cancel()
+        movers = state.opp.movers if (a.mode == "opp" and state.opp is not None) else None
+        if a.mode == "bombard":
+            return build_attack(state, self.bombard_plan(state, a.target))
+        if a.target < 0:
+            plan = self.plan_for(state, a.firers[0])
+            if plan is None:
+                return Cancel()
+            return build_attack(state, plan)
+        wanted: tuple[int, ...] = ()
+        for g in fire.feasible_groups(state, a.side, a.target, a.kind, a.mode, movers):
+            if a.firers[0] in g:
+                wanted = tuple(self.filter_group(state, g, a.target))
+                break
+        plan = Plan(
+            a.firers[0],
+            a.target,
+            a.kind,
+            wanted,
+            ngfs=self.ngfs_for(state, a),
+            bonus=a.kind != "hard",
+        )
+        return build_attack(state, plan)
+
+    # -- hooks ------------------------------------------------------------------
+    def filter_group(self, state: LnlCore, group: list[int], target: int) -> list[int]:
+        return group
+
+    def plan_for(self, state: LnlCore, first: int) -> Plan | None:
+        return None
+
+    def bombard_plan(self, state: LnlCore, target: int) -> Plan:
+        return Plan(-1, target, "both", (), ngfs=min(2, state.ngfs_left))
+
+    def ngfs_for(self, state: LnlCore, a: Attack) -> int:
+        return 0
+
+
+def refusal_key(state: LnlCore, uid: str) -> tuple[int, str, str, str]:
+    return (state.turn, state.side, state.stage, uid)
+
+
+def deploy_ok(state: LnlCore, act: Deploy) -> bool:
+    try:
+        placement.check_deploy(state, act)
+    except IllegalAction:
+        return False
+    return True
+
+
+# ----------------------------------------------------------------------------
+# Random
+# ----------------------------------------------------------------------------
 class LnlRandomBot(RandomBot):
     """Uniform among the legal actions, with its own dice (the kernel's random bot)."""
 
@@ -66,11 +397,11 @@ class SolitaireGerman(BotBase):
     """The German side by the published solitaire guidelines (see the module docstring)."""
 
     side = "German"
-    #: Opportunity fire only at the 6 column or better (reading in the module docstring).
+    #: Opportunity fire only at the 6 column or better (reading R33, READINGS.md).
     opp_fire_min_column = 2
 
     # -- set-up ----------------------------------------------------------------
-    def place(self, state: LnlState) -> Action:
+    def place(self, state: LnlCore) -> Action:
         shipped = self.shipped_setup(state)
         if shipped is not None:
             return shipped
@@ -87,16 +418,16 @@ class SolitaireGerman(BotBase):
         return min(opts, key=key)
 
     # -- fire ------------------------------------------------------------------
-    def filter_group(self, state: LnlState, group: list[int], target: int) -> list[int]:
+    def filter_group(self, state: LnlCore, group: list[int], target: int) -> list[int]:
         """No fire beyond the printed range (LnL Omaha: Solitaire Game)."""
-        kept = [x for x in group if state.reach(x, target) == 1]
-        return kept if state.may_combine(kept) else kept[:1]
+        kept = [x for x in group if fire.reach(state, x, target) == 1]
+        return kept if fire.may_combine(state, kept) else kept[:1]
 
-    def _nearest_target(self, state: LnlState, u: int) -> tuple[int, int] | None:
+    def _nearest_target(self, state: LnlCore, u: int) -> tuple[int, int] | None:
         """(distance, -US HE) of the nearest US hex in printed range, or None."""
         best: tuple[int, int, int] | None = None
-        for c in state.enemy_cells("German"):
-            if state.reach(u, c) != 1:
+        for c in fire.enemy_cells(state, "German"):
+            if fire.reach(state, u, c) != 1:
                 continue
             he = sum(state.he(x) for x in state.at(c))
             key = (state.T.dist[state.loc[u]][c], -he, c)
@@ -104,7 +435,7 @@ class SolitaireGerman(BotBase):
                 best = key
         return None if best is None else (best[2], best[0])
 
-    def plan_for(self, state: LnlState, first: int) -> Plan | None:
+    def plan_for(self, state: LnlCore, first: int) -> Plan | None:
         """Fire at the nearest American unit in printed range with the whole company."""
         found = self._nearest_target(state, first)
         if found is None:
@@ -112,23 +443,23 @@ class SolitaireGerman(BotBase):
         target = found[0]
         best: Plan | None = None
         for kind in ("hard", "soft"):
-            for g in state.feasible_groups("German", target, kind, "fire", None):
+            for g in fire.feasible_groups(state, "German", target, kind, "fire", None):
                 if first not in g:
                     continue
                 g2 = self.filter_group(state, g, target)
                 if first not in g2:
                     continue
                 probe = Attack("German", "fire", g2, target, kind, bonus=state.bonus["German"])
-                col = state.column(probe)
+                col = fire.column(state, probe)
                 if col is None:
                     continue
-                score = frt_value(col, state.targets_in("German", target, kind, None), state)
+                score = frt_value(col, fire.targets_in(state, "German", target, kind, None), state)
                 if best is None or score > best.score:
                     g2 = [first] + [x for x in g2 if x != first]
                     best = Plan(first, target, kind, tuple(g2), bonus=True, score=score)
         return best
 
-    def fire(self, state: LnlState) -> Action:
+    def fire(self, state: LnlCore) -> Action:
         """Hex by hex (in map order), each German hex fires at its nearest target."""
         cells = sorted({state.loc[u] for u in state.units_of("German")})
         for c in cells:
@@ -141,13 +472,14 @@ class SolitaireGerman(BotBase):
         return EndPhase()
 
     # -- movement --------------------------------------------------------------
-    def may_move(self, state: LnlState, u: int) -> bool:
-        """Solitaire Germans stay put unless a card lets them move."""
+    def may_move(self, state: LnlCore, u: int) -> bool:
+        """Solitaire Germans stay put unless a card lets them move (or the scenario
+        lets them move freely: reading R32, READINGS.md)."""
         if state.scen.german_moves_freely or "all" in state.perms:
             return True
         return "armor" in state.perms and state.u(u).armor_unit
 
-    def goal(self, state: LnlState, u: int, here: int | None = None) -> int:
+    def goal(self, state: LnlCore, u: int, here: int | None = None) -> int:
         """The victory hex that best counters the Americans (LnL Omaha: Solitaire Game).
 
         First a hex the Americans took and left empty (to take it back), then a hex
@@ -175,7 +507,7 @@ class SolitaireGerman(BotBase):
         assert best is not None
         return best[3]
 
-    def move(self, state: LnlState) -> Action:
+    def move(self, state: LnlCore) -> Action:
         legal = state.legal_actions()
         enters = [a for a in legal if isinstance(a, Enter)]
         if enters:
@@ -200,14 +532,14 @@ class SolitaireGerman(BotBase):
                     return a
         return EndPhase()
 
-    def _next_step(self, state: LnlState, units: list[int], here: int) -> int | None:
+    def _next_step(self, state: LnlCore, units: list[int], here: int) -> int | None:
         u = units[0]
         goal = self.goal(state, u, here)
         if here == goal:
             return None
         dist = field(state, move_class(state, u), goal)
         g = state.group
-        steps = state.group_steps(g) if g is not None else list(state.T.neighbours[here])
+        steps = movement.group_steps(state, g) if g is not None else list(state.T.neighbours[here])
         best = None
         for n in steps:
             if state.enemy_at(n, "German"):
@@ -217,7 +549,7 @@ class SolitaireGerman(BotBase):
                 best = (d, n)
         return None if best is None else best[1]
 
-    def step(self, state: LnlState) -> Action:
+    def step(self, state: LnlCore) -> Action:
         g = state.group
         assert g is not None
         n = self._next_step(state, g.units, g.cell)
@@ -227,22 +559,22 @@ class SolitaireGerman(BotBase):
         return Step(state.label(n))
 
     # -- close assault -----------------------------------------------------------
-    def assault(self, state: LnlState) -> Action:
+    def assault(self, state: LnlCore) -> Action:
         """Only at 3-1 or better (LnL Omaha: Solitaire Game)."""
         for a in state.legal_actions():
             if not isinstance(a, Assault):
                 continue
             c = state.cell_of(a.hex)
-            col, group = best_assault_group(state, "German", c)
+            col, group = assault.best_group(state, "German", c)
             if col is None:
                 continue
-            att, dfn, _ = state.assault_numbers(group, c)
+            att, dfn, _ = assault.assault_numbers(state, group, c)
             pos = rules.cat_position(att, dfn)
             if pos is not None and pos >= 3:
                 return a
         return EndPhase()
 
-    def advance(self, state: LnlState) -> Action:
+    def advance(self, state: LnlCore) -> Action:
         """Advance only to take a victory hex (LnL Omaha: Solitaire Game)."""
         adv = state.advance
         assert adv is not None
@@ -252,7 +584,7 @@ class SolitaireGerman(BotBase):
                     return a
         return Stay()
 
-    def strike(self, state: LnlState) -> Action:
+    def strike(self, state: LnlCore) -> Action:
         opts = [a for a in state.legal_actions() if isinstance(a, Strike)]
         if not opts:
             return Pass()
@@ -274,7 +606,7 @@ class HeuristicUS(BotBase):
     opp_fire_min_column = 1
 
     # -- placement -------------------------------------------------------------
-    def place(self, state: LnlState) -> Action:
+    def place(self, state: LnlCore) -> Action:
         shipped = self.shipped_setup(state)
         if shipped is not None:
             return shipped
@@ -290,7 +622,7 @@ class HeuristicUS(BotBase):
         return min(opts, key=key)
 
     # -- objectives --------------------------------------------------------------
-    def goal(self, state: LnlState, u: int, at: int | None = -1) -> int:
+    def goal(self, state: LnlCore, u: int, at: int | None = -1) -> int:
         """The nearest victory hex the US does not hold (all held: the most threatened)."""
         here = state.loc[u] if at == -1 else at
         cls = move_class(state, u)
@@ -306,7 +638,7 @@ class HeuristicUS(BotBase):
         assert best is not None
         return best[1]
 
-    def route(self, state: LnlState, u: int, here: int) -> list[int] | None:
+    def route(self, state: LnlCore, u: int, here: int) -> list[int] | None:
         """Cheapest path to the goal around enemy hexes (ending next to an enemy goal)."""
         goal = self.goal(state, u, here)
         enemies = {state.loc[x] for x in state.units_of("German")}
@@ -318,17 +650,17 @@ class HeuristicUS(BotBase):
             path = path[:-1]
         return list(path)
 
-    def will_move(self, state: LnlState, u: int) -> bool:
+    def will_move(self, state: LnlCore, u: int) -> bool:
         """Whether a unit has ground to gain this turn (else it fires)."""
-        if not state.movable(u):
+        if not movement.movable(state, u):
             return False
         here = state.loc[u]
         if any(state.T.dist[here][state.loc[x]] == 1 for x in state.units_of("German")):
             return False  # in contact: fire or assault instead
         path = self.route(state, u, here)
-        return path is not None and len(path) > 1 and state.first_steps(u)
+        return path is not None and len(path) > 1 and movement.first_steps(state, u)
 
-    def fire_role(self, state: LnlState, u: int) -> bool:
+    def fire_role(self, state: LnlCore, u: int) -> bool:
         """Tanks and machineguns fire; riflemen fire when they cannot advance or assault."""
         t = state.u(u).type
         if t.kind == "armor" or t.kind == "gun" or (t.range >= 6 and t.kind == "infantry"):
@@ -336,18 +668,18 @@ class HeuristicUS(BotBase):
         if self.will_move(state, u):
             return False
         here = state.loc[u]
-        for c in state.enemy_cells("US"):
-            if state.T.dist[here][c] == 1 and state.assault_eligible(u, "US"):
-                col = state.best_assault("US", c)
+        for c in fire.enemy_cells(state, "US"):
+            if state.T.dist[here][c] == 1 and assault.assault_eligible(state, u, "US"):
+                col = assault.best_assault(state, "US", c)
                 if col is not None and col >= 2:
                     return False  # hold fire for the assault
         return True
 
-    def filter_group(self, state: LnlState, group: list[int], target: int) -> list[int]:
+    def filter_group(self, state: LnlCore, group: list[int], target: int) -> list[int]:
         kept = [x for x in group if self.fire_role(state, x)]
-        return kept if state.may_combine(kept) else kept[:1]
+        return kept if fire.may_combine(state, kept) else kept[:1]
 
-    def priority(self, state: LnlState, c: int) -> float:
+    def priority(self, state: LnlCore, c: int) -> float:
         p = 1.0
         if state.T.fort[c]:
             p += 1.0
@@ -361,21 +693,21 @@ class HeuristicUS(BotBase):
         return p
 
     # -- fire ------------------------------------------------------------------
-    def attack_plans(self, state: LnlState) -> list[Plan]:
+    def attack_plans(self, state: LnlCore) -> list[Plan]:
         plans: list[Plan] = []
-        for (c, kind), groups in sorted(state.fire_plan("US").items()):
+        for (c, kind), groups in sorted(fire.fire_plan(state, "US").items()):
             for g in groups:
                 g2 = self.filter_group(state, g, c)
                 if not g2 or refusal_key(state, state.uid(g2[0])) in self._refused:
                     continue
                 probe = Attack("US", "fire", g2, c, kind)
-                targets = state.targets_in("US", c, kind, None)
+                targets = fire.targets_in(state, "US", c, kind, None)
                 best: Plan | None = None
                 for k in range(0, min(2, state.ngfs_left) + 1):
                     if k and kind == "hard":
                         break
                     probe.ngfs = k
-                    col = state.column(probe)
+                    col = fire.column(state, probe)
                     if col is None:
                         continue
                     score = frt_value(col, targets, state) * self.priority(state, c) - 0.6 * k
@@ -386,13 +718,13 @@ class HeuristicUS(BotBase):
         plans.sort(key=lambda p: (-p.score, p.target, p.kind))
         return plans
 
-    def plan_for(self, state: LnlState, first: int) -> Plan | None:
+    def plan_for(self, state: LnlCore, first: int) -> Plan | None:
         for p in self.attack_plans(state):
             if p.first == first:
                 return p
         return None
 
-    def ngfs_for(self, state: LnlState, a: Attack) -> int:
+    def ngfs_for(self, state: LnlCore, a: Attack) -> int:
         if a.kind == "hard":
             return 0
         for p in self.attack_plans(state):
@@ -400,19 +732,19 @@ class HeuristicUS(BotBase):
                 return p.ngfs
         return 0
 
-    def bombard_plan(self, state: LnlState, target: int) -> Plan:
+    def bombard_plan(self, state: LnlCore, target: int) -> Plan:
         packets = 2 if state.ngfs_left >= 2 else state.ngfs_left
         return Plan(-1, target, "both", (), ngfs=packets)
 
-    def fire(self, state: LnlState) -> Action:
+    def fire(self, state: LnlCore) -> Action:
         plans = self.attack_plans(state)
         if plans and plans[0].score > 0.15:
             return build_attack(state, plans[0])
         if state.ngfs_left > 0:
             best: tuple[float, int] | None = None
             packets = min(2, state.ngfs_left)
-            for c in state.enemy_cells("US"):
-                col = state.bombard_column(c, packets, False)
+            for c in fire.enemy_cells(state, "US"):
+                col = fire.bombard_column(state, c, packets, False)
                 if col is None:
                     continue
                 score = frt_value(col, list(state.at(c)), state, True) * self.priority(state, c)
@@ -423,7 +755,7 @@ class HeuristicUS(BotBase):
         return EndPhase()
 
     # -- movement ----------------------------------------------------------------
-    def move(self, state: LnlState) -> Action:
+    def move(self, state: LnlCore) -> Action:
         legal = state.legal_actions()
         movers = [a for a in legal if isinstance(a, Move)]
         order = sorted(
@@ -441,7 +773,7 @@ class HeuristicUS(BotBase):
                 return a
         return EndPhase()
 
-    def step(self, state: LnlState) -> Action:
+    def step(self, state: LnlCore) -> Action:
         g = state.group
         assert g is not None
         legal = state.legal_actions()
@@ -468,24 +800,24 @@ class HeuristicUS(BotBase):
         return Stop()
 
     # -- close assault ---------------------------------------------------------
-    def assault(self, state: LnlState) -> Action:
+    def assault(self, state: LnlCore) -> Action:
         best: tuple[int, str] | None = None
         for a in state.legal_actions():
             if isinstance(a, Assault):
-                col = state.best_assault("US", state.cell_of(a.hex))
+                col = assault.best_assault(state, "US", state.cell_of(a.hex))
                 if col is not None and col >= 2 and (best is None or (-col, a.hex) < best):
                     best = (-col, a.hex)
         if best is not None:
             return Assault(best[1])
         return EndPhase()
 
-    def advance(self, state: LnlState) -> Action:
+    def advance(self, state: LnlCore) -> Action:
         for a in state.legal_actions():
             if isinstance(a, Advance):
                 return a
         return Stay()
 
-    def strike(self, state: LnlState) -> Action:
+    def strike(self, state: LnlCore) -> Action:
         opts = [a for a in state.legal_actions() if isinstance(a, Strike)]
         if not opts:
             return Pass()

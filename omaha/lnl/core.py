@@ -1,28 +1,44 @@
-"""The LnL Omaha state's data and the helpers every part of the rules shares.
+"""The LnL Omaha data core: every field of a game in progress, and the small queries
+and mutators the procedures share (where a unit is, put it somewhere, lose a step).
 
 Inside the rules a unit is its index in the scenario's unit list and a hex is a
 board index; labels appear only in actions, the log and snapshots. The state is a
 handful of flat lists (location, steps, markers per unit) plus the decision in
 progress, kept in small records (an attack being put together, a moving stack,
 a loss to allocate, a retreat, an advance, an air strike, units to place).
+The sequence of play lives in :mod:`omaha.lnl.state`, the procedures in
+:mod:`omaha.lnl.procedures`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal, get_args
 
 import attrs
 
 from omaha.errors import IllegalAction
 from omaha.kernel.protocol import Outcome, State
-from omaha.lnl import rules
-from omaha.lnl.cards import ActionDeck
-from omaha.lnl.scenario import LnlScenario, UnitDef
+from omaha.lnl.components.counters import UnitDef
+from omaha.lnl.components.deck import ActionDeck
+from omaha.lnl.components.map import MapTables
+from omaha.lnl.scenario import LnlScenario
 
 OFF = -1  #: not yet on the map
 ELIM = -2  #: eliminated
 SIDES = ("US", "German")
+
+#: Where a game turn stands (LnL Omaha: Outline of Play): set-up, then for each side
+#: the action card (Americans only) and its event, disruption removal, the landings
+#: (Americans only), fire, movement and close assault; "over" once the game ends.
+Stage = Literal["setup", "card", "event", "rally", "landing", "fire", "move", "assault", "over"]
+STAGES: tuple[Stage, ...] = get_args(Stage)
+
+#: Which decision is pending: a task in progress (a loss to allocate, a retreat, ...)
+#: or, with none, the phase's own ("phase": start an attack, a move, end the phase).
+Decision = Literal[
+    "loss", "retreat", "advance", "assault", "attack", "opp", "move", "strike", "place", "phase"
+]
 
 
 def other(side: str) -> str:
@@ -75,12 +91,16 @@ class LossTask:
 
 @attrs.define
 class RetreatTask:
+    """Units that must retreat after a close assault, in order."""
+
     side: str
     queue: list[int]
 
 
 @attrs.define
 class AdvanceTask:
+    """Attackers that may advance into the hex ``cell`` they emptied."""
+
     side: str
     units: list[int]
     cell: int
@@ -88,47 +108,55 @@ class AdvanceTask:
 
 @attrs.define
 class StrikeTask:
+    """An air strike a card event gives ``side``."""
+
     side: str
     he: int
     event: str
 
 
-class Core(State[LnlScenario]):
-    """Fields and shared helpers; the rules live in the mixins built on it."""
+class LnlCore(State[LnlScenario]):
+    """Every field of a game of LnL Omaha in progress, with small queries and mutators.
+
+    The fields are public: procedures read and change them, and tests and tools
+    stage positions through them inside ``state.edit()``.
+    """
 
     #: Stop at the end of a fire, movement or close assault phase with nothing left
     #: to do instead of moving on (tests and analyses set it, with ``auto_single``
     #: off, to look at a position before the next phase changes it).
     hold_phases: bool = False
 
+    #: The scenario (the same object as ``scenario``) and its map's facts.
     scen: LnlScenario
-    T: rules.StaticTables
+    T: MapTables
     turn: int
     side: str
-    stage: str
-    loc: list[int]
+    stage: Stage
+    # per unit, by index
+    loc: list[int]  #: board index, OFF or ELIM
     steps: list[int]
-    dis: list[bool]
-    fired: list[bool]
-    placed: list[int]
-    moved: list[bool]
-    assaulted: list[bool]
-    ashore: list[int]
-    entered: list[bool]
-    occ: dict[int, list[int]]
-    control: list[str]
+    dis: list[bool]  #: Disrupted marker
+    fired: list[bool]  #: Fired marker
+    placed: list[int]  #: the turn it landed (0: not landed)
+    moved: list[bool]  #: moved this movement phase
+    assaulted: list[bool]  #: took part in a close assault this phase
+    ashore: list[int]  #: steps it had when it first reached land (-1: not yet)
+    entered: list[bool]  #: has been on the map
+    occ: dict[int, list[int]]  #: units in each occupied hex, in index order
+    control: list[str]  #: per hex: the side that last entered it ("" nobody)
     deck: ActionDeck
-    last_card: str
-    ngfs_left: int
-    bonus: dict[str, bool]
-    perms: set[str]
-    fired_at: set[tuple[int, int, str]]
-    due: dict[int, int]
-    events_done: set[str]
-    entered_by: dict[int, dict[int, int]]
-    serial: int
-    place_queue: list[int]
-    place_mode: str
+    last_card: str  #: the last event card drawn
+    ngfs_left: int  #: NGFS packets left this turn
+    bonus: dict[str, bool]  #: a +6 HE card ready, per side
+    perms: set[str]  #: German movement allowed by a card this turn ("all", "armor")
+    fired_at: set[tuple[int, int, str]]  #: (firing hex, target hex, kind) this phase
+    due: dict[int, int]  #: reinforcements: unit -> turn it is due
+    events_done: set[str]  #: one-off events already played
+    entered_by: dict[int, dict[int, int]]  #: start hex -> hex entered -> move serial
+    serial: int  #: number of the last move started
+    place_queue: list[int]  #: units to place, in order
+    place_mode: str  #: setup | landing | row
     attack: Attack | None
     opp: OppWindow | None
     group: MoveGroup | None
@@ -142,8 +170,10 @@ class Core(State[LnlScenario]):
     memo: dict[tuple[Any, ...], Any]
 
     # -- set-up of the fields ------------------------------------------------
-    def _init_fields(self) -> None:
-        scen = self.scen
+    def init_fields(self) -> None:
+        """Every field as at the start of a game (before the set-up is placed)."""
+        scen = self.scen = self.scenario
+        self.T = scen.tables
         n = len(scen.units)
         self.turn = 0
         self.side = "German"
@@ -184,16 +214,35 @@ class Core(State[LnlScenario]):
         self.steps_lost = {"US": 0, "German": 0}
         self.memo = {}
 
-    # -- provided by the mixins and the state ------------------------------------
-    def open_opp_window(self) -> None:
-        """After a stack enters a hex, let the other side fire at it (combat mixin)."""
-        raise NotImplementedError
+    def _drop_caches(self) -> None:
+        self.memo = {}
 
-    def _busy(self) -> bool:
+    # -- the decision in progress ------------------------------------------------
+    def decision(self) -> Decision:
+        """Which decision is pending; the first task in progress comes first."""
+        if self.loss is not None:
+            return "loss"
+        if self.retreat is not None:
+            return "retreat"
+        if self.advance is not None:
+            return "advance"
+        if self.attack is not None:
+            return "assault" if self.attack.mode == "assault" else "attack"
+        if self.opp is not None:
+            return "opp"
+        if self.group is not None:
+            return "move"
+        if self.strike is not None:
+            return "strike"
+        if self.place_queue:
+            return "place"
+        return "phase"
+
+    def busy(self) -> bool:
         """Whether a decision other than the phase's own is in progress."""
-        return self._busy_except_place() or bool(self.place_queue)
+        return self.busy_except_place() or bool(self.place_queue)
 
-    def _busy_except_place(self) -> bool:
+    def busy_except_place(self) -> bool:
         return any(
             t is not None
             for t in (
@@ -370,8 +419,7 @@ class Core(State[LnlScenario]):
     def placement_restricted(self, u: int) -> bool:
         """Landed this turn (LnL Omaha: Setting up the Game): no move; no fire unless armor.
 
-        Reading: "the turn" is the whole game turn, so a unit landed this turn may
-        not opportunity-fire in the German movement phase either.
+        Reading R1 (READINGS.md): the turn is the whole game turn.
         """
         return self.placed[u] == self.turn and self.turn > 0
 
@@ -381,191 +429,9 @@ class Core(State[LnlScenario]):
             return False
         return not (self.placement_restricted(u) and not self.scen.units[u].armor_unit)
 
-    def reach(self, u: int, target: int) -> int:
-        """How ``u`` may fire at hex ``target``: 0 not at all, 1 full, 2 halved.
-
-        LnL Omaha: Fire Combat, FRT notes (up to twice the printed range at half
-        firepower), Mortars (a German mortar may use any German unit's line of sight).
-        Reading: the spotter may be any German unit on the map, disrupted or not.
-        """
-        here = self.loc[u]
-        t = self.scen.units[u].type
-        d = self.T.dist[here][target]
-        if d > 2 * t.range or d == 0:
-            return 0
-        if not self.T.los(here, target):
-            if not t.mortar:
-                return 0
-            side = self.scen.units[u].side
-            if not any(
-                self.T.los(c, target)
-                for c, xs in self.occ.items()
-                if self.scen.units[xs[0]].side == side
-            ):
-                return 0
-        return 2 if d > t.range else 1
-
-    def may_combine(self, units: list[int]) -> bool:
-        """LnL Omaha: Fire Combat: who may add their fire together.
-
-        Units of one company combine when stacked or in adjacent hexes; support
-        units (armor, engineers, gun batteries) combine with units they are stacked
-        with. Reading: the company's firing hexes must form one connected group
-        (each next to another), and every unit of another company must be a
-        support unit stacked with one of the company's units.
-        """
-        if len(units) <= 1:
-            return True
-        defs = self.scen.units
-        for company in sorted({defs[x].company for x in units}):
-            core = [x for x in units if defs[x].company == company]
-            core_cells = {self.loc[x] for x in core}
-            ok = all(
-                defs[x].company == company or (defs[x].type.support and self.loc[x] in core_cells)
-                for x in units
-            )
-            if ok and self._connected(core_cells):
-                return True
-        return False
-
-    def assault_group_ok(self, units: list[int]) -> bool:
-        """LnL Omaha: Close Assault: one company, plus support units stacked with it."""
-        if len(units) <= 1:
-            return True
-        defs = self.scen.units
-        for company in sorted({defs[x].company for x in units}):
-            core_cells = {self.loc[x] for x in units if defs[x].company == company}
-            if all(
-                defs[x].company == company or (defs[x].type.support and self.loc[x] in core_cells)
-                for x in units
-            ):
-                return True
-        return False
-
-    def _connected(self, cells: set[int]) -> bool:
-        if len(cells) <= 1:
-            return True
-        todo = [next(iter(cells))]
-        seen = {todo[0]}
-        while todo:
-            c = todo.pop()
-            for n in self.T.neighbours[c]:
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return len(seen) == len(cells)
-
-    # -- snapshots of the shared records -------------------------------------------------
-    def _labels(self, cells: Iterable[int]) -> list[str]:
+    # -- labels ---------------------------------------------------------------------------
+    def labels(self, cells: Iterable[int]) -> list[str]:
         return [self.label(c) for c in cells]
 
-    def _ids(self, units: Iterable[int]) -> list[str]:
+    def ids(self, units: Iterable[int]) -> list[str]:
         return [self.uid(u) for u in units]
-
-    def _dump_tasks(self) -> dict[str, Any]:
-        a, o, g = self.attack, self.opp, self.group
-        return {
-            "attack": None
-            if a is None
-            else {
-                "side": a.side,
-                "mode": a.mode,
-                "firers": self._ids(a.firers),
-                "target": self.label(a.target) if a.target >= 0 else None,
-                "kind": a.kind,
-                "ngfs": a.ngfs,
-                "bonus": a.bonus,
-            },
-            "opp": None
-            if o is None
-            else {"side": o.side, "cell": self.label(o.cell), "movers": self._ids(o.movers)},
-            "group": None
-            if g is None
-            else {
-                "units": self._ids(g.units),
-                "start": self.label(g.start) if g.start >= 0 else None,
-                "cell": self.label(g.cell) if g.cell >= 0 else None,
-                "spent": {self.uid(x): v for x, v in sorted(g.spent.items())},
-                "serial": g.serial,
-                "stepped": g.stepped,
-            },
-            "loss": None
-            if self.loss is None
-            else {
-                "side": self.loss.side,
-                "units": self._ids(self.loss.units),
-                "remaining": self.loss.remaining,
-                "hits": {self.uid(x): v for x, v in sorted(self.loss.hits.items())},
-            },
-            "retreat": None
-            if self.retreat is None
-            else {"side": self.retreat.side, "queue": self._ids(self.retreat.queue)},
-            "advance": None
-            if self.advance is None
-            else {
-                "side": self.advance.side,
-                "units": self._ids(self.advance.units),
-                "cell": self.label(self.advance.cell),
-            },
-            "strike": None
-            if self.strike is None
-            else {"side": self.strike.side, "he": self.strike.he, "event": self.strike.event},
-        }
-
-    def _restore_tasks(self, data: dict[str, Any]) -> None:
-        ix = self.scen.unit_index
-        b = self.scen.board
-        a = data["attack"]
-        self.attack = (
-            None
-            if a is None
-            else Attack(
-                a["side"],
-                a["mode"],
-                [ix[x] for x in a["firers"]],
-                b.cell(a["target"]) if a["target"] is not None else -1,
-                a["kind"],
-                a["ngfs"],
-                a["bonus"],
-            )
-        )
-        o = data["opp"]
-        self.opp = (
-            None
-            if o is None
-            else OppWindow(o["side"], b.cell(o["cell"]), [ix[x] for x in o["movers"]])
-        )
-        g = data["group"]
-        self.group = (
-            None
-            if g is None
-            else MoveGroup(
-                [ix[x] for x in g["units"]],
-                b.cell(g["start"]) if g["start"] is not None else -1,
-                b.cell(g["cell"]) if g["cell"] is not None else -1,
-                {ix[k]: v for k, v in g["spent"].items()},
-                g["serial"],
-                g["stepped"],
-            )
-        )
-        lo = data["loss"]
-        self.loss = (
-            None
-            if lo is None
-            else LossTask(
-                lo["side"],
-                [ix[x] for x in lo["units"]],
-                lo["remaining"],
-                {ix[k]: v for k, v in lo["hits"].items()},
-            )
-        )
-        r = data["retreat"]
-        self.retreat = None if r is None else RetreatTask(r["side"], [ix[x] for x in r["queue"]])
-        ad = data["advance"]
-        self.advance = (
-            None
-            if ad is None
-            else AdvanceTask(ad["side"], [ix[x] for x in ad["units"]], b.cell(ad["cell"]))
-        )
-        s = data["strike"]
-        self.strike = None if s is None else StrikeTask(s["side"], s["he"], s["event"])

@@ -8,9 +8,9 @@ from omaha.kernel import metrics as common
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
 from omaha.kernel.protocol import BotFactory, Game, State
-from omaha.lnl import scenario as scenario_mod
-from omaha.lnl.actions import ACTION_CLASSES
-from omaha.lnl.scenario import LnlScenario
+from omaha.lnl import bots
+from omaha.lnl.actions import ACTIONS
+from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario
 from omaha.lnl.state import LnlState
 
 
@@ -53,26 +53,29 @@ class LnlGame(Game[LnlScenario]):
     )
 
     def action_classes(self) -> Iterable[type[Action]]:
-        return ACTION_CLASSES
+        return ACTIONS
 
     def scenarios(self) -> tuple[str, ...]:
-        return scenario_mod.SHIPPED
+        return SHIPPED
 
     def _load_scenario(self, ref: str) -> LnlScenario:
-        return scenario_mod.load(ref)
+        return load_scenario(ref)
 
     def _state_class(self) -> type[State[LnlScenario]]:
         return LnlState
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        from omaha.lnl import bots
-
         return {
             "random": bots.LnlRandomBot,
             "solitaire": bots.SolitaireGerman,
             "heuristic": bots.HeuristicUS,
         }
+
+    def bot_sides(self, bot: str) -> tuple[str, ...]:
+        """The solitaire guidelines play the German side; the heuristic plays the US."""
+        one_sided = {"solitaire": ("German",), "heuristic": ("US",)}
+        return one_sided.get(bot) or super().bot_sides(bot)
 
     def lineup(self, bot: str) -> dict[str, str]:
         """``heuristic`` and ``solitaire`` each pair the heuristic US with the solitaire German."""

@@ -16,7 +16,8 @@ dice and never touch the state's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
@@ -53,9 +54,7 @@ from omaha.tcs.actions import (
     UsePlan,
     UseSetup,
 )
-
-if TYPE_CHECKING:
-    from omaha.tcs.state import TcsState
+from omaha.tcs.core import AWAIT, Decision, TcsCore
 
 #: Follow-on landing order for transports: formation prefixes by priority, and
 #: the beach each goes to (reconstructed from the historical build-up: the 18th
@@ -99,12 +98,13 @@ def _box_for(uid: str) -> str:
     return TRANSPORT_ORDER[k][1] if k < len(TRANSPORT_ORDER) else "EasyRed-T"
 
 
-def _tcs(state: State[Any]) -> TcsState:
-    from omaha.tcs.state import TcsState
-
-    if not isinstance(state, TcsState):
+def _tcs(state: State[Any]) -> TcsCore:
+    if not isinstance(state, TcsCore):
         raise IllegalAction("this bot plays TCS Omaha only")
     return state
+
+
+Chooser = Callable[[TcsCore, tuple[Action, ...]], Action | None]
 
 
 class HistoricalUS:
@@ -114,33 +114,46 @@ class HistoricalUS:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = RandomDice(seed)
+        #: how the bot answers each kind of decision (the first legal action otherwise)
+        self.choosers: dict[Decision, Chooser] = {
+            Decision.PLAN: self._plan,
+            Decision.ROCKETS: self._rockets,
+            Decision.NFST: self._nfst,
+            Decision.TIDE: self._tide,
+            Decision.OVERDRAFT: self._overdraft,
+            Decision.TRANSPORTS: self._transports,
+            Decision.AIR: self._air,
+            Decision.SMOKE: self._smoke,
+            Decision.LAND: self._land,
+            Decision.STRIKE: self._strike,
+            Decision.MOVE: self._move,
+        }
 
     def choose(self, state: State[Any]) -> Action:
         s = _tcs(state)
         if s.current_player() != self.side:
             raise IllegalAction(f"the historical US bot does not play the {s.current_player()}")
         legal = s.legal_actions()
-        kind = s.wait[0] if s.wait else ""
-        pick = getattr(self, f"_{kind.replace(' ', '_')}", None)
+        pick = self.choosers.get(s.wait[0]) if s.wait else None
         choice = pick(s, legal) if pick is not None else None
         return choice if choice is not None else legal[0]
 
     # -- set-up ---------------------------------------------------------------
-    def _plan(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _plan(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         if UsePlan("historical") in legal:
             return UsePlan("historical")
         if CloseBoat() in legal:
             return CloseBoat()
         return EndPlan() if EndPlan() in legal else None
 
-    def _rockets(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _rockets(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         for c in s.pillboxes:
             a = Rockets(s.label(c))
             if a in legal and c not in s.lctr_targets:
                 return a
         return EndRockets()
 
-    def _nfst(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _nfst(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         planned = s.plan.units_aboard() if s.plan else {}
         options = [a for a in legal if isinstance(a, AssignNfst)]
         for a in options:
@@ -149,12 +162,12 @@ class HistoricalUS:
         return options[0] if options else None
 
     # -- the turn ----------------------------------------------------------------
-    def _tide(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _tide(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         options = [a for a in legal if isinstance(a, Advance)]
         if not options:
             return None
         start = s.cell(options[0].start)
-        beach = s.scen.beach
+        beach = s.scenario.beach
 
         def key(a: Advance) -> tuple[int, int, str]:
             c = s.cell(a.to)
@@ -162,11 +175,11 @@ class HistoricalUS:
 
         return min(options, key=key)
 
-    def _overdraft(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _overdraft(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         adds = [a for a in legal if isinstance(a, Overdraft)]
         return adds[0] if adds else EndOverdraft()
 
-    def _transports(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _transports(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         loads = [a for a in legal if isinstance(a, Load | LoadSteps)]
         if loads:
             return min(loads, key=lambda a: _rank(a.unit))
@@ -176,18 +189,19 @@ class HistoricalUS:
         if s.partial is not None and opens:
             want = _box_for(s.partial)
             return next((a for a in opens if a.box == want), opens[0])
+        planned = s.plan.units_aboard() if s.plan else {}
         waiting = sorted(
             (
                 u.id
-                for u in s.scen.oob.units
-                if s.where[u.index] == -1 and not u.dd and u.id not in s._plan_units()
+                for u in s.scenario.oob.units
+                if s.where[u.index] == AWAIT and not u.dd and u.id not in planned
             ),
             key=_rank,
         )
         if not waiting or not opens:
             return EndTransports()
         first = waiting[0]
-        cls = s.scen.oob.unit(first).type.load_class
+        cls = s.scenario.oob.unit(first).type.load_class
         kind = "LCI" if cls == 1 and any(a.kind == "LCI" for a in opens) else "LCT"
         box = _box_for(first)
         for a in opens:
@@ -195,29 +209,29 @@ class HistoricalUS:
                 return a
         return EndTransports()
 
-    def _air(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _air(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         return AirLoadout(1)
 
-    def _smoke(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _smoke(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         """Smoke the pill box hexes and their neighbours (they blind the beach defence)."""
-        board = s.scen.board
+        board = s.scenario.board
         near = set(s.pillboxes)
         for p in s.pillboxes:
             near.update(board.neighbours[p])
         checks = [a for a in legal if isinstance(a, SmokeCheck) and s.cell(a.hex) in near]
         return checks[0] if checks else EndSmoke()
 
-    def _land(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _land(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         options = [a for a in legal if isinstance(a, LandAt)]
         if not options:
             return None
-        beach = s.scen.beach
+        beach = s.scenario.beach
         # towards the middle of the options (the draws lie mid-beach); ties west
         cols = sorted(beach.col[s.cell(a.hex)] for a in options)
         mid = cols[len(cols) // 2]
         return min(options, key=lambda a: (abs(beach.col[s.cell(a.hex)] - mid), a.hex))
 
-    def _strike(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
+    def _strike(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         bombs = [a for a in legal if isinstance(a, BombUnit)]
         if bombs:
             return bombs[0]
@@ -225,14 +239,14 @@ class HistoricalUS:
         if not hits:
             return HoldStrike()
         us = [w for w in s.where if w >= 0]
-        board = s.scen.board
+        board = s.scenario.board
         return min(
             hits,
             key=lambda a: (min((board.distance(s.cell(a.hex), w) for w in us), default=99), a.hex),
         )
 
-    def _move(self, s: TcsState, legal: tuple[Action, ...]) -> Action | None:
-        beach = s.scen.beach
+    def _move(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        beach = s.scenario.beach
         if s.selected is None:
             for a in legal:
                 if (
@@ -256,11 +270,11 @@ class HistoricalUS:
             return Stay()
         return best
 
-    def _goal(self, s: TcsState, uid: str) -> int | None:
+    def _goal(self, s: TcsCore, uid: str) -> int | None:
         """Column a unit heads for: its planned beach (2.3e), or the west edge (29th, 2.7b)."""
         i = s.unit_index(uid)
-        u = s.scen.oob.units[i]
-        beach = s.scen.beach
+        u = s.scenario.oob.units[i]
+        beach = s.scenario.beach
         here = s.where[i]
         if here < 0:
             return None
@@ -287,15 +301,15 @@ class HistoricalGerman:
         if s.current_player() != self.side:
             raise IllegalAction(f"the historical German bot does not play the {s.current_player()}")
         legal = s.legal_actions()
-        kind = s.wait[0] if s.wait else ""
-        if kind == "pillbox":
+        kind = s.wait[0] if s.wait else None
+        if kind == Decision.PILLBOX:
             if UseSetup("historical") in legal:
                 return UseSetup("historical")
-            sites = [PlacePillbox(s.label(c)) for c in s.scen.beach.pillbox_sites]
+            sites = [PlacePillbox(s.label(c)) for c in s.scenario.beach.pillbox_sites]
             return next((a for a in sites if a in legal), legal[0])
-        if kind == "rocket pit":
+        if kind == Decision.ROCKET_PIT:
             return next((a for a in legal if isinstance(a, PlaceRocketPit)), legal[0])
-        if kind == "strike":
+        if kind == Decision.STRIKE:
             bombs = [a for a in legal if isinstance(a, BombUnit)]
             if bombs:
                 return bombs[0]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
-from omaha.tcs.tables import Band, Tables
+from omaha.tcs.components.tables import Band, Tables
 
 
 def _band(bands: Sequence[Band], x: int, what: str) -> int:
@@ -170,11 +170,6 @@ def hour_of(time: str) -> str:
     if len(time) != 4 or not time.isdigit():
         raise ValueError(f"{time!r} is not a time like 0740")
     return time[:2] + "00"
-
-
-def is_hour_turn(time: str) -> bool:
-    """An hour turn (the tide moves and transports land on hour turns: 1.12a, 2.1m)."""
-    return time.endswith("00")
 
 
 # --------------------------------------------------------------------------- 2.3

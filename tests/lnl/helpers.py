@@ -4,51 +4,45 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-import omaha
-from omaha.kernel.dice import Dice
-from omaha.lnl.cards import card_for_event, stack_values
+from omaha import testing
+from omaha.lnl import GAME
+from omaha.lnl.components.deck import card_for_event, stack_values
+from omaha.lnl.core import Stage
 from omaha.lnl.state import LnlState
-
-GAME = omaha.load("lnl")
 
 
 def position(
     placements: Mapping[str, str],
     *,
     scenario: str = "beach",
-    stage: str = "fire",
+    stage: Stage = "fire",
     side: str = "US",
     turn: int = 2,
     ngfs: int = 0,
-    dice: Dice | None = None,
+    dice: Iterable[int] | None = None,
     hold: bool = True,
 ) -> LnlState:
     """A state with exactly these units on the map, at the start of ``stage``.
 
     With ``hold`` the state stops at the end of each phase (and resolves no
     single-option decision by itself), so a test sees the position it made.
+    ``dice`` pins every roll and card pick from the start (set-up included).
     """
-    st = GAME.new_state(scenario, seed=0, dice=dice)
+    st = testing.start(GAME, scenario, seed=0, dice=dice)
     assert isinstance(st, LnlState)
-    st.place_queue = []
-    st.due = {}
-    for uid, hx in placements.items():
-        st.put(st.unit_index(uid), st.cell_of(hx))
-    st.turn = turn
-    st.side = side
-    st.ngfs_left = ngfs
-    st._enter_stage(stage)
-    if hold:
-        st.hold_phases = True
-        st.auto_single = False
-    refresh(st)
+    with st.edit():
+        st.place_queue = []
+        st.due = {}
+        for uid, hx in placements.items():
+            st.put(st.unit_index(uid), st.cell_of(hx))
+        st.turn = turn
+        st.side = side
+        st.ngfs_left = ngfs
+        st.enter_stage(stage)
+        if hold:
+            st.hold_phases = True
+            st.auto_single = False
     return st
-
-
-def refresh(st: LnlState) -> None:
-    """Forget cached legal actions after a test changed the state by hand."""
-    st._legal = None
-    st._legal_set = None
 
 
 def cards(st: LnlState, *values: int) -> list[str]:
@@ -64,8 +58,7 @@ def event_card(st: LnlState, event: str) -> str:
 
 def play(st: LnlState, *actions: str) -> None:
     """Apply actions written in notation."""
-    for text in actions:
-        st.apply(GAME.parse_action(text))
+    testing.play(st, *actions)
 
 
 def legal(st: LnlState) -> list[str]:

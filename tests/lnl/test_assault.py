@@ -149,8 +149,8 @@ def test_fired_disrupted_and_used_units_do_not_assault() -> None:
     st = position(
         {"1/B/116": "H2", "2/B/116": "G3", "3/B/116": "G4", "1/1/916": "H3"}, stage="assault"
     )
-    st.fired[unit(st, "1/B/116")] = True
-    st.dis[unit(st, "2/B/116")] = True
-    st._legal = None
+    with st.edit():
+        st.fired[unit(st, "1/B/116")] = True
+        st.dis[unit(st, "2/B/116")] = True
     play(st, "assault H3")
     assert legal(st) == ["add 3/B/116", "cancel"]

@@ -85,11 +85,11 @@ def test_solitaire_germans_stay_put_unless_a_card_says_so() -> None:
     st = position({"1/1/916": "I8", "1/B/116": "C3"}, side="German", stage="move")
     bot = SolitaireGerman(seed=0)
     assert bot.choose(st) == EndPhase()
-    st.perms = {"all"}
-    st._legal = None
+    with st.edit():
+        st.perms = {"all"}
     assert isinstance(bot.choose(st), Move)
-    st.perms = {"armor"}
-    st._legal = None
+    with st.edit():
+        st.perms = {"armor"}
     assert bot.choose(st) == EndPhase()
 
 
@@ -98,20 +98,20 @@ def test_solitaire_assaults_only_at_three_to_one() -> None:
         {"1/1/916": "H2", "2/1/916": "G3", "1/B/116": "H3"}, side="German", stage="assault"
     )
     assert SolitaireGerman(seed=0).choose(st) == EndPhase()  # 10 v 4: 2-1
-    st.put(unit(st, "3/1/916"), st.cell_of("G4"))
-    st._legal = None
+    with st.edit():
+        st.put(unit(st, "3/1/916"), st.cell_of("G4"))
     assert SolitaireGerman(seed=0).choose(st) == Assault("H3")  # 15 v 4: 3-1
 
 
 def test_solitaire_advances_only_to_take_a_victory_hex() -> None:
     bot = SolitaireGerman(seed=0)
     st = position({"1/1/916": "I6", "1/B/116": "A18"}, side="German", stage="assault")
-    st.advance = AdvanceTask("German", [unit(st, "1/1/916")], st.cell_of("H5"))
-    st.control[st.cell_of("H5")] = "US"
-    st._legal = None
+    with st.edit():
+        st.advance = AdvanceTask("German", [unit(st, "1/1/916")], st.cell_of("H5"))
+        st.control[st.cell_of("H5")] = "US"
     assert str(bot.choose(st)) == "advance 1/1/916"
-    st.advance = AdvanceTask("German", [unit(st, "1/1/916")], st.cell_of("I7"))
-    st._legal = None
+    with st.edit():
+        st.advance = AdvanceTask("German", [unit(st, "1/1/916")], st.cell_of("I7"))
     assert str(bot.choose(st)) == "stay"
 
 
@@ -128,8 +128,8 @@ def test_heuristic_american_suppresses_with_tanks_and_ngfs() -> None:
 def test_heuristic_american_assaults_at_two_to_one_or_better() -> None:
     st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, stage="assault")
     assert HeuristicUS(seed=0).choose(st) == EndPhase()  # 8 v 5: 1-1
-    st.put(unit(st, "3/B/116"), st.cell_of("G4"))
-    st._legal = None
+    with st.edit():
+        st.put(unit(st, "3/B/116"), st.cell_of("G4"))
     assert HeuristicUS(seed=0).choose(st) == Assault("H3")  # 12 v 5: 2-1
 
 

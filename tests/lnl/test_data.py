@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import omaha
-from omaha.lnl.scenario import DATA, LnlScenario
+from omaha.lnl.scenario import DATA, SCENARIOS, LnlScenario
 
 GAME = omaha.load("lnl")
 
@@ -148,7 +148,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def _beach_text() -> str:
-    return (DATA / "beach.toml").read_text()
+    return (SCENARIOS / "beach.toml").read_text()
 
 
 def test_a_copied_scenario_file_loads(tmp_path: Path) -> None:

@@ -148,8 +148,8 @@ def test_units_that_fire_are_marked_and_may_not_fire_or_move() -> None:
 
 def test_disrupted_units_may_not_fire_and_are_told_why() -> None:
     st = position({"1/B/116": "H3", "1/1/916": "H5"}, side="US")
-    st.dis[unit(st, "1/B/116")] = True
-    st._legal = None
+    with st.edit():
+        st.dis[unit(st, "1/B/116")] = True
     assert "fire with 1/B/116" not in legal(st)
     with pytest.raises(omaha.IllegalAction, match="disrupted"):
         play(st, "fire with 1/B/116")
@@ -185,8 +185,8 @@ def test_a_mortar_may_fire_with_any_german_unit_s_line_of_sight() -> None:
     st = position({"81mm-Mtr": "E7", "1/B/116": "E9"}, side="German")
     assert not st.T.los(st.cell_of("E7"), st.cell_of("E9"))
     assert legal(st) == ["end phase"]
-    st.put(unit(st, "1/1/916"), st.cell_of("F9"))  # a spotter next to the target
-    st._legal = None
+    with st.edit():
+        st.put(unit(st, "1/1/916"), st.cell_of("F9"))  # a spotter next to the target
     play(st, "fire with 81mm-Mtr")
     assert "at E9 soft" in legal(st)
 

@@ -98,9 +98,9 @@ def test_units_that_began_together_move_together_to_a_hex() -> None:
 
 def test_disrupted_and_fired_units_do_not_move() -> None:
     st = position({"1/B/116": "H3", "2/B/116": "H2", "3/B/116": "H4"}, stage="move")
-    st.dis[unit(st, "1/B/116")] = True
-    st.fired[unit(st, "2/B/116")] = True
-    st._legal = None
+    with st.edit():
+        st.dis[unit(st, "1/B/116")] = True
+        st.fired[unit(st, "2/B/116")] = True
     assert [a for a in legal(st) if a.startswith("move")] == ["move 3/B/116"]
     with pytest.raises(omaha.IllegalAction, match="disrupted"):
         play(st, "move 1/B/116")
@@ -109,14 +109,14 @@ def test_disrupted_and_fired_units_do_not_move() -> None:
 def test_landing_turn_limits() -> None:
     """Non-armor may neither move nor fire on their landing turn; armor may fire only."""
     st = position({"1/B/116": "L7", "1/B/743": "L8", "1/1/916": "K9"}, stage="fire", turn=1)
-    for uid in ("1/B/116", "1/B/743"):
-        st.placed[unit(st, uid)] = 1
-    st._legal = None
+    with st.edit():
+        for uid in ("1/B/116", "1/B/743"):
+            st.placed[unit(st, uid)] = 1
     assert [a for a in legal(st) if a.startswith("fire")] == ["fire with 1/B/743"]
     play(st, "end phase")
     assert legal(st) == ["end phase"]
-    st.turn = 2
-    st._legal = None
+    with st.edit():
+        st.turn = 2
     assert {"move 1/B/116", "move 1/B/743"} <= set(legal(st))
 
 

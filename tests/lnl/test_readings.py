@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from omaha.lnl.scenario import DATA
+from omaha.lnl.scenario import SCENARIOS
 from omaha.lnl.state import LnlState
 
 from .helpers import GAME, legal, play, position, unit
@@ -26,23 +26,23 @@ def test_setup_is_one_unit_a_waterline_hex_engineers_exempt() -> None:
 def test_units_landed_this_turn_do_not_assault() -> None:
     """Reading: landing turn units (armor too) do not close assault."""
     st = position({"1/A/743": "L9", "2/A/743": "L9", "75mm-Gun": "K9"}, stage="assault", turn=1)
-    for uid in ("1/A/743", "2/A/743"):
-        st.placed[unit(st, uid)] = 1
-    st._legal = None
+    with st.edit():
+        for uid in ("1/A/743", "2/A/743"):
+            st.placed[unit(st, uid)] = 1
     assert legal(st) == ["end phase"]
 
 
 def test_a_reinforcement_entering_by_road_pays_the_road() -> None:
     st = position({"1/B/116": "K9"}, side="German", stage="move", turn=5)
-    st.due = {unit(st, "1/916AT"): 5}
-    st._legal = None
+    with st.edit():
+        st.due = {unit(st, "1/916AT"): 5}
     play(st, "enter 1/916AT at A6")
     assert st.group is not None and st.group.spent[unit(st, "1/916AT")] == 1
 
 
 def test_equal_points_in_the_bonus_scenario_are_a_draw(tmp_path: Path) -> None:
     """Reading: no tie rule is given; with 9 points a tie cannot happen, equal is a draw."""
-    text = (DATA / "vierville.toml").read_text().replace("points = 3", "points = 2")
+    text = (SCENARIOS / "vierville.toml").read_text().replace("points = 3", "points = 2")
     p = tmp_path / "even.toml"
     p.write_text(text)
     st = position(
@@ -73,8 +73,8 @@ def test_a_gun_may_not_move_even_when_allowed() -> None:
 def test_landed_units_do_not_opportunity_fire_in_the_german_turn() -> None:
     for landed, expected in ((1, False), (0, True)):
         st = position({"1/B/116": "L8", "1/1/916": "K10"}, side="German", stage="move", turn=1)
-        st.placed[unit(st, "1/B/116")] = landed
-        st._legal = None
+        with st.edit():
+            st.placed[unit(st, "1/B/116")] = landed
         play(st, "move 1/1/916", "step K9")  # next to the platoon in the water
         assert (st.opp is not None) == expected
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 import omaha
-from omaha.kernel.dice import ScriptedDice
-from omaha.lnl.cards import card_for_event, picks_for
+from omaha.lnl.components.deck import card_for_event, picks_for
 from omaha.lnl.state import LnlState
 
 from .helpers import GAME, cards, event_card, legal, play, position, unit
@@ -91,10 +90,10 @@ def test_turn_three_landings_wait_for_a_free_waterline_hex() -> None:
     assert st.turn == 3 and st.phase == "US fire"
     wait = [e for e in st.log if e.kind == "lnl.wait"]
     assert wait and "1/A/116" in wait[-1].details["units"]
-    st.put(unit(st, "1/B/116"), st.cell_of("K5"))  # free L-hex for next turn
-    st.stage = "assault"
-    st.side = "German"
-    st._legal = None
+    with st.edit():
+        st.put(unit(st, "1/B/116"), st.cell_of("K5"))  # free L-hex for next turn
+        st.stage = "assault"
+        st.side = "German"
     cards(st, 6)
     play(st, "end phase")
     assert st.turn == 4 and st.phase == "US landing"
@@ -110,8 +109,8 @@ def test_the_2_916_enters_on_row_a_on_turn_5() -> None:
     u = unit(st, "1/2/916")
     assert st.due[u] == 5
     st = position({"1/B/116": "K9"}, side="German", stage="move", turn=5)
-    st.due = {unit(st, x): 5 for x in ("1/2/916", "2/2/916", "3/2/916", "2/916-HVY")}
-    st._legal = None
+    with st.edit():
+        st.due = {unit(st, x): 5 for x in ("1/2/916", "2/2/916", "3/2/916", "2/916-HVY")}
     options = legal(st)
     assert "end phase" not in options  # they must enter
     enters = {a.split(" at ")[1] for a in options if a.startswith("enter 1/2/916")}
@@ -178,13 +177,13 @@ def test_two_916_early_and_lost_paratroops() -> None:
     event_card(st, "early2916")
     play(st, "end phase")  # drawn on turn 2: three turns from 5 is 3
     assert st.due[unit(st, "1/2/916")] == 3
-    st.stage, st.side = "assault", "German"
-    st._legal = None
+    with st.edit():
+        st.stage, st.side = "assault", "German"
     event_card(st, "early2916")
     play(st, "end phase")
     assert st.due[unit(st, "1/2/916")] == 3  # no second advance
-    st.stage, st.side = "assault", "German"
-    st._legal = None
+    with st.edit():
+        st.stage, st.side = "assault", "German"
     event_card(st, "lost_paratroops")
     play(st, "end phase")
     assert st.due[unit(st, "1/2/916")] == 4
@@ -228,7 +227,7 @@ def test_the_d6_option_never_replaces_the_event_card() -> None:
         scenario="beach+d6",
         side="German",
         stage="assault",
-        dice=ScriptedDice([*picks_for(scen, [event]), 2]),  # type: ignore[arg-type]
+        dice=[*picks_for(scen, [event]), 2],  # type: ignore[arg-type]
     )
     st.dis[unit(st, "1/B/116")] = True
     play(st, "end phase")

@@ -41,8 +41,8 @@ def test_the_scenario_starts_with_the_victory_hexes_american() -> None:
 
 def test_german_entry_areas_on_turn_one() -> None:
     st = position({"1/B/116": "F7"}, scenario="vierville", side="German", stage="move", turn=1)
-    st.due = {u.idx: 1 for u in st.scen.units if u.side == "German"}
-    st._legal = None
+    with st.edit():
+        st.due = {u.idx: 1 for u in st.scen.units if u.side == "German"}
     by_unit: dict[str, set[str]] = {}
     for a in legal(st):
         if a.startswith("enter"):

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from omaha import testing
 from omaha.kernel.boardfile import load_board
-from omaha.kernel.dice import ScriptedDice
 from omaha.tcs import GAME
 from omaha.tcs.actions import CommitPlan, EndRockets, UseSetup
-from omaha.tcs.geo import Beach
-from omaha.tcs.oob import Oob, load_oob
-from omaha.tcs.plan import Plan, PlanRules
+from omaha.tcs.components.beach import Beach
+from omaha.tcs.components.oob import Oob, load_oob
+from omaha.tcs.components.plan import Plan, PlanRules
+from omaha.tcs.components.tables import DATA, Tables, default_tables
 from omaha.tcs.scenario import TcsScenario
 from omaha.tcs.state import TcsState
-from omaha.tcs.tables import DATA, Tables, default_tables
 
 HERE = Path(__file__).parent
 MINI = HERE / "data" / "mini.toml"
@@ -64,7 +64,7 @@ def start() -> Starter:
     """
 
     def make(plan: Plan, dice: Sequence[int] = (), scenario: Path = MINI) -> TcsState:
-        state = GAME.new_state(str(scenario), dice=ScriptedDice(dice))
+        state = testing.start(GAME, scenario, dice=dice)
         assert isinstance(state, TcsState)
         state.apply(UseSetup("historical"))
         state.apply(CommitPlan(plan.tokens()))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from omaha.tcs.oob import Oob
-from omaha.tcs.plan import Plan, PlannedBoat, PlannedGroup
+from omaha.tcs.components.oob import Oob
+from omaha.tcs.components.plan import Plan, PlannedBoat, PlannedGroup
 
 
 def full(oob: Oob, formation: str) -> tuple[tuple[str, int], ...]:

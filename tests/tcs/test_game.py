@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 from planbuild import boat, company_plan, full, pooled
 
-from omaha.kernel.dice import ScriptedDice
-from omaha.tcs import TcsGame
 from omaha.tcs.actions import (
     AirLoadout,
     BombUnit,
@@ -33,11 +31,14 @@ from omaha.tcs.actions import (
     Strike,
     UseSetup,
 )
-from omaha.tcs.base import ABOARD, EXITED, LOST
-from omaha.tcs.fire import Attack, AttackResult
-from omaha.tcs.oob import Oob
-from omaha.tcs.plan import Plan
+from omaha.tcs.components.oob import Oob
+from omaha.tcs.components.plan import Plan
+from omaha.tcs.core import ABOARD, EXITED, LOST
+from omaha.tcs.game import TcsGame
+from omaha.tcs.procedures.fire import Attack, AttackResult
 from omaha.tcs.state import TcsState
+from omaha.testing import pin_dice
+from omaha.testing import start as start_game
 
 DATA = Path(__file__).parent / "data"
 Starter = Callable[..., TcsState]
@@ -135,8 +136,9 @@ def test_tide_advance_and_tow_only_units(start: Starter, oob: Oob) -> None:
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])
     cell = state.cell("A15.18")
     towed, dukw = state.unit_index("Cn/115.guns"), state.unit_index("Cn/18.guns")
-    state.where[towed] = state.where[dukw] = cell
-    state.carried[dukw] = True
+    with state.edit():
+        state.where[towed] = state.where[dukw] = cell
+        state.carried[dukw] = True
     play_until(state, "move", "0700 6 June")
     assert [e["new"] for e in events(state, "tcs.tide.move")] == ["0700"]
     assert events(state, "tcs.tide.drowned")[0]["unit"] == "Cn/115.guns"
@@ -163,7 +165,7 @@ def test_transport_landing(start: Starter, oob: Oob) -> None:
     assert not any(a.kind == "LCI" for a in state.legal_actions() if isinstance(a, OpenTransport))
     state.apply(EndTransports())
     assert at(state, "E/2/115.1") == "aboard" and at(state, "Sv/115.trk1") == "aboard"
-    state.dice = ScriptedDice([6, 6, 2, 2])
+    pin_dice(state, [6, 6, 2, 2])
     play_until(state, "transports", "1000 6 June")
     # unused capacity is not saved: the 1000 turn offers one LCI and five LCTs again
     assert len([a for a in state.legal_actions() if isinstance(a, OpenTransport)]) == 10
@@ -210,13 +212,14 @@ def test_leaders_command_radius_and_removal(start: Starter, oob: Oob) -> None:
     assert events(state, "tcs.leaders.command")[0]["units"] == 5
     assert all(state.leader_status[oob.leader(x).index] == "map" for x in ("Ldr-16", "Ldr-ADC"))
     # keep the company above the 1300 tide line (the test track jumps from 0640)
-    for i, w in enumerate(state.where):
-        if w >= 0:
-            state.where[i] = state.cell("A15.14")
-    for k, s in enumerate(state.leader_status):
-        if s == "map":
-            state.leader_cell[k] = state.cell("A15.14")
-    state.dice = ScriptedDice([1, 1] * 3)  # leader loss rolls at 1240
+    with state.edit():
+        for i, w in enumerate(state.where):
+            if w >= 0:
+                state.where[i] = state.cell("A15.14")
+        for k, s in enumerate(state.leader_status):
+            if s == "map":
+                state.leader_cell[k] = state.cell("A15.14")
+    pin_dice(state, [1, 1] * 3)  # leader loss rolls at 1240
     play_until(state, "move", "1300 6 June")
     assert set(state.leader_status) <= {"removed", "unselected"}
     assert events(state, "tcs.leaders.removed")[0]["leaders"] == ["Ldr-16", "Ldr-2/16", "Ldr-ADC"]
@@ -238,7 +241,7 @@ def test_lctr_fire_area_c_miller_and_smoke() -> None:
     each rocket hex goes to the fire resolver."""
     recorder = Recorder()
     game = TcsGame(resolver=recorder)
-    state = game.new_state(str(DATA / "mini.toml"), dice=ScriptedDice([]))
+    state = start_game(game, DATA / "mini.toml", dice=[])
     assert isinstance(state, TcsState)
     state.apply(UseSetup("historical"))
     board = state.board
@@ -246,7 +249,7 @@ def test_lctr_fire_area_c_miller_and_smoke() -> None:
     area = [c for c in sorted(state.german_cells()) if board.distance(c, impact) <= 10]
     first = area[0]
     dice = [1, 1, 6, 6] + [1, 1] * (len(area) - 1)
-    state.dice = ScriptedDice([*dice, 1, 1, 2, 2])
+    pin_dice(state, [*dice, 1, 1, 2, 2])
     state.apply(CommitPlan(Plan("fire", lctr=("A3.05",)).tokens()))
     assert events(state, "tcs.lctr.designator")[0]["impact"] == "A3.08"
     rounds = events(state, "tcs.lctr.rounds")[0]
@@ -269,14 +272,14 @@ def test_airpower_german_sortie_and_bomb_kill(oob: Oob) -> None:
     point target kills on a hit roll of 8+ (2.10a); strafes go to the fire resolver."""
     recorder = Recorder()
     game = TcsGame(resolver=recorder)
-    state = game.new_state(str(DATA / "mini-clear.toml"), dice=ScriptedDice([]))
+    state = start_game(game, DATA / "mini-clear.toml", dice=[])
     assert isinstance(state, TcsState)
     state.apply(UseSetup("historical"))
     lct = boat("t", 1, "LCT", "EasyRed", full(oob, "Sv/115"), oob)
     state.apply(CommitPlan(Plan("air", (lct,)).tokens()))
     state.apply(EndRockets())
     assert state.wait is not None and state.wait[0] == "air"
-    state.dice = ScriptedDice([4, 4, 3, 4, 1, 1, 2, 1, 4, 4])
+    pin_dice(state, [4, 4, 3, 4, 1, 1, 2, 1, 4, 4])
     state.apply(AirLoadout(1))
     assert events(state, "tcs.air.arrive")[0]["controller"] == "German"
     assert state.current_player() == "German" and state.wait[0] == "strike"
@@ -303,7 +306,7 @@ def test_nfst_option(start: Starter, oob: Oob) -> None:
 def GAME_NFST(plan: Plan, dice: list[int]) -> TcsState:
     from omaha.tcs import GAME
 
-    state = GAME.new_state(str(DATA / "mini-nfst.toml"), dice=ScriptedDice(dice))
+    state = start_game(GAME, DATA / "mini-nfst.toml", dice=dice)
     assert isinstance(state, TcsState)
     state.apply(UseSetup("historical"))
     state.apply(CommitPlan(plan.tokens()))
@@ -324,11 +327,12 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
     dice = [*LEADER_DICE, 6, 6, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 4, 5, 5]
     state = start(plan, dice, scenario=DATA / "mini-days.toml")
     assert state.steps[state.unit_index("E/2/16.2")] == 1
-    for i, w in enumerate(state.where):  # above the tide of the sparse test track
-        if w >= 0:
-            state.where[i] = state.cell("A15.14")
-    state.leader_cell[oob.leader("Ldr-2/16").index] = state.cell("A15.14")
-    state.dice = ScriptedDice([1, 1, 1, 1])  # Hicks's loss rolls at 0600 and 1200 7 June
+    with state.edit():
+        for i, w in enumerate(state.where):  # above the tide of the sparse test track
+            if w >= 0:
+                state.where[i] = state.cell("A15.14")
+        state.leader_cell[oob.leader("Ldr-2/16").index] = state.cell("A15.14")
+    pin_dice(state, [1, 1, 1, 1])  # Hicks's loss rolls at 0600 and 1200 7 June
     play_until(state, "overdraft", "1200 7 June")
     assert state.ammo["105mm"] == [50, 10, 5] and state.ammo["155mm"] == [35, 7, 2]
     assert [str(a) for a in state.legal_actions()] == ["end overdraft", "overdraft E/2/16.2"]
@@ -338,7 +342,8 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
     assert state.overdraft_added == {"E/2/16": 4}
     play_until(state, "move", "1200 7 June")
     edge = state.cell("A1.14")
-    state.where[state.unit_index("F/2/116.1")] = edge
+    with state.edit():
+        state.where[state.unit_index("F/2/116.1")] = edge
     state.apply(Select("F/2/116.1"))
     assert ExitWest() in state.legal_actions()
     state.apply(ExitWest())
@@ -353,7 +358,7 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
 def test_fixed_contents_group_loses_exactly_its_boat(start: Starter, oob: Oob) -> None:
     """2.1j: a group whose boat contents were fixed beforehand loses exactly what the
     sunk boat carried (no random draw)."""
-    from omaha.tcs.plan import PlannedGroup
+    from omaha.tcs.components.plan import PlannedGroup
 
     b0 = boat("f.0", 1, "LCA", "EasyRed", (("E/2/116.1", 5), ("E/2/116.3", 4)), oob)
     b1 = boat(
@@ -414,7 +419,7 @@ def test_landed_units_move_with_full_allowance(start: Starter, oob: Oob) -> None
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])
     state.apply(Select("E/2/116.3"))
     dests = {a.hex for a in state.legal_actions() if hasattr(a, "hex")}
-    beach = state.scen.beach
+    beach = state.scenario.beach
     here = state.cell("A15.18")
     cells = {state.cell(x) for x in dests}
     assert max(state.board.distance(here, c) for c in cells) == 4  # 4 MP of foot movement
@@ -427,7 +432,7 @@ def test_landed_units_move_with_full_allowance(start: Starter, oob: Oob) -> None
 def test_op_sheet_starts_only_on_its_sector(start: Starter, oob: Oob) -> None:
     """2.3a: a landing op sheet is carried out only once its unit is on the correct
     sector; a unit landing elsewhere may walk there along the beach (2.3e)."""
-    from omaha.tcs.plan import OpSheet
+    from omaha.tcs.components.plan import OpSheet
 
     units = tuple(u for u, _ in full(oob, "E/2/116"))
     plan = company_plan(oob, "E/2/116", "EasyRed", opsheets=(OpSheet("s", "Easy Red 4", units),))
@@ -442,7 +447,7 @@ def test_op_sheet_starts_only_on_its_sector(start: Starter, oob: Oob) -> None:
 def test_transports_are_not_bound_by_the_dukw_rule(oob: Oob, rules: object) -> None:
     """Reading of 2.1f: the Dukw condition binds assault waves; a first transport landing
     of LCTs needs no Dukws."""
-    from omaha.tcs.plan import PlannedBoat, check_plan
+    from omaha.tcs.components.plan import PlannedBoat, check_plan
 
     lct = PlannedBoat("T1", 0, "LCT", "EasyRed-T", None, (("A/745.1", 1),), 6)
     check_plan(Plan("t", (lct,), transport_hour="1000"), rules)  # type: ignore[arg-type]

@@ -9,8 +9,8 @@ import pytest
 from omaha.errors import ScenarioError
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import parse_toml
-from omaha.tcs.geo import Beach
-from omaha.tcs.tables import DATA, Tables
+from omaha.tcs.components.beach import Beach
+from omaha.tcs.components.tables import DATA, Tables
 
 
 def test_labels_are_tcs_map_col_row(beach: Beach) -> None:

@@ -11,8 +11,15 @@ from planbuild import boat, full, pooled
 
 from omaha.errors import ScenarioError
 from omaha.kernel.data import parse_toml
-from omaha.tcs.oob import Oob
-from omaha.tcs.plan import Plan, PlanError, PlannedBoat, PlanRules, check_plan, plan_from_node
+from omaha.tcs.components.oob import Oob
+from omaha.tcs.components.plan import (
+    Plan,
+    PlanError,
+    PlannedBoat,
+    PlanRules,
+    check_plan,
+    plan_from_node,
+)
 from omaha.tcs.scenario import TcsScenario
 
 
@@ -166,7 +173,7 @@ def test_dd_tanks(oob: Oob, rules: PlanRules) -> None:
 def test_op_sheets(oob: Oob, rules: PlanRules) -> None:
     """2.3a: at most 12 sheets; a landing sheet names a sector of the unit's beach box;
     2.1m: no op sheet for a transport-landed unit; 2.3b option: none at all."""
-    from omaha.tcs.plan import OpSheet
+    from omaha.tcs.components.plan import OpSheet
 
     b, g = pooled("g", 1, "EasyRed", [9, 8], full(oob, "E/2/16"))
     units = tuple(u for u, _ in g.pool)

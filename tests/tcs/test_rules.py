@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from omaha.tcs import rules
+from omaha.tcs.components.tables import Tables
+from omaha.tcs.components.turns import is_hour_turn
 from omaha.tcs.rules import (
     Loss,
     air_attacks,
@@ -14,7 +16,6 @@ from omaha.tcs.rules import (
     designator,
     german_uses_sortie,
     hour_of,
-    is_hour_turn,
     leader_killed,
     leaders_available,
     majority_hex,
@@ -30,7 +31,6 @@ from omaha.tcs.rules import (
     survival_key,
     weighted_turn_rate,
 )
-from omaha.tcs.tables import Tables
 
 
 def test_pillbox_modifier_bands(tables: Tables) -> None:

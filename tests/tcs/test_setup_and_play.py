@@ -22,8 +22,8 @@ from omaha.tcs.actions import (
     UsePlan,
     UseSetup,
 )
-from omaha.tcs.oob import Oob
-from omaha.tcs.plan import Plan
+from omaha.tcs.components.oob import Oob
+from omaha.tcs.components.plan import Plan
 from omaha.tcs.scenario import TcsScenario
 from omaha.tcs.state import TcsState
 

@@ -9,10 +9,10 @@ not depend on how the garbled wave-availability row of 2.1g is read.
 from __future__ import annotations
 
 from omaha.kernel.dice import ScriptedDice
-from omaha.tcs.geo import Beach
-from omaha.tcs.landing import RunningBoat, resolve_box
+from omaha.tcs.components.beach import Beach
+from omaha.tcs.components.tables import Tables
+from omaha.tcs.procedures.runin import RunningBoat, resolve_box
 from omaha.tcs.rules import hour_of, pillbox_modifier, survival_key
-from omaha.tcs.tables import Tables
 
 # survival totals printed in the example, and dice that make them
 SURVIVAL = {

@@ -7,6 +7,8 @@ worth 7), ``"e2"`` (a numerical Encounter token worth 2), ``"mines"``,
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import attrs
 
 from omaha.kernel.data import Node
@@ -18,6 +20,7 @@ _FACE = {"mines": MINES, "sniper": SNIPER, "stug": STUG, "random_event": EVENT}
 _NAMES = {MINES: "Mines", SNIPER: "Sniper", STUG: "StuG", EVENT: "Random Event"}
 
 
+@lru_cache(maxsize=1024)
 def face_value(face: str) -> int | None:
     """The numerical value of a token face (``"sp7"`` -> 7, ``"e2"`` -> 2), else None."""
     if face.startswith("sp"):

@@ -9,7 +9,6 @@ from omaha.kernel.events import register_templates
 from .. import rules
 from ..actions import (
     Attack,
-    EndActivation,
     Engineers,
     Move,
     MoveTank,
@@ -18,8 +17,8 @@ from ..actions import (
     Rally,
     Release,
 )
-from ..core import BOX, DEAD, BloodyCore, Step, tank_name
-from .cards import playable
+from ..core import BOX, DEAD, BloodyCore, Step
+from .cards import playable_codes
 from .engineers import engineer_targets
 
 register_templates(
@@ -30,44 +29,44 @@ register_templates(
 )
 
 
-def activation_actions(st: BloodyCore) -> list[Action]:
+def activation_actions(st: BloodyCore) -> list[int]:
     """5.3: end the phase, play a card, or (1 Initiative each) move, attack, engineer,
-    rally, move a tank or release a reinforcement."""
-    out: list[Action] = [EndActivation()]
-    out.extend(playable(st, "activation"))
+    rally, move a tank or release a reinforcement (codes of the catalogue)."""
+    cat = st.catalogue
+    out = [cat.end_activation]
+    out.extend(playable_codes(st, "activation"))
     if st.init_token < 1:
         return out
-    labels = st.board.labels
     scen = st.scen
+    land, neighbours = scen.land, scen.land_neighbours
+    known = st.token_index().known_numerical
+    releasing = st.turn >= rules.FIRST_RELEASE_TURN
+    occupied = set()
+    disrupted = st.disrupted
     for u, w in enumerate(st.where):
-        if w < 0 or w not in scen.land:
-            continue
-        name = scen.units[u].id
-        for nb in scen.land_neighbours[w]:
-            if not st.known_numerical(nb):
-                out.append(Move(name, labels[nb]))
-        if st.disrupted[u]:
-            out.append(Rally(name))
-    occupied = st.occupied_land()
-    for target in sorted(st.tokens):
-        if st.known_numerical(target):
-            for nb in scen.land_neighbours[target]:
-                if nb in occupied:
-                    out.append(Attack(labels[target], labels[nb]))
+        if w in land:
+            occupied.add(w)
+            moves = cat.moves_from[u][w]
+            if known.isdisjoint(neighbours[w]):
+                out.extend(moves)
+            else:
+                out.extend(m for nb, m in zip(neighbours[w], moves, strict=True) if nb not in known)
+            if disrupted[u]:
+                out.append(cat.rally[u])
+        elif w == BOX and releasing:
+            out.extend(cat.release[u])
+    for target in known:
+        attacks = cat.attack[target]
+        out.extend(attacks[nb] for nb in neighbours[target] if nb in occupied)
     if st.eng_token >= 1:
         for cell in engineer_targets(st):
-            out.extend(Engineers(labels[cell], n) for n in range(1, st.eng_token + 1))
+            out.extend(cat.engineers[cell][: st.eng_token])
     for t, (tw, tu) in enumerate(st.tanks):
         if tw < 0:
             continue
         reach = st.tank_reach(tw)
-        for u, w in enumerate(st.where):
-            if w in reach and u != tu:
-                out.append(MoveTank(tank_name(t), scen.units[u].id))
-    if st.turn >= rules.FIRST_RELEASE_TURN:
-        for u, w in enumerate(st.where):
-            if w == BOX:
-                out.extend(Release(scen.units[u].id, labels[c]) for c in scen.entry)
+        tank_moves = cat.move_tank[t]
+        out.extend(tank_moves[u] for u, w in enumerate(st.where) if w in reach and u != tu)
     return out
 
 

@@ -1,0 +1,249 @@
+"""The LnL Omaha map (``data/map.toml``): its provenance, and the board's facts as
+the rules read them (terrain, roads, fortifications, crests, sight, shelter),
+computed once per scenario and shared by every state that plays it."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+
+from omaha.errors import ScenarioError
+from omaha.kernel import los as klos
+from omaha.kernel.board import Board
+from omaha.kernel.data import Node, Source
+from omaha.kernel.hexes import Hex
+from omaha.kernel.labels import LabelError
+from omaha.kernel.scenario import ProvenanceItem
+from omaha.lnl import rules
+
+
+def map_provenance(node: Node, board: Board) -> list[ProvenanceItem]:
+    """Where the layout, the terrain kinds, the cells and the crests come from.
+
+    Also checks that every cell's terrain is one the rules know.
+    """
+    items = [ProvenanceItem("map", "layout", board.source)]
+    terrain = node.get("terrain")
+    for _, entry in terrain.items() if terrain is not None else iter(()):
+        if entry.has("source"):
+            items.append(ProvenanceItem("terrain", entry.path.split(".")[-1], entry.source()))
+    by_source: dict[str, list[str]] = {}
+    for i, label in enumerate(board.labels):
+        src = board.cell_sources[i]
+        if src is not None and src != board.source:
+            by_source.setdefault(src.text, []).append(label)
+    for text, labels in by_source.items():
+        items.append(ProvenanceItem("map cells", _short(labels), Source(text)))
+    sides: dict[str, list[str]] = {}
+    for (a, b), feat in board.side_records():
+        sides.setdefault(feat.source.text, []).append(f"{board.label(a)}|{board.label(b)}")
+    for text, labels in sides.items():
+        items.append(ProvenanceItem("crest hexsides", _short(labels), Source(text)))
+    known = set(rules.TERRAIN_COST) | {"ocean"}
+    for i, terr in enumerate(board.terrain):
+        if terr not in known:
+            raise ScenarioError(
+                node.file,
+                "cells",
+                f"{board.label(i)}: terrain {terr!r} is not one of {', '.join(sorted(known))}",
+            )
+    return items
+
+
+def _short(labels: list[str]) -> str:
+    text = ", ".join(labels)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def cell_at(board: Board, node: Node) -> int:
+    """The board index of the hex a data file names (ScenarioError if it is not on the map)."""
+    try:
+        return board.cell(node.as_str())
+    except LabelError:
+        raise node.error(f"{node.as_str()!r} is not on the map") from None
+
+
+def row_of(label: str) -> str:
+    """The row letter of an LnL hex label (``"K4"`` -> ``"K"``)."""
+    return label.rstrip("0123456789")
+
+
+def is_land(board: Board, cell: int) -> bool:
+    return board.terrain[cell] != "ocean"
+
+
+class MapTables:
+    """Pure per-board facts, computed once and shared by every state of a scenario.
+
+    Sight, paths and shelter are filled in lazily as the rules ask for them; they
+    depend only on the board, so they never need to be forgotten.
+    """
+
+    def __init__(self, board: Board, victory: Iterable[int]) -> None:
+        b = board
+        self.board = b
+        n = len(b)
+        self.n = n
+        self.terrain: tuple[str, ...] = b.terrain
+        self.road: tuple[bool, ...] = tuple("road" in f for f in b.features)
+        self.fort: tuple[bool, ...] = tuple("fortification" in f for f in b.features)
+        self.land: tuple[bool, ...] = tuple(t != "ocean" for t in b.terrain)
+        self.beachlike: tuple[bool, ...] = tuple(t in rules.BEACHLIKE for t in b.terrain)
+        self.neighbours: tuple[tuple[int, ...], ...] = b.neighbours
+        self.crest_sides: frozenset[tuple[int, int]] = frozenset(b.sides_with("crest"))
+        self.dist: list[list[int]] = [
+            [int(x) for x in b.distances_from(a).tolist()] for a in range(n)
+        ]
+        self.shift: tuple[int, ...] = tuple(
+            rules.TERRAIN_SHIFT.get(b.terrain[c], 0)
+            + (rules.FORTIFICATION_SHIFT if self.fort[c] else 0)
+            for c in range(n)
+        )
+        self._los: dict[int, bool] = {}
+        self._shelter: dict[int, bool] = {}
+        self._paths: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # the landing hexes: part ocean/beach next to a beach hex (Setting up the Game)
+        self.landing: tuple[int, ...] = tuple(
+            c
+            for c in range(n)
+            if b.terrain[c] == "part_ocean"
+            and any(b.terrain[x] == "beach" for x in b.neighbours[c])
+        )
+        self.victory: tuple[int, ...] = tuple(sorted(victory))
+        # Reading R18 (READINGS.md): naval gunfire comes from the sea, to the north.
+        row = [b.layout.to_offset(b.hex(c))[1] for c in range(n)]
+        self.sea_sheltered: tuple[bool, ...] = tuple(
+            any(row[x] > row[c] and self.crest(c, x) for x in b.neighbours[c]) for c in range(n)
+        )
+
+    def __deepcopy__(self, memo: dict[int, object]) -> MapTables:
+        return self  # shared by every state of the scenario, never copied
+
+    def crest(self, a: int, b: int) -> bool:
+        return ((a, b) if a < b else (b, a)) in self.crest_sides
+
+    def los(self, a: int, b: int) -> bool:
+        """Whether a unit in ``a`` may see ``b`` (LnL Omaha: Fire Combat).
+
+        Adjacent hexes always see each other. Otherwise the thread from centre to
+        centre is blocked by a woods or town hex it passes through, by more than two
+        farmland hexes, or by crossing a crest hexside that is a side of neither the
+        firer's nor the target's hex. A hex whose side (or corner) the thread only
+        touches does not block.
+
+        The thread is judged as the two threads shifted a hair to either side of it
+        (see :meth:`paths`): sight is clear if either of them is clear. So a thread
+        running down the side of one woods hex is clear, and one crossing the crest
+        line exactly at a hex corner crosses the crest. Reading R24 (READINGS.md):
+        a thread between two blocking hexes.
+        """
+        key = a * self.n + b
+        hit = self._los.get(key)
+        if hit is None:
+            if a == b or self.dist[a][b] <= 1:
+                hit = True
+            else:
+                p1, p2 = self.paths(a, b)
+                hit = not self._blocked(p1, a, b) or not self._blocked(p2, a, b)
+            self._los[key] = self._los[b * self.n + a] = hit
+        return hit
+
+    def _blocked(self, path: tuple[int, ...], a: int, b: int) -> bool:
+        farm = 0
+        for c in path[1:-1]:
+            if c < 0:
+                continue
+            terr = self.terrain[c]
+            if terr in rules.LOS_BLOCKING:
+                return True
+            if terr == "farmland":
+                farm += 1
+                if farm > rules.FARMLAND_LOS_LIMIT:
+                    return True
+        for x, y in itertools.pairwise(path):
+            if x < 0 or y < 0 or not self.crest(x, y):
+                continue
+            if a not in (x, y) and b not in (x, y):
+                return True
+        return False
+
+    def paths(self, a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The hexes met by the thread ``a`` -> ``b`` shifted a hair to either side.
+
+        Each is the ordered hex sequence (``a`` first, ``b`` last, -1 for a hex off
+        the map): the hexes the thread passes through, plus, on that side, the hexes
+        it only touches along a side or at a corner. Consecutive hexes are adjacent,
+        so the sides a shifted thread crosses are the consecutive pairs.
+        """
+        key = a * self.n + b
+        hit = self._paths.get(key)
+        if hit is None:
+            hit = self._paths[key] = self._compute_paths(a, b)
+        return hit
+
+    def _compute_paths(self, a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        board = self.board
+        ha, hb = board.hex(a), board.hex(b)
+        t = klos.thread(ha, hb)
+        dq, dr = hb.q - ha.q, hb.r - ha.r
+        f = (dq - dr, dq + 2 * dr, -2 * dq - dr)
+
+        def mid(h: Hex) -> float:
+            # where the thread meets the closed hex, as a parameter 0..1 along it
+            # (the closed hex of centre h: |f_i(p - h)| <= 1 for the three cube
+            # differences f_i; intervals of different hexes overlap at most in a point)
+            q, r = h.q - ha.q, h.r - ha.r
+            lo, hi = 0.0, 1.0
+            for fi, hi_ in zip(f, (q - r, q + 2 * r, -2 * q - r), strict=True):
+                if fi == 0:
+                    continue
+                x1, x2 = (hi_ - 1) / fi, (hi_ + 1) / fi
+                if x1 > x2:
+                    x1, x2 = x2, x1
+                lo, hi = max(lo, x1), min(hi, x2)
+            return (lo + hi) / 2
+
+        def side(h: Hex) -> int:
+            c = dq * (h.r - ha.r) - dr * (h.q - ha.q)
+            return (c > 0) - (c < 0)
+
+        inner = set(t.cells) | {ha, hb}
+        touching: set[Hex] = set()
+        for x, y in t.along:
+            touching |= {x, y}
+        for trio in t.corners:
+            touching |= set(trio)
+        touching -= inner
+
+        def idx(h: Hex) -> int:
+            i = board.at(h)
+            return -1 if i is None else i
+
+        out = []
+        for sgn in (1, -1):
+            extra = [h for h in touching if side(h) == sgn]
+            seq = sorted([*t.cells, *extra], key=mid)
+            out.append((a, *(idx(h) for h in seq), b))
+        return out[0], out[1]
+
+    def sheltered(self, firer: int, target: int) -> bool:
+        """Whether the target is attacked across a crest from ``firer`` (TEC crest shift).
+
+        Reading R23 (READINGS.md): the thread must enter the target's hex across one
+        of its crest hexsides; a crest on the firer's side only gives no shift.
+        """
+        key = firer * self.n + target
+        hit = self._shelter.get(key)
+        if hit is None:
+            if self.dist[firer][target] == 1:
+                hit = self.crest(firer, target)
+            else:
+                hit = all(
+                    p[-2] >= 0 and self.crest(p[-2], target) for p in self.paths(firer, target)
+                )
+            self._shelter[key] = hit
+        return hit
+
+    def terrain_shift(self, cell: int) -> int:
+        """Left shifts of the defender's hex: its terrain plus a fortification."""
+        return self.shift[cell]

@@ -1,0 +1,467 @@
+"""Fire combat (LnL Omaha: Fire Combat, Fire Results Table, Naval Gunfire Support).
+
+An attack is put together one decision at a time — a first firer, a target hex
+and whether the hard or the soft units in it are attacked, more firers that may
+combine, NGFS packets and a card's +6 HE bonus — then resolved with one action
+card. Opportunity fire (see :mod:`.opportunity`) builds and resolves its attacks
+here too, aimed at the units that just entered a hex; a bombardment is an attack
+of NGFS packets alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from omaha.errors import IllegalAction
+from omaha.kernel.actions import Action
+from omaha.lnl import rules
+from omaha.lnl.actions import (
+    Add,
+    AddBonus,
+    AddNgfs,
+    Bombard,
+    Cancel,
+    FireWith,
+    Resolve,
+    Target,
+)
+from omaha.lnl.core import Attack, LnlCore
+from omaha.lnl.procedures.losses import apply_fire_result, result_text
+
+KINDS = ("hard", "soft")
+NGFS_PACKET = 6  #: LnL Omaha: Naval Gunfire Support (packets of 6 HE factors)
+BONUS_HE = 6  #: the +6 HE action card events
+
+
+# ----------------------------------------------------------------------------
+# Who may fire, and with whom
+# ----------------------------------------------------------------------------
+def reach(core: LnlCore, u: int, target: int) -> int:
+    """How ``u`` may fire at hex ``target``: 0 not at all, 1 full, 2 halved.
+
+    LnL Omaha: Fire Combat, FRT notes (up to twice the printed range at half
+    firepower), Mortars (a German mortar may use any German unit's line of sight;
+    reading R21 in READINGS.md).
+    """
+    here = core.loc[u]
+    t = core.scen.units[u].type
+    d = core.T.dist[here][target]
+    if d > 2 * t.range or d == 0:
+        return 0
+    if not core.T.los(here, target):
+        if not t.mortar:
+            return 0
+        side = core.scen.units[u].side
+        if not any(
+            core.T.los(c, target)
+            for c, xs in core.occ.items()
+            if core.scen.units[xs[0]].side == side
+        ):
+            return 0
+    return 2 if d > t.range else 1
+
+
+def may_combine(core: LnlCore, units: list[int]) -> bool:
+    """LnL Omaha: Fire Combat: who may add their fire together.
+
+    Units of one company combine when stacked or in adjacent hexes; support
+    units (armor, engineers, gun batteries) combine with units they are stacked
+    with. Reading R22 (READINGS.md): one connected group of the company's hexes.
+    """
+    if len(units) <= 1:
+        return True
+    defs = core.scen.units
+    for company in sorted({defs[x].company for x in units}):
+        members = [x for x in units if defs[x].company == company]
+        company_cells = {core.loc[x] for x in members}
+        ok = all(
+            defs[x].company == company or (defs[x].type.support and core.loc[x] in company_cells)
+            for x in units
+        )
+        if ok and connected(core, company_cells):
+            return True
+    return False
+
+
+def connected(core: LnlCore, cells: set[int]) -> bool:
+    """Whether ``cells`` form one group, each next to another."""
+    return len(cells) <= 1 or len(component(core, next(iter(cells)), cells)) == len(cells)
+
+
+def component(core: LnlCore, start: int, cells: set[int]) -> set[int]:
+    """The cells of ``cells`` connected to ``start`` through neighbouring cells."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        c = todo.pop()
+        for n in core.T.neighbours[c]:
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+# ----------------------------------------------------------------------------
+# Targets and factors
+# ----------------------------------------------------------------------------
+def targets_in(
+    core: LnlCore, side: str, cell: int, kind: str, movers: list[int] | None
+) -> list[int]:
+    """Units of the other side that an attack on ``kind`` in ``cell`` hits.
+
+    Reading R16 (READINGS.md): a result touches only the class attacked; an
+    opportunity attack only the units that moved in (LnL Omaha: Opportunity Fire);
+    a bombardment ("both") every unit.
+    """
+    pool = movers if movers is not None else core.at(cell)
+    defs = core.scen.units
+    if kind == "both":
+        return [x for x in pool if defs[x].side != side]
+    hard = kind == "hard"
+    return [x for x in pool if defs[x].side != side and defs[x].hard == hard]
+
+
+def factor(core: LnlCore, u: int, kind: str) -> int:
+    """HE against soft targets, AP against hard ones (LnL Omaha: Fire Combat)."""
+    return core.ap(u) if kind == "hard" else core.he(u)
+
+
+def firer_reach(core: LnlCore, u: int, side: str, target: int, kind: str, mode: str) -> int:
+    """0 if ``u`` may not join an attack on (target, kind), else 1 full / 2 halved.
+
+    LnL Omaha: Fire Combat: units in one hex firing at one target combine
+    (reading R17 in READINGS.md: one attack per hex on each target a phase).
+    """
+    defs = core.scen.units
+    if defs[u].side != side or not core.can_fire(u) or factor(core, u, kind) <= 0:
+        return 0
+    if mode == "fire" and (core.loc[u], target, kind) in core.fired_at:
+        return 0
+    return reach(core, u, target)
+
+
+def numbers(core: LnlCore, a: Attack, movers: list[int] | None = None) -> tuple[int, int]:
+    """(fire total, net column shift) of an attack (LnL Omaha: FRT notes, TEC).
+
+    Right: one if any firer is adjacent, one for opportunity fire. Left: the
+    target hex's terrain and fortification, one more if it is attacked across a
+    crest by any attacker (see :meth:`MapTables.sheltered`), or by NGFS across a
+    crest towards the sea (reading R18 in READINGS.md). For hard targets the
+    highest armor rating among them is subtracted from the AP total.
+    """
+    t = a.target
+    parts: list[tuple[int, bool]] = []
+    adjacent = shelter = False
+    dist = core.T.dist
+    for f in a.firers:
+        r = reach(core, f, t)
+        parts.append((factor(core, f, a.kind), r == 2))
+        here = core.loc[f]
+        if dist[here][t] == 1:
+            adjacent = True
+        if core.T.sheltered(here, t):
+            shelter = True
+    if a.ngfs and core.T.sea_sheltered[t]:
+        shelter = True
+    if a.kind == "hard":
+        targets = targets_in(core, a.side, t, "hard", movers)
+        armor = max((core.scen.units[x].type.armor for x in targets), default=0)
+        total = rules.fire_total(parts) - armor
+    else:
+        extra = NGFS_PACKET * a.ngfs + (BONUS_HE if a.bonus else 0)
+        total = rules.fire_total([*parts, (extra, False)])
+    shift = (1 if adjacent else 0) + (1 if a.mode == "opp" else 0)
+    shift -= core.T.terrain_shift(t) + (rules.CREST_SHIFT if shelter else 0)
+    return total, shift
+
+
+def column(core: LnlCore, a: Attack, movers: list[int] | None = None) -> int | None:
+    """The FRT column of an attack, or None if it may not be made."""
+    if a.target < 0 or (not a.firers and not a.ngfs):
+        return None
+    if not targets_in(core, a.side, a.target, a.kind, movers):
+        return None
+    return rules.frt_final(*numbers(core, a, movers))
+
+
+def ngfs_allowed(a: Attack) -> bool:
+    """NGFS joins American high-explosive attacks of the fire phase only.
+
+    LnL Omaha: Naval Gunfire Support; reading R19 (READINGS.md): never an AP
+    attack; the packets need neither line of sight nor range.
+    """
+    return a.side == "US" and a.mode in ("fire", "bombard") and a.kind in ("soft", "both")
+
+
+# ----------------------------------------------------------------------------
+# Fire groups
+# ----------------------------------------------------------------------------
+def feasible_groups(
+    core: LnlCore, side: str, target: int, kind: str, mode: str, movers: list[int] | None
+) -> list[list[int]]:
+    """The largest legal fire groups on (target, kind) that reach a legal column.
+
+    For each company with units able to fire, each connected cluster of its
+    hexes gives one group: its units there plus the support units stacked with
+    them. Adding a firer never lowers the total, but one firing across the
+    target's crest costs a column, so each cluster is also tried without such
+    firers. Any unit of a listed group can lead an attack that is legal.
+    """
+    key = ("groups", side, target, kind, mode, tuple(movers) if movers is not None else None)
+    hit = core.memo.get(key)
+    if hit is not None:
+        return list(hit)
+    out = _feasible_groups(core, side, target, kind, mode, movers)
+    core.memo[key] = out
+    return list(out)
+
+
+def shooters(core: LnlCore, side: str) -> list[int]:
+    """Units of ``side`` on the map that may fire now."""
+    key = ("shooters", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = [x for x in core.units_of(side) if core.can_fire(x)]
+    return list(hit)
+
+
+def _feasible_groups(
+    core: LnlCore, side: str, target: int, kind: str, mode: str, movers: list[int] | None
+) -> list[list[int]]:
+    if not targets_in(core, side, target, kind, movers):
+        return []
+    defs = core.scen.units
+    row = core.T.dist
+    hard = kind == "hard"
+    cands = []
+    for x in shooters(core, side):
+        t = defs[x].type
+        here = core.loc[x]
+        if row[here][target] > 2 * t.range:
+            continue
+        if (t.ap if hard else t.he)[0 if core.steps[x] >= 2 else 1] <= 0:
+            continue
+        if mode == "fire" and (here, target, kind) in core.fired_at:
+            continue
+        if reach(core, x, target):
+            cands.append(x)
+    if not cands:
+        return []
+    probe = Attack(side, mode, [], target, kind)
+    if ngfs_allowed(probe):
+        probe.ngfs = core.ngfs_left
+    probe.bonus = core.bonus[side] and kind != "hard"
+    out: list[list[int]] = []
+    for company in sorted({defs[x].company for x in cands}):
+        company_cells = {core.loc[x] for x in cands if defs[x].company == company}
+        remaining = set(company_cells)
+        while remaining:
+            comp = component(core, min(remaining), company_cells)
+            remaining -= comp
+            group = [
+                x
+                for x in cands
+                if core.loc[x] in comp and (defs[x].company == company or defs[x].type.support)
+            ]
+            for variant in (
+                group,
+                [x for x in group if not core.T.sheltered(core.loc[x], target)],
+            ):
+                if not variant:
+                    continue
+                probe.firers = variant
+                if column(core, probe, movers) is not None:
+                    out.append(variant)
+                    break
+    return out
+
+
+def enemy_cells(core: LnlCore, side: str) -> list[int]:
+    """Hexes holding units of the other side, in board order."""
+    return sorted(c for c, xs in core.occ.items() if core.scen.units[xs[0]].side != side)
+
+
+def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]]:
+    """Every (target hex, kind) of the fire phase with its feasible groups."""
+    out = {}
+    for c in enemy_cells(core, side):
+        for kind in KINDS:
+            groups = feasible_groups(core, side, c, kind, "fire", None)
+            if groups:
+                out[(c, kind)] = groups
+    return out
+
+
+def fire_leaders(core: LnlCore, side: str) -> list[int]:
+    """Units that may open an attack in the fire phase."""
+    lead: set[int] = set()
+    for groups in fire_plan(core, side).values():
+        for g in groups:
+            lead.update(g)
+    return sorted(lead)
+
+
+def fire_targets(core: LnlCore, u: int) -> list[tuple[int, str]]:
+    """(hex, kind) that an attack led by ``u`` in the fire phase could make."""
+    side = core.scen.units[u].side
+    out = []
+    for c in enemy_cells(core, side):
+        if not reach(core, u, c):
+            continue
+        for kind in KINDS:
+            if any(u in g for g in feasible_groups(core, side, c, kind, "fire", None)):
+                out.append((c, kind))
+    return out
+
+
+def bombard_column(core: LnlCore, cell: int, packets: int, bonus: bool) -> int | None:
+    """Column of an NGFS bombardment (no ground units) of ``packets`` x 6 HE."""
+    return column(core, Attack("US", "bombard", [], cell, "both", packets, bonus))
+
+
+# ----------------------------------------------------------------------------
+# The fire phase's own decisions
+# ----------------------------------------------------------------------------
+def phase_options(core: LnlCore) -> Iterator[Action]:
+    """Open an attack with a unit, or (the Americans) bombard a hex with NGFS alone."""
+    for u in fire_leaders(core, core.side):
+        yield FireWith(core.uid(u))
+    if core.side == "US" and core.ngfs_left > 0:
+        for c in sorted(core.occ):
+            if core.enemy_at(c, "US") and (
+                bombard_column(core, c, core.ngfs_left, core.bonus["US"]) is not None
+            ):
+                yield Bombard(core.label(c))
+
+
+def open_fire(core: LnlCore, action: Action) -> None:
+    """``fire with U``: the first firer of an attack."""
+    assert isinstance(action, FireWith)
+    core.attack = Attack(core.side, "fire", [core.unit_index(action.unit)])
+
+
+def open_bombardment(core: LnlCore, action: Action) -> None:
+    """``bombard H``: one NGFS packet on the hex, more may be added."""
+    assert isinstance(action, Bombard)
+    core.attack = Attack("US", "bombard", [], core.cell_of(action.hex), "both", 1)
+
+
+# ----------------------------------------------------------------------------
+# Putting an attack together
+# ----------------------------------------------------------------------------
+def opp_movers(core: LnlCore, a: Attack) -> list[int] | None:
+    """The units an opportunity attack aims at (None for any other attack)."""
+    return core.opp.movers if (a.mode == "opp" and core.opp is not None) else None
+
+
+def attack_options(core: LnlCore) -> Iterator[Action]:
+    a = core.attack
+    assert a is not None
+    movers = opp_movers(core, a)
+    if a.target < 0:
+        first = a.firers[0]
+        for c, kind in fire_targets(core, first):
+            yield Target(core.label(c), kind)
+        yield Cancel()
+        return
+    for x in core.units_of(a.side) if a.mode != "bombard" else ():
+        if x in a.firers:
+            continue
+        if firer_reach(core, x, a.side, a.target, a.kind, a.mode) and may_combine(
+            core, [*a.firers, x]
+        ):
+            yield Add(core.uid(x))
+    if ngfs_allowed(a) and a.ngfs < core.ngfs_left:
+        yield AddNgfs()
+    if core.bonus[a.side] and not a.bonus and a.kind != "hard":
+        yield AddBonus()
+    if column(core, a, movers) is not None:
+        yield Resolve()
+    yield Cancel()
+
+
+def apply_attack_action(core: LnlCore, action: Action) -> None:
+    a = core.attack
+    assert a is not None
+    if isinstance(action, Target):
+        a.target = core.cell_of(action.hex)
+        a.kind = action.kind
+    elif isinstance(action, Add):
+        a.firers.append(core.unit_index(action.unit))
+    elif isinstance(action, AddNgfs):
+        a.ngfs += 1
+    elif isinstance(action, AddBonus):
+        a.bonus = True
+    elif isinstance(action, Cancel):
+        core.attack = None
+    elif isinstance(action, Resolve):
+        resolve_fire(core, a)
+    else:  # pragma: no cover - legality was checked
+        raise IllegalAction(f"'{action}' is not part of putting an attack together")
+
+
+# ----------------------------------------------------------------------------
+# Resolution
+# ----------------------------------------------------------------------------
+def resolve_fire(core: LnlCore, a: Attack) -> None:
+    """Draw a card and apply the FRT result (LnL Omaha: Fire Combat, FRT)."""
+    movers = opp_movers(core, a)
+    total, shift = numbers(core, a, movers)
+    col = rules.frt_final(total, shift)
+    assert col is not None
+    value, card = core.card_value("fire")
+    res = rules.frt_result(value, col)
+    targets = targets_in(core, a.side, a.target, a.kind, movers)
+    for f in a.firers:
+        core.fired[f] = True
+        if a.mode == "fire":
+            core.fired_at.add((core.loc[f], a.target, a.kind))
+    if a.ngfs:
+        core.ngfs_left -= a.ngfs
+    if a.bonus:
+        core.bonus[a.side] = False
+    rule = {
+        "fire": "LnL Omaha: Fire Combat",
+        "opp": "LnL Omaha: Opportunity Fire",
+        "bombard": "LnL Omaha: Naval Gunfire Support",
+    }[a.mode]
+    core.note(
+        "lnl.fire",
+        rule,
+        dice=[value],
+        player=a.side,
+        how={"fire": "fire", "opp": "opportunity fire", "bombard": "NGFS bombardment"}[a.mode],
+        firers=core.ids(a.firers)
+        + ([f"NGFS x{a.ngfs * NGFS_PACKET}"] if a.ngfs else [])
+        + (["+6 HE card"] if a.bonus else []),
+        target=core.label(a.target),
+        target_kind=a.kind,
+        units=core.ids(targets),
+        total=total,
+        shift=f"{shift:+d}",
+        column=rules.frt_label(col),
+        card=card or "d6",
+        value=value,
+        result=result_text(res),
+    )
+    core.attack = None
+    apply_fire_result(core, a.side, targets, res, rule, converted=a.kind == "both")
+    if a.mode == "opp" and core.opp is not None:
+        stop_hit_movers(core, targets if res != "NE" else [])
+        core.opp = None
+
+
+def stop_hit_movers(core: LnlCore, hit: list[int]) -> None:
+    """Movers hit by a Disrupted or Loss result stop where they are.
+
+    Reading R25 (READINGS.md): movers not hit may move on.
+    """
+    g = core.group
+    if g is None:
+        return
+    for x in hit:
+        if x in g.units:
+            g.units.remove(x)
+            core.moved[x] = True
+    if not g.units:
+        core.group = None

@@ -1,0 +1,257 @@
+"""Movement and reinforcements entering the map (LnL Omaha: Movement, TEC,
+Special Units, Setting up the Game).
+
+A stack is selected unit by unit among those that began the phase together,
+then stepped hex by hex; after each hex entered the other side may fire once at
+it (see :mod:`.opportunity`). Units may be dropped off on the way. Readings R10
+and R11 (READINGS.md): units that began the phase in one hex and move separately
+may not enter the same hex, and stacking holds at every hex entered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from omaha.errors import IllegalAction
+from omaha.kernel.actions import Action
+from omaha.lnl import rules
+from omaha.lnl.actions import Drop, Enter, Move, Step, Stop, With
+from omaha.lnl.core import OFF, LnlCore, MoveGroup
+from omaha.lnl.procedures.opportunity import open_window
+
+
+# ----------------------------------------------------------------------------
+# Costs
+# ----------------------------------------------------------------------------
+def step_cost(core: LnlCore, u: int, a: int, b: int, engineers: bool) -> int | None:
+    """Cost for unit ``u`` to enter ``b`` from ``a`` (-1: from off the map).
+
+    Reading R9 (READINGS.md): a reinforcement entering a road hex from the map
+    edge arrives along that road and pays the road cost (1).
+    """
+    T = core.T
+    unit = core.scen.units[u]
+    crest = a >= 0 and T.crest(a, b)
+    return rules.enter_cost(
+        T.terrain[b],
+        road_to_road=T.road[b] and (a < 0 or T.road[a]),
+        crest=crest,
+        ranger=unit.type.ranger,
+        armor=unit.armor_unit,
+        engineers=engineers,
+        farmland_infantry_cost=core.scen.farmland_infantry_cost if unit.infantry else 2,
+    )
+
+
+def engineers_help(core: LnlCore, units: list[int], b: int) -> bool:
+    """Moving with engineers, or into a beach hex holding friendly engineers."""
+    defs = core.scen.units
+    if not core.T.beachlike[b]:
+        return False
+    if any(defs[x].type.engineer for x in units):
+        return True
+    side = defs[units[0]].side
+    return any(defs[x].type.engineer and defs[x].side == side for x in core.at(b))
+
+
+# ----------------------------------------------------------------------------
+# Selecting and stepping
+# ----------------------------------------------------------------------------
+def movable(core: LnlCore, u: int) -> bool:
+    """May start a move this phase (LnL Omaha: Outline of Play, Movement)."""
+    unit = core.scen.units[u]
+    if unit.side != core.side or core.loc[u] < 0 or unit.mf <= 0:
+        return False
+    if core.fired[u] or core.dis[u] or core.moved[u]:
+        return False
+    return not core.placement_restricted(u)
+
+
+def group_steps(core: LnlCore, g: MoveGroup) -> list[int]:
+    """Hexes the whole group may enter next."""
+    out = []
+    T = core.T
+    side = core.side
+    closed = core.entered_by.get(g.start, {}) if g.start >= 0 else {}
+    for n in T.neighbours[g.cell]:
+        if not T.land[n] or core.enemy_at(n, side):
+            continue
+        if closed.get(n, g.serial) != g.serial:
+            continue
+        if not core.room_for(n, g.units):
+            continue
+        eng = engineers_help(core, g.units, n)
+        ok = True
+        for x in g.units:
+            c = step_cost(core, x, g.cell, n, eng)
+            if c is None or g.spent[x] + c > core.scen.units[x].mf:
+                ok = False
+                break
+        if ok:
+            out.append(n)
+    return out
+
+
+def first_steps(core: LnlCore, u: int) -> bool:
+    """Whether a unit alone could take at least one step now."""
+    g = MoveGroup([u], core.loc[u], core.loc[u], {u: 0}, -1)
+    g.serial = core.serial + 1
+    return bool(group_steps(core, g))
+
+
+def move_options(core: LnlCore) -> Iterator[Action]:
+    g = core.group
+    assert g is not None
+    yield Stop()
+    if not g.stepped and g.start >= 0:
+        for x in core.at(g.start):
+            if x not in g.units and movable(core, x):
+                yield With(core.uid(x))
+    if len(g.units) > 1:
+        for x in g.units:
+            yield Drop(core.uid(x))
+    for n in group_steps(core, g):
+        yield Step(core.label(n))
+
+
+def apply_move_action(core: LnlCore, action: Action) -> None:
+    g = core.group
+    assert g is not None
+    if isinstance(action, With):
+        u = core.unit_index(action.unit)
+        g.units.append(u)
+        g.units.sort()
+        g.spent[u] = 0
+    elif isinstance(action, Stop):
+        _end_group(core, list(g.units))
+        core.group = None
+    elif isinstance(action, Drop):
+        u = core.unit_index(action.unit)
+        g.units.remove(u)
+        _end_group(core, [u])
+    elif isinstance(action, Step):
+        _step(core, g, core.cell_of(action.hex))
+    else:  # pragma: no cover
+        raise IllegalAction(f"'{action}' is not a movement decision")
+
+
+def _end_group(core: LnlCore, units: list[int]) -> None:
+    for x in units:
+        core.moved[x] = True
+
+
+def _step(core: LnlCore, g: MoveGroup, n: int) -> None:
+    eng = engineers_help(core, g.units, n)
+    start = g.cell
+    costs = []
+    for x in g.units:
+        c = step_cost(core, x, g.cell, n, eng)
+        assert c is not None
+        g.spent[x] += c
+        costs.append(c)
+        core.put(x, n)
+    g.cell = n
+    g.stepped = True
+    if g.start >= 0:
+        core.entered_by.setdefault(g.start, {})[n] = g.serial
+    core.note(
+        "lnl.move",
+        "LnL Omaha: Movement",
+        player=core.side,
+        units=core.ids(g.units),
+        start=core.label(start),
+        end=core.label(n),
+        cost=max(costs),
+        left=min(core.scen.units[x].mf - g.spent[x] for x in g.units),
+    )
+    open_window(core)
+
+
+def start_move(core: LnlCore, action: Action) -> None:
+    """``move U``: select the first unit of a moving stack."""
+    assert isinstance(action, Move)
+    u = core.unit_index(action.unit)
+    core.serial += 1
+    core.group = MoveGroup([u], core.loc[u], core.loc[u], {u: 0}, core.serial)
+
+
+# ----------------------------------------------------------------------------
+# Reinforcements entering from the map edge
+# ----------------------------------------------------------------------------
+def due_entries(core: LnlCore) -> list[int]:
+    """Units of the phasing side due to enter this movement phase."""
+    out = []
+    for u, turn in sorted(core.due.items()):
+        unit = core.scen.units[u]
+        force = core.scen.forces[core.scen.force_of[u]]
+        if (
+            unit.side == core.side
+            and turn <= core.turn
+            and core.loc[u] == OFF
+            and force.how == "edge"
+        ):
+            out.append(u)
+    return out
+
+
+def entry_hexes(core: LnlCore, u: int) -> list[int]:
+    force = core.scen.forces[core.scen.force_of[u]]
+    side = core.scen.units[u].side
+    out = []
+    for c in force.cells:
+        if core.enemy_at(c, side) or not core.room_for(c, [u]):
+            continue
+        cost = step_cost(core, u, -1, c, False)
+        mf = max(core.scen.units[u].mf, 1)
+        if cost is not None and cost <= mf:
+            out.append(c)
+    return out
+
+
+def enter_options(core: LnlCore) -> Iterator[Action]:
+    for u in due_entries(core):
+        for c in entry_hexes(core, u):
+            yield Enter(core.uid(u), core.label(c))
+
+
+def phase_options(core: LnlCore) -> Iterator[Action]:
+    """Bring on a reinforcement, or start a move.
+
+    Reading R3 (READINGS.md): reinforcements due must enter before the phase may
+    end, so the caller offers no ``end phase`` while any ``enter`` is listed.
+    """
+    yield from enter_options(core)
+    for u in core.units_of(core.side):
+        if movable(core, u) and first_steps(core, u):
+            yield Move(core.uid(u))
+
+
+def apply_enter(core: LnlCore, action: Action) -> None:
+    """A reinforcement enters on an entry hex and may move on with what is left.
+
+    LnL Omaha: Setting up the Game (the 916th AT at A6, A10 or A13; 2/916 on row
+    A); bonus scenario ("on or within one hex of"). Reading R8 (READINGS.md):
+    entering is the first step of the unit's move.
+    """
+    assert isinstance(action, Enter)
+    u = core.unit_index(action.unit)
+    c = core.cell_of(action.hex)
+    cost = step_cost(core, u, -1, c, False)
+    assert cost is not None
+    core.serial += 1
+    core.put(u, c)
+    core.due.pop(u, None)
+    mf = core.scen.units[u].mf
+    core.group = MoveGroup([u], -1, c, {u: cost if mf > 0 else 0}, core.serial, True)
+    core.note(
+        "lnl.enter",
+        "LnL Omaha: Setting up the Game",
+        player=core.side,
+        unit=action.unit,
+        hex=action.hex,
+    )
+    if mf <= 0:
+        core.moved[u] = True
+    open_window(core)
+    if mf <= 0 and core.group is not None and core.opp is None:
+        core.group = None

@@ -1,0 +1,150 @@
+"""Placing units (LnL Omaha: Setting up the Game): the set-up, the turn-3 landings
+and the 101st Airborne, one unit at a time; a whole set-up may be given at once as
+a validated ``deploy`` plan."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+
+from omaha.errors import IllegalAction
+from omaha.kernel.actions import Action
+from omaha.lnl.actions import Deploy, Place
+from omaha.lnl.core import LnlCore
+
+
+def place_hexes(core: LnlCore, u: int) -> list[int]:
+    """Legal hexes for the next unit to place, by how its force is placed."""
+    unit = core.scen.units[u]
+    force = core.scen.forces[core.scen.force_of[u]]
+    side = unit.side
+    T = core.T
+    if force.how == "landing":
+        # LnL Omaha: Setting up the Game: part ocean/beach next to the beach, one
+        # unit a hex (engineers exempt); reading R7 (READINGS.md): the turn-3
+        # landings obey the same limit.
+        out = []
+        for c in T.landing:
+            if core.enemy_at(c, side):
+                continue
+            if unit.type.engineer or core.stack_count(c) == 0:
+                out.append(c)
+        return out
+    if force.how == "free":
+        cells: tuple[int, ...] = tuple(c for c in range(T.n) if T.land[c])
+    else:
+        cells = force.cells
+    return [c for c in cells if not core.enemy_at(c, side) and core.room_for(c, [u])]
+
+
+def place_options(core: LnlCore) -> Iterator[Action]:
+    u = core.place_queue[0]
+    for c in place_hexes(core, u):
+        yield Place(core.uid(u), core.label(c))
+
+
+def apply_place_action(core: LnlCore, action: Action) -> None:
+    """``place U at H`` for the next unit, or a whole set-up (``deploy ...``)."""
+    if isinstance(action, Deploy):
+        apply_deploy(core, action)
+    else:
+        assert isinstance(action, Place)
+        apply_place(core, action)
+
+
+def apply_place(core: LnlCore, action: Place) -> None:
+    u = core.place_queue.pop(0)
+    c = core.cell_of(action.hex)
+    core.put(u, c)
+    force = core.scen.forces[core.scen.force_of[u]]
+    if force.how == "landing":
+        core.placed[u] = max(core.turn, 1)
+    core.due.pop(u, None)
+    core.note(
+        "lnl.place",
+        "LnL Omaha: Setting up the Game",
+        player=core.scen.units[u].side,
+        unit=action.unit,
+        hex=action.hex,
+    )
+
+
+def cannot_place(core: LnlCore) -> None:
+    """No legal hex for the next unit to place.
+
+    LnL Omaha: Setting up the Game: with no valid landing hex the landing units
+    wait for the following turn; any other unit stays off the map.
+    """
+    u = core.place_queue[0]
+    if core.place_mode == "landing":
+        waiting = list(core.place_queue)
+        core.place_queue = []
+        core.note(
+            "lnl.wait",
+            "LnL Omaha: Setting up the Game",
+            player="US",
+            units=core.ids(waiting),
+            why="no free part ocean/beach hex; they land next turn",
+        )
+        return
+    core.place_queue.pop(0)
+    core.due.pop(u, None)
+    core.note(
+        "lnl.wait",
+        "LnL Omaha: Setting up the Game",
+        player=core.u(u).side,
+        units=[core.uid(u)],
+        why="no hex where it may be placed; it stays off the map",
+    )
+
+
+def check_deploy(core: LnlCore, action: Deploy) -> list[tuple[int, int]]:
+    """Validate a whole set-up plan against the placing rules; returns the placements.
+
+    The plan must place, in any order, exactly the units of the side now
+    setting up that remain to be placed.
+    """
+    if core.stage != "setup" or not core.place_queue or core.busy_except_place():
+        raise IllegalAction("a whole set-up can only be given during the set-up")
+    side = core.scen.units[core.place_queue[0]].side
+    todo = [x for x in core.place_queue if core.scen.units[x].side == side]
+    plan: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for item in action.placements:
+        if "@" not in item:
+            raise IllegalAction(f"'{item}': a placement is written unit@hex")
+        uid, hexlabel = item.split("@", 1)
+        u = core.unit_index(uid)
+        if u not in todo:
+            raise IllegalAction(f"{uid} is not among the {side} units still to set up")
+        if u in seen:
+            raise IllegalAction(f"{uid} is placed twice")
+        seen.add(u)
+        plan.append((u, core.cell_of(hexlabel)))
+    missing = [core.uid(x) for x in todo if x not in seen]
+    if missing:
+        raise IllegalAction(f"the plan does not place {', '.join(missing)}")
+    scratch = copy.copy(core)
+    scratch.occ = {c: list(xs) for c, xs in core.occ.items()}
+    scratch.loc = list(core.loc)
+    scratch.control = list(core.control)
+    scratch.entered = list(core.entered)
+    scratch.ashore = list(core.ashore)
+    scratch.memo = {}
+    for u, c in plan:
+        if c not in place_hexes(scratch, u):
+            raise IllegalAction(
+                f"{core.uid(u)} may not be set up in {core.label(c)} "
+                "(LnL Omaha: Setting up the Game)"
+            )
+        scratch.put(u, c)
+    return plan
+
+
+def apply_deploy(core: LnlCore, action: Deploy) -> None:
+    plan = check_deploy(core, action)
+    order = {u: i for i, u in enumerate(core.place_queue)}
+    for u, c in sorted(plan, key=lambda p: order[p[0]]):
+        core.place_queue.remove(u)
+        core.place_queue.insert(0, u)
+        apply_place(core, Place(core.uid(u), core.label(c)))

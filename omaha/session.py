@@ -1,0 +1,210 @@
+"""A game being played by people and bots: what the terminal and the browser share.
+
+A :class:`Session` holds one game, which sides bots play, and the state. People
+act on the decisions of the sides no bot plays; after each action the bots move
+until a person must decide again or the game ends. ``undo`` takes back the last
+human decision (and the bot moves after it) by replaying the game record without
+it, so the position is exactly what the rules give. Whole plans a game offers
+(``State.plans``: a shipped set-up, a landing plan) are listed as one choice.
+
+Uses only the protocol and the registry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from omaha.errors import IllegalAction, RecordError
+from omaha.kernel.actions import Action
+from omaha.kernel.protocol import Bot, Game, State
+from omaha.kernel.records import GameRecord
+from omaha.registry import load
+
+_NATURAL = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that reads digit runs as numbers: L1, L2, ... L10, not L1, L10, L2."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in _NATURAL.split(text))
+
+
+@attrs.frozen
+class Choice:
+    """One thing the person to move may do: an action, where it points, its text."""
+
+    number: int  # 1-based, as shown
+    action: Action
+    text: str
+    cells: tuple[str, ...]  # board labels the action names
+    pieces: tuple[str, ...]  # piece ids the action names
+    plan: str = ""  # the plan's name when this is a whole plan
+
+
+def _mentions(
+    state: State[Any], action: Action, piece_ids: set[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    cells: list[str] = []
+    pieces: list[str] = []
+    board = state.board
+    for value in attrs.asdict(action, recurse=False).values():  # type: ignore[arg-type]
+        for item in value if isinstance(value, tuple) else (value,):
+            if not isinstance(item, str):
+                continue
+            if item in piece_ids:
+                pieces.append(item)
+            elif board.has(item):
+                cells.append(board.labels[board.cell(item)])
+    return tuple(cells), tuple(pieces)
+
+
+class Session:
+    """One game, with bots for some sides and people for the others."""
+
+    def __init__(
+        self,
+        game: str | Game[Any],
+        scenario: str | Path | None = None,
+        *,
+        seed: int = 0,
+        bots: Mapping[str, str] | None = None,
+        state: State[Any] | None = None,
+    ) -> None:
+        self.game: Game[Any] = load(game) if isinstance(game, str) else game
+        self.seed = seed
+        names = dict(bots or {})
+        for side, name in names.items():
+            if side not in self.game.players:
+                raise ValueError(
+                    f"{self.game.name} has no side {side!r} (sides: {', '.join(self.game.players)})"
+                )
+            if name not in self.game.bots:
+                known = ", ".join(sorted(self.game.bots))
+                raise ValueError(f"{self.game.name} has no bot {name!r} (bots: {known})")
+        self.bot_names = names
+        self.bots: dict[str, Bot] = {
+            side: self.game.bots[name](seed=seed * 31 + i)
+            for i, (side, name) in enumerate(sorted(names.items()))
+        }
+        self.state: State[Any] = (
+            state if state is not None else self.game.new_state(scenario, seed=seed)
+        )
+        self.scenario = self.state.scenario.id
+        #: the side that took each of ``state.actions``
+        self._who: list[str] = self._replayed_deciders() if state is not None else []
+        self.run_bots()
+
+    # -- reading ----------------------------------------------------------------
+    @property
+    def human_to_move(self) -> str | None:
+        """The side a person must decide for now (None: game over)."""
+        player = self.state.current_player()
+        return None if player is None or player in self.bots else player
+
+    def choices(self) -> list[Choice]:
+        """The legal actions (and whole plans) of the person to move, in order."""
+        player = self.human_to_move
+        if player is None:
+            return []
+        view = self.state.view(player)
+        piece_ids = {p.id for p in view.pieces if not p.hidden}
+        out: list[Choice] = []
+        for name, plan in sorted(self.state.plans().items()):
+            cells, pieces = _mentions(self.state, plan, piece_ids)
+            out.append(Choice(len(out) + 1, plan, f"plan: {name}", cells, pieces, plan=name))
+        actions = sorted(self.state.legal_actions(), key=lambda a: natural_key(str(a)))
+        for action in actions:
+            cells, pieces = _mentions(self.state, action, piece_ids)
+            out.append(Choice(len(out) + 1, action, str(action), cells, pieces))
+        return out
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether a person has decided anything that ``undo`` could take back."""
+        return any(side not in self.bots for side in self._who)
+
+    def _replayed_deciders(self) -> list[str]:
+        """Who took each recorded decision, found by replaying the game."""
+        replay = self.game.new_state(self.scenario, seed=self.seed)
+        who = []
+        for action in self.state.actions:
+            who.append(replay.current_player() or "")
+            replay.apply(action)
+        return who
+
+    # -- acting -------------------------------------------------------------------
+    def choose(self, choice: int | str | Action) -> Action:
+        """Apply the person's choice: a number from :meth:`choices`, notation, or an
+        Action. Out-of-range numbers and illegal actions raise IllegalAction."""
+        if self.human_to_move is None:
+            raise IllegalAction(
+                "no decision of yours is pending"
+                if not self.state.is_terminal()
+                else "the game is over"
+            )
+        options = self.choices()
+        action: Action
+        if isinstance(choice, Action):
+            action = choice
+        elif isinstance(choice, int) and not isinstance(choice, bool):
+            if not 1 <= choice <= len(options):
+                raise IllegalAction(
+                    f"{choice} is not one of the choices offered (1 to {len(options)})"
+                )
+            action = options[choice - 1].action
+        elif isinstance(choice, str):
+            text = choice.strip()
+            if text.isdigit():
+                return self.choose(int(text))
+            action = self.game.parse_action(text)
+        else:
+            raise IllegalAction(f"{choice!r} is not a choice, a number or an action")
+        player = self.state.current_player() or ""
+        self.state.apply(action)
+        self._who.append(player)
+        self.run_bots()
+        return action
+
+    def run_bots(self, limit: int = 100_000) -> int:
+        """Let the bots move until a person must decide or the game ends."""
+        moves = 0
+        while not self.state.is_terminal() and moves < limit:
+            player = self.state.current_player()
+            bot = self.bots.get(player or "")
+            if bot is None:
+                break
+            self.state.apply(bot.choose(self.state))
+            self._who.append(player or "")
+            moves += 1
+        return moves
+
+    def undo(self) -> None:
+        """Take back the last human decision and every bot move after it."""
+        human = [i for i, side in enumerate(self._who) if side not in self.bots]
+        if not human:
+            raise IllegalAction("there is nothing of yours to undo")
+        keep = self.state.actions[: human[-1]]
+        state = self.game.new_state(self.scenario, seed=self.seed)
+        for action in keep:
+            state.apply(action)
+        self.state = state
+        del self._who[human[-1] :]
+
+    # -- saving -------------------------------------------------------------------
+    def record(self) -> GameRecord:
+        return self.state.record()
+
+    @classmethod
+    def from_record(
+        cls, record: GameRecord, *, bots: Mapping[str, str] | None = None, name: str = "record"
+    ) -> Session:
+        """Resume a recorded game (replayed exactly), with bots for the given sides."""
+        game = load(record.game)
+        if record.seed is None:
+            raise RecordError(name, "seed", "a game played with scripted dice cannot be resumed")
+        state = game.replay(record, name=name)
+        return cls(game, record.scenario, seed=record.seed, bots=bots, state=state)

@@ -1,0 +1,224 @@
+"""The US order of battle of TCS Omaha, read from ``data/oob.toml``.
+
+Unit types carry the published load points and classes (2.1b, 2.1c, from the
+tables); the units themselves are reconstructed (see the data file). Units are
+numbered in file order; inside the rules a unit is that small int.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from omaha.kernel.data import Node, load_toml
+from omaha.kernel.scenario import ProvenanceItem
+from omaha.tcs.components.tables import DATA, UNIT_TYPES, Tables
+
+MOVES = ("foot", "vehicle", "tow")
+
+
+@attrs.frozen
+class UnitType:
+    """A kind of unit: movement and load (2.1b/2.1c)."""
+
+    name: str
+    ma: int
+    move: str
+    target: str
+    carrier: bool
+    points: int  # load points per step (2.1b)
+    load_class: int  # 1..4 (2.1c)
+
+
+@attrs.frozen
+class Unit:
+    """One counter of the US order of battle."""
+
+    index: int
+    id: str
+    formation: str
+    type: UnitType
+    steps: int
+    division: str
+    regiment: str | None
+    battalion: str | None
+    company: str | None
+    dd: bool
+    calibre: str | None
+
+    @property
+    def points(self) -> int:
+        """Load points of the unit at full strength."""
+        return self.steps * self.type.points
+
+    @property
+    def is_29th(self) -> bool:
+        """TCS Omaha 2.7: the 29th ID elements (khaki stripe)."""
+        return self.division == "29th"
+
+    @property
+    def is_gun(self) -> bool:
+        return self.type.name in ("fa_towed", "fa_sp")
+
+
+@attrs.frozen
+class Leader:
+    """TCS Omaha 2.3f: a battalion or regimental commander, or the ADC."""
+
+    index: int
+    id: str
+    name: str
+    commands: str
+
+    def commands_unit(self, unit: Unit) -> bool:
+        """Whether ``unit`` is subordinate to this leader (battalion, regiment, division)."""
+        c = self.commands
+        return c in (unit.battalion, unit.regiment) or (c == unit.division)
+
+
+@attrs.frozen
+class Oob:
+    units: tuple[Unit, ...]
+    leaders: tuple[Leader, ...]
+    formations: tuple[tuple[str, tuple[int, ...]], ...]
+    provenance: tuple[ProvenanceItem, ...]
+    _by_id: dict[str, int] = attrs.field(eq=False, repr=False)
+    _formation: dict[str, tuple[int, ...]] = attrs.field(eq=False, repr=False)
+
+    def unit(self, uid: str) -> Unit:
+        return self.units[self._by_id[uid]]
+
+    def has_unit(self, uid: str) -> bool:
+        return uid in self._by_id
+
+    def index(self, uid: str) -> int:
+        return self._by_id[uid]
+
+    def formation_units(self, fid: str) -> tuple[int, ...]:
+        return self._formation[fid]
+
+    def has_formation(self, fid: str) -> bool:
+        return fid in self._formation
+
+    def leader(self, lid: str) -> Leader:
+        for ld in self.leaders:
+            if ld.id == lid:
+                return ld
+        raise KeyError(lid)
+
+
+def load_oob(tables: Tables, path: str | Path = DATA / "oob.toml") -> Oob:
+    """Read the order of battle; problems raise ``ScenarioError`` naming file and key."""
+    root = load_toml(path)
+    root.only({"types", "templates", "formations", "leaders"})
+    prov: list[ProvenanceItem] = []
+    types: dict[str, UnitType] = {}
+    for name, tn in root.req("types").items():
+        tn.only({"ma", "move", "target", "carrier", "source"})
+        if name not in UNIT_TYPES:
+            raise tn.error(f"unknown unit type (expected one of: {', '.join(UNIT_TYPES)})")
+        types[name] = UnitType(
+            name,
+            tn.req("ma").as_int_in(0, 99),
+            tn.req("move").as_choice(MOVES),
+            tn.req("target").as_choice({"area", "point"}),
+            tn.req("carrier").as_bool() if tn.has("carrier") else False,
+            tables.points_per_step(name),
+            tables.class_of(name),
+        )
+        prov.append(ProvenanceItem("unit type", name, tn.source()))
+    missing = sorted(set(UNIT_TYPES) - set(types))
+    if missing:
+        raise root.req("types").error(f"missing unit types: {', '.join(missing)}")
+
+    templates: dict[str, list[tuple[str, str, int]]] = {}
+    for name, tn in root.req("templates").items():
+        tn.only({"units", "source"})
+        rows = []
+        for un in tn.req("units").as_list():
+            un.only({"suffix", "type", "steps"})
+            rows.append(
+                (
+                    un.req("suffix").as_str(),
+                    un.req("type").as_choice(UNIT_TYPES),
+                    un.req("steps").as_int_in(1, 99),
+                )
+            )
+        templates[name] = rows
+        prov.append(ProvenanceItem("template", name, tn.source()))
+
+    units: list[Unit] = []
+    by_id: dict[str, int] = {}
+    formations: dict[str, tuple[int, ...]] = {}
+    for fn in root.req("formations").as_list():
+        fn.only({"ids", "template", "division", "regiment", "battalion", "calibre", "dd", "source"})
+        tname = fn.req("template").as_str()
+        if tname not in templates:
+            raise fn.req("template").error(f"no template {tname!r}")
+        division = fn.req("division").as_choice({"1st", "29th"})
+        source = fn.source()
+        for i, fid in enumerate(fn.req("ids").as_str_list()):
+            if fid in formations:
+                raise Node(fid, fn.file, f"{fn.path}.ids[{i}]").error(f"{fid!r} appears twice")
+            regiment, battalion, company = _identity(fid, fn)
+            members = []
+            for suffix, tname2, steps in templates[tname]:
+                uid = f"{fid}.{suffix}"
+                unit = Unit(
+                    len(units),
+                    uid,
+                    fid,
+                    types[tname2],
+                    steps,
+                    division,
+                    regiment,
+                    battalion,
+                    company,
+                    fn.req("dd").as_bool() if fn.has("dd") else False,
+                    fn.req("calibre").as_str() if fn.has("calibre") else None,
+                )
+                if unit.dd and unit.type.name != "tank":
+                    raise fn.req("dd").error("only tanks can be DD tanks")
+                by_id[uid] = unit.index
+                units.append(unit)
+                members.append(unit.index)
+            formations[fid] = tuple(members)
+            prov.append(ProvenanceItem("formation", fid, source))
+
+    leaders: list[Leader] = []
+    for ln in root.req("leaders").as_list():
+        ln.only({"id", "name", "commands", "source"})
+        ld = Leader(
+            len(leaders),
+            ln.req("id").as_str(),
+            ln.req("name").as_str(),
+            ln.req("commands").as_str(),
+        )
+        if not any(ld.commands_unit(u) for u in units):
+            raise ln.req("commands").error(f"{ld.commands!r} commands no unit")
+        leaders.append(ld)
+        prov.append(ProvenanceItem("leader", ld.id, ln.source()))
+    return Oob(
+        tuple(units),
+        tuple(leaders),
+        tuple(formations.items()),
+        tuple(prov),
+        by_id,
+        formations,
+    )
+
+
+def _identity(fid: str, node: Node) -> tuple[str | None, str | None, str | None]:
+    """Regiment, battalion and company of a formation id (``A/1/16``, ``AT/16``, ``A/7FA``)."""
+    parts = fid.split("/")
+    regiment = node.req("regiment").as_str() if node.has("regiment") else None
+    battalion = node.req("battalion").as_str() if node.has("battalion") else None
+    company = None
+    if len(parts) == 3:
+        company, battalion, regiment = parts[0], f"{parts[1]}/{parts[2]}", parts[2]
+    elif len(parts) == 2 and regiment is None and battalion is None:
+        battalion = parts[1]
+    elif len(parts) not in (2, 3):
+        raise node.req("ids").error(f"{fid!r} is not a formation id like A/1/16 or AT/16")
+    return regiment, battalion, company
