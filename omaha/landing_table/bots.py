@@ -161,7 +161,7 @@ class HeuristicBot:
         if kind == "drift":
             return self._drift(state, legal)
         if kind == "follow":
-            return Follow(str(d["unit"]), True)
+            return state.lookup.action(Follow, str(d["unit"]), True)
         if kind == "hit":
             return min(
                 (a for a in legal if isinstance(a, Hit)),
@@ -169,7 +169,7 @@ class HeuristicBot:
             )
         if kind == "attrition":
             able = [a for a in legal if isinstance(a, Attrition) and state.us[a.unit].steps >= 2]
-            return able[0] if able else NoAttrition()
+            return able[0] if able else state.lookup.action(NoAttrition)
         if kind == "attack":
             return self._build_attack(state, legal)
         return self._orders(state, str(d["unit"]), legal)
@@ -290,14 +290,16 @@ class HeuristicBot:
             joins = [a for a in legal if isinstance(a, Join)]
             if joins:
                 return max(joins, key=lambda a: (state.strength(a.unit), a.unit))
-        if ResolveHero() in legal and not attack_plan(state)["verdict"].ok:
-            return ResolveHero()
-        return Resolve()
+        hero = state.lookup.action(ResolveHero)
+        if hero in legal and not attack_plan(state)["verdict"].ok:
+            return hero
+        return state.lookup.action(Resolve)
 
     # -- orders -----------------------------------------------------------------------------
     def _orders(self, state: LandingTableCore, uid: str, legal: tuple[Action, ...]) -> Action:
         if uid.startswith("NF"):
-            return self._barrage(state, [a for a in legal if isinstance(a, Barrage)]) or Hold(uid)
+            hold = state.lookup.action(Hold, uid)
+            return self._barrage(state, [a for a in legal if isinstance(a, Barrage)]) or hold
         s = state.us[uid]
         board = state.scen.board
         if state.tide_rising() and state.flooded(s.where):
@@ -305,7 +307,7 @@ class HeuristicBot:
             dry = [a for a in moves if not state.flooded(board.cell(a.hex))]
             if dry:
                 return self._best_move(state, uid, dry, allow_hold=False)
-        clear = Clear(uid)
+        clear = state.lookup.action(Clear, uid)
         if clear in legal and state.turn < 20:
             return clear
         attacks = [a for a in legal if isinstance(a, Attack)]
@@ -324,7 +326,7 @@ class HeuristicBot:
         moves = [a for a in legal if isinstance(a, Move)]
         if moves:
             return self._best_move(state, uid, moves, allow_hold=True)
-        return Hold(uid)
+        return state.lookup.action(Hold, uid)
 
     def _barrage(self, state: LandingTableCore, options: list[Barrage]) -> Action | None:
         if not options:
@@ -420,5 +422,5 @@ class HeuristicBot:
             (score(cells[a.hex]), a) for a in moves if isinstance(a, Move)
         ]
         if allow_hold:
-            options.append((score(s.where), Hold(uid)))
+            options.append((score(s.where), state.lookup.action(Hold, uid)))
         return min(options, key=lambda x: x[0])[1]

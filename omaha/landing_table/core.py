@@ -18,7 +18,6 @@ from __future__ import annotations
 import bisect
 import enum
 import weakref
-from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -560,18 +559,18 @@ class LandingTableCore(State[LandingTableScenario]):
         land hexes free of US units (reconstructed: READINGS.md)."""
         got = self._comm
         if got is None:
-            board = self.scenario.board
-            land = self.lookup.land
+            links = self.lookup.land_links
             us_cells = self._at
-            seen = {c for c in self.lookup.south_edge if c not in us_cells}
-            todo = deque(sorted(seen))
+            seen = bytearray(len(links))
+            todo = [c for c in self.lookup.south_edge if c not in us_cells]
+            for c in todo:
+                seen[c] = 1
             while todo:
-                c = todo.popleft()
-                for n in board.neighbours[c]:
-                    if n not in seen and land[n] and n not in us_cells:
-                        seen.add(n)
+                for n in links[todo.pop()]:
+                    if not seen[n] and n not in us_cells:
+                        seen[n] = 1
                         todo.append(n)
-            got = self._comm = frozenset(seen)
+            got = self._comm = frozenset(c for c, flag in enumerate(seen) if flag)
         return got
 
     def in_communication(self, pid: str) -> bool:
@@ -865,6 +864,10 @@ class Lookup:
         land_rows = set(TIDE_ROWS.values())
         self.land: tuple[bool, ...] = tuple(r not in land_rows for r in scen.row_of)
         self.south_edge = tuple(c for c in range(len(board)) if scen.row_of[c] == "A")
+        #: The land neighbours of every cell (German communication runs over land).
+        self.land_links: tuple[tuple[int, ...], ...] = tuple(
+            tuple(n for n in board.neighbours[c] if self.land[n]) for c in range(len(board))
+        )
         count = sum(n for _, n in scen.naval)
         self.naval_ids = tuple(f"NF{i}" for i in range(1, count + 1))
         #: The intense field of fire of every position.
@@ -884,6 +887,7 @@ class Lookup:
         self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
+        self._notation: dict[Action, str] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -940,7 +944,7 @@ class Lookup:
             moves = self._moves[uid] = {}
         got = moves.get(cell)
         if got is None:
-            got = moves[cell] = Move(uid, self._board.labels[cell])
+            got = moves[cell] = self._made(Move(uid, self._board.labels[cell]))
         return got
 
     def action(self, cls: type[Action], *fields: Any) -> Action:
@@ -948,8 +952,17 @@ class Lookup:
         key = (cls, *fields)
         got = self._actions.get(key)
         if got is None:
-            got = self._actions[key] = cls(*fields)
+            got = self._actions[key] = self._made(cls(*fields))
         return got
+
+    def notation(self, action: Action) -> str:
+        """The printed notation of an action (kept from when it was made)."""
+        text = self._notation.get(action)
+        return str(action) if text is None else text
+
+    def _made(self, action: Action) -> Action:
+        self._notation[action] = str(action)
+        return action
 
 
 _LOOKUPS: weakref.WeakKeyDictionary[LandingTableScenario, Lookup] = weakref.WeakKeyDictionary()

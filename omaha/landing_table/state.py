@@ -12,7 +12,7 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -69,6 +69,11 @@ class LandingTableState(LandingTableCore):
         if self.decision is None:
             return []
         return LEGAL[str(self.decision["kind"])](self, self.decision)
+
+    def _legal_actions_in_order(self) -> Sequence[Action]:
+        """Sorted by notation as the kernel sorts them, by the notation each action
+        was given once when it was made (:meth:`Lookup.action`)."""
+        return sorted(self._legal_actions(), key=self.lookup.notation)
 
     def explain_illegal(self, action: Action) -> str:
         d = self.decision
@@ -208,35 +213,41 @@ PHASE_STEPS: dict[Phase, Callable[[LandingTableState], None]] = {
 # -- the decisions: legal actions and prompts --------------------------------------------------
 def _land_options(st: LandingTableState, d: Decision) -> list[Action]:
     labels = st.scen.board.labels
-    return [Land(str(d["unit"]), labels[c]) for c in st.land_options(int(d["box"]))]
+    act = st.lookup.action
+    return [act(Land, str(d["unit"]), labels[c]) for c in st.land_options(int(d["box"]))]
 
 
 def _drift_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [Drift(str(d["unit"]), n) for n in range(int(d["most"]) + 1)]
+    act = st.lookup.action
+    return [act(Drift, str(d["unit"]), n) for n in range(int(d["most"]) + 1)]
 
 
 def _follow_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [Follow(str(d["unit"]), True), Follow(str(d["unit"]), False)]
+    act = st.lookup.action
+    return [act(Follow, str(d["unit"]), True), act(Follow, str(d["unit"]), False)]
 
 
 def _hit_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [Hit(u) for u in d["units"]]
+    act = st.lookup.action
+    return [act(Hit, u) for u in d["units"]]
 
 
 def _order_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [*orders.orders(st, str(d["unit"])), EndActions()]
+    return [*orders.orders(st, str(d["unit"])), st.lookup.action(EndActions)]
 
 
 def _attack_options(st: LandingTableState, d: Decision) -> list[Action]:
-    out: list[Action] = [Join(u) for u in orders.joiners(st)]
-    out.append(Resolve())
+    act = st.lookup.action
+    out: list[Action] = [act(Join, u) for u in orders.joiners(st)]
+    out.append(act(Resolve))
     if attack.hero_helps(st):
-        out.append(ResolveHero())
+        out.append(act(ResolveHero))
     return out
 
 
 def _attrition_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [*(Attrition(u) for u in d["units"]), NoAttrition()]
+    act = st.lookup.action
+    return [*(act(Attrition, u) for u in d["units"]), act(NoAttrition)]
 
 
 #: The legal actions of each kind of decision.
