@@ -175,6 +175,9 @@ class LandingTableState(LandingTableCore):
     def _restore(self, data: dict[str, Any]) -> None:
         views.restore(self, data)
 
+    def invariants(self) -> list[str]:
+        return views.invariants(self)
+
 
 # -- one step of each phase ------------------------------------------------------------------
 def _landing_step(st: LandingTableState) -> None:
