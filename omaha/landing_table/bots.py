@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
@@ -75,35 +76,33 @@ class DistanceFields:
         for a in range(n):
             for b, c in graph.steps(a):
                 self._reverse[b].append((a, c))
-        self._rows = np.zeros((n, n), dtype=np.int64)
-        self._done = [False] * n
+        self._rows: dict[int, npt.NDArray[np.int64]] = {}
 
-    def _row(self, goal: int) -> None:
-        rev = self._reverse
-        best = [INF] * len(rev)
-        best[goal] = 0
-        heap = [(0, goal)]
-        while heap:
-            d, b = heapq.heappop(heap)
-            if d > best[b]:
-                continue
-            for a, c in rev[b]:
-                nd = d + c
-                if nd < best[a]:
-                    best[a] = nd
-                    heapq.heappush(heap, (nd, a))
-        self._rows[goal] = best
-        self._done[goal] = True
+    def _row(self, goal: int) -> npt.NDArray[np.int64]:
+        got = self._rows.get(goal)
+        if got is None:
+            rev = self._reverse
+            best = [INF] * len(rev)
+            best[goal] = 0
+            heap = [(0, goal)]
+            while heap:
+                d, b = heapq.heappop(heap)
+                if d > best[b]:
+                    continue
+                for a, c in rev[b]:
+                    nd = d + c
+                    if nd < best[a]:
+                        best[a] = nd
+                        heapq.heappush(heap, (nd, a))
+            got = self._rows[goal] = np.array(best, dtype=np.int64)
+        return got
 
     def to(self, goals: Iterable[int]) -> list[int]:
         """Cost from every cell to the nearest of ``goals`` (INF where none is reachable)."""
-        wanted = sorted(set(goals))
-        if not wanted:
+        rows = [self._row(g) for g in sorted(set(goals))]
+        if not rows:
             return [INF] * len(self._reverse)
-        for g in wanted:
-            if not self._done[g]:
-                self._row(g)
-        field: list[int] = self._rows[wanted].min(axis=0).tolist()
+        field: list[int] = np.vstack(rows).min(axis=0).tolist()
         return field
 
 
