@@ -254,8 +254,14 @@ def restore(core: LandingTableCore, data: dict[str, Any]) -> None:
     us = _table(d["us"], "state.us", [u.id for u in scen.us])
     core.us = {}
     for u in scen.us:  # order-of-battle order, which the procedures follow
-        path = f"state.us.{u.id}"
-        v = _row(us[u.id], path, 11)
+        v = us[u.id]
+        if type(v) is list and tuple(map(type, v)) in _US_ROWS and (v[4] is None or v[4] in cells):
+            core.us[u.id] = USState(
+                u.id, v[1], v[0], v[2], v[3], -1 if v[4] is None else cells[v[4]], *v[5:]
+            )
+            continue
+        path = f"state.us.{u.id}"  # the slow way, to name what is wrong
+        v = _row(v, path, 11)
         core.us[u.id] = USState(
             u.id,
             status=_str(v[0], f"{path}[0]"),
@@ -273,16 +279,24 @@ def restore(core: LandingTableCore, data: dict[str, Any]) -> None:
     ger = _table(d["ger"], "state.ger", list(scen.germans))
     core.ger = {}
     for gid in scen.germans:
+        v = ger[gid]
+        if type(v) is list and tuple(map(type, v)) == (str, bool, bool):
+            core.ger[gid] = GermanState(gid, *v)
+            continue
         path = f"state.ger.{gid}"
-        v = _row(ger[gid], path, 3)
+        v = _row(v, path, 3)
         core.ger[gid] = GermanState(
             gid, _str(v[0], f"{path}[0]"), _bool(v[1], f"{path}[1]"), _bool(v[2], f"{path}[2]")
         )
     pos = _table(d["pos"], "state.pos", [p.id for p in scen.positions])
     core.pos = {}
     for p in scen.positions:
+        v = pos[p.id]
+        if type(v) is list and tuple(map(type, v)) in _POS_ROWS:
+            core.pos[p.id] = PositionState(*v)
+            continue
         path = f"state.pos.{p.id}"
-        v = _row(pos[p.id], path, 4)
+        v = _row(v, path, 4)
         core.pos[p.id] = PositionState(
             _opt_str(v[0], f"{path}[0]"),
             _opt_str(v[1], f"{path}[1]"),
@@ -337,6 +351,13 @@ def restore(core: LandingTableCore, data: dict[str, Any]) -> None:
 
 
 CUPS = ("352", "716", "division")
+#: The types of a well-formed row of ``state.us`` (its hex a label, or None off the map).
+_POS_ROWS = frozenset(
+    (unit, depth, bool, bool) for unit in (str, type(None)) for depth in (str, type(None))
+)
+_US_ROWS = frozenset(
+    (str, int, int, int, where, bool, bool, bool, int, int, bool) for where in (str, type(None))
+)
 US_STATUSES = (SCHEDULED, ASHORE, ELIMINATED, REMOVED)
 DECISION_PHASES = {
     "land": (Phase.LANDING,),
@@ -638,7 +659,10 @@ def _table(value: object, path: str, keys: Iterable[str]) -> dict[str, Any]:
     for key in wanted:
         if key not in value:
             raise Malformed(f"{path}.{key} is missing")
-    extra = sorted(str(k) for k in value if k not in set(wanted))
+    if len(value) == len(wanted):  # every wanted key is there, so nothing else
+        return value
+    known = set(wanted)
+    extra = sorted(str(k) for k in value if k not in known)
     if extra:
         raise Malformed(f"{path}.{extra[0]} is not part of a landing_table snapshot")
     return value
