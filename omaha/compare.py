@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -97,14 +98,33 @@ def _play_args(args: tuple[str, str, int, str | None]) -> Run:
     return play_one(*args)
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the worker processes at once."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    # the executor has no public way to end running work before Python 3.14
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+
+
 def run_column(
     name: str, scenario: str, seeds: Sequence[int], bot: str | None = None, workers: int = 1
 ) -> Column:
     game = omaha.load(name)
     jobs = [(name, scenario, seed, bot) for seed in seeds]
     if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
             runs = list(pool.map(_play_args, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+        except BaseException:  # Ctrl-C or an error: stop every worker now
+            _stop(pool)
+            raise
+        pool.shutdown()
     else:
         runs = [_play_args(job) for job in jobs]
     lineup = game.lineup(bot or strongest_bot(game))

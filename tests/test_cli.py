@@ -1,7 +1,10 @@
 """The omaha command, driven in-process with the toy game registered."""
 
+import fcntl
 import io
 import json
+import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,3 +98,239 @@ def test_compare_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[st
     runs = json.loads(out.read_text())[0]["runs"]
     assert [r["seed"] for r in runs] == [1, 2, 3, 4, 5, 6]
     assert cli.main(["compare", "--runs", "0"]) == 2
+
+
+# --------------------------------------------------------------------------
+# Bad input: one line, the right exit status, never a traceback
+# --------------------------------------------------------------------------
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"omaha {omaha.__version__}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "toy", "--seed", "-1"], "--seed: must be between 0 and"),
+        (["play", "toy", "--seed", "x"], "--seed: 'x' is not a whole number"),
+        (["play", "toy", "--seed", str(2**64)], "must be between 0 and 9223372036854775807"),
+        (["compare", "--runs", "0"], "--runs: must be between 1 and"),
+        (["compare", "--workers", "-1"], "--workers: must be between 1 and"),
+        (["compare", "--workers", "0"], "--workers: must be between 1 and"),
+        (["compare", "--first-seed", "-5"], "--first-seed: must be between 0 and"),
+        (["render", "toy", "--steps", "-1", "--out", "x.svg"], "--steps: must be between 0"),
+        (["demo", "--tail", "-3"], "--tail: must be between 0 and"),
+        (["demo", "--seed", "1.5"], "--seed: '1.5' is not a whole number"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_numeric_options_are_range_checked(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_missing_and_unwritable_paths_are_refused_before_a_game_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nowhere = tmp_path / "missing" / "x.json"
+    assert cli.main(["play", "toy", "--bot", "random", "--record", str(nowhere)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"--record {nowhere}: the folder" in err and "does not exist" in err
+    assert cli.main(["play", "toy", "--bot", "random", "--record", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert cli.main(["render", "toy", "--out", str(tmp_path / "x.png")]) == 2
+    assert "cannot write a .png file; give a .svg file" in capsys.readouterr().err
+    assert cli.main(["render", "toy", "--out", str(tmp_path / "x")]) == 2
+    assert "a file without an extension" in capsys.readouterr().err
+    assert cli.main(["compare", "--game", "toy", "--json", str(nowhere)]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_replay_of_missing_directory_and_bad_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["replay", str(tmp_path / "nothere.json")]) == 2
+    assert "nothere.json: no such file" in capsys.readouterr().err
+    assert cli.main(["replay", str(tmp_path)]) == 2
+    assert "is a directory, not a file" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{}")
+    assert cli.main(["replay", str(bad)]) == 2
+    assert "bad.json: is not UTF-8 text" in capsys.readouterr().err
+    bad.write_text("{not json")
+    assert cli.main(["replay", str(bad)]) == 2
+    assert "bad.json: is not JSON" in capsys.readouterr().err
+
+
+def test_a_record_that_does_not_replay_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    assert cli.main(["play", "toy", "--seed", "3", "--bot", "random", "--record", str(record)]) == 0
+    capsys.readouterr()
+    data = json.loads(record.read_text())
+    for change, expected in (
+        ({"dice": data["dice"][:2]}, "game.json: "),
+        ({"seed": -4}, "game.json: seed: "),
+        ({"actions": ["end moves"]}, "game.json: actions[0]: "),
+        ({"scenario": {"id": "nowhere", "hash": "0"}}, "game.json: "),
+    ):
+        record.write_text(json.dumps(dict(data, **change)))
+        for scripted in ([], ["--scripted"]):
+            assert cli.main(["replay", str(record), *scripted]) == 2
+            err = capsys.readouterr().err
+            assert err.startswith(f"omaha: {expected}") and len(err.splitlines()) == 1, err
+
+
+def test_output_is_written_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "map.svg"
+    out.write_text("old")
+    out.chmod(0o640)
+    assert cli.main(["render", "toy", "--out", str(out)]) == 0
+    assert out.read_text().startswith("<svg") and out.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["map.svg"]  # no temporary left
+
+
+def test_a_number_out_of_range_says_which_are_offered(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0\n99\nq\n"))
+    assert cli.main(["play", "toy", "--seed", "1", "--bot", "German=random"]) == 0
+    out = capsys.readouterr().out
+    assert "illegal: 0 is not offered: choose 1-" in out
+    assert "illegal: 99 is not offered: choose 1-" in out
+
+
+# -- the real command, in a process of its own --------------------------------
+def omaha_command(
+    *args: str, cwd: Path, stdin: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "omaha", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+    )
+
+
+def bad_invocations(tmp: Path) -> list[tuple[list[str], int, str]]:
+    """(arguments, exit status, what the one line says), for a scripted run."""
+    (tmp / "latin1.toml").write_bytes('[scenario]\ntitle = "Sainte-Mère"\n'.encode("latin-1"))
+    (tmp / "bad.json").write_text('{"format": "omaha-record", "version": 1, "seed": -1}')
+    (tmp / "actions.json").write_text(
+        json.dumps(
+            {"format": "omaha-record", "version": 1, "game": "lnl", "seed": 1, "dice": [],
+             "actions": "end phase", "scenario": {"id": "beach", "hash": "x"}}
+        )
+    )  # fmt: skip
+    (tmp / "dir").mkdir()
+    return [
+        (["frobnicate"], 2, "invalid choice"),
+        (["play", "nope"], 2, "no game named 'nope'"),
+        (["play", "lnl", "--seed", "-1"], 2, "must be between 0 and"),
+        (["play", "lnl", "--seed", "7x"], 2, "is not a whole number"),
+        (["play", "lnl", "--bot", "genius"], 2, "has no bot 'genius'"),
+        (["play", "lnl", "--bot", "Martian=random"], 2, "has no side 'Martian'"),
+        (["play", "lnl", "--bot", "heuristic", "--record", "/nonexistent/dir/x.json"], 2,
+         "does not exist"),
+        (["play", "lnl", "--bot", "random", "--record", "dir"], 2, "is a directory"),
+        (["play", "lnl", "--scenario", "nothere"], 2, "nothere"),
+        (["play", "lnl", "--scenario", "latin1.toml"], 2, "latin1.toml: is not UTF-8 text"),
+        (["replay", "nothere.json"], 2, "nothere.json: no such file"),
+        (["replay", "dir"], 2, "is a directory"),
+        (["replay", "bad.json"], 2, "bad.json"),
+        (["replay", "actions.json"], 2, "actions.json: actions: must be a JSON list"),
+        (["replay", "latin1.toml"], 2, "is not UTF-8 text"),
+        (["render", "lnl", "--out", "/nonexistent/x.svg"], 2, "does not exist"),
+        (["render", "lnl", "--out", "x.png"], 2, "cannot write a .png file"),
+        (["render", "lnl", "--out", "dir"], 2, "without an extension"),
+        (["render", "lnl", "--player", "Martian", "--out", "x.svg"], 2, "no side 'Martian'"),
+        (["render", "lnl", "--record", "nothere.json", "--out", "x.svg"], 2, "no such file"),
+        (["provenance", "nope"], 2, "no game named"),
+        (["provenance", "lnl", "--scenario", "nothere"], 2, "nothere"),
+        (["compare", "--runs", "0"], 2, "--runs: must be between 1"),
+        (["compare", "--runs", "-5"], 2, "--runs: must be between 1"),
+        (["compare", "--workers", "0"], 2, "--workers: must be between 1"),
+        (["compare", "--workers", "-1"], 2, "--workers: must be between 1"),
+        (["compare", "--game", "nope"], 2, "no game named 'nope'"),
+        (["compare", "--json", "/nonexistent/x.json"], 2, "does not exist"),
+        (["demo", "--tail", "-1"], 2, "--tail: must be between 0"),
+        (["serve", "--port", "99999"], 2, "--port: must be between 0 and 65535"),
+        (["serve", "nope"], 2, "no game named 'nope'"),
+        (["serve", "lnl", "--bot", "x"], 2, "--bot takes SIDE=NAME"),
+    ]  # fmt: skip
+
+
+def test_scripted_bad_invocations_give_one_line_and_no_traceback(tmp_path: Path) -> None:
+    problems = []
+    for argv, status, message in bad_invocations(tmp_path):
+        done = omaha_command(*argv, cwd=tmp_path)
+        lines = done.stderr.strip().splitlines()
+        if (
+            done.returncode != status
+            or "Traceback" in done.stderr
+            or len(lines) != 1
+            or message not in lines[0]
+        ):
+            problems.append(f"omaha {' '.join(argv)} -> {done.returncode}: {done.stderr!r}")
+    assert not problems, "\n".join(problems)
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.png").exists()
+
+
+def test_version_and_help_in_a_process(tmp_path: Path) -> None:
+    done = omaha_command("--version", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == f"omaha {omaha.__version__}"
+    done = omaha_command("--help", cwd=tmp_path)
+    assert done.returncode == 0 and "exit status:" in done.stdout and "130" in done.stdout
+    done = omaha_command(cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_a_closed_pipe_is_silent(tmp_path: Path) -> None:
+    with subprocess.Popen(
+        [sys.executable, "-m", "omaha", "provenance", "lnl", "--all"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        # a pipe of one page, so the 20 kB listing cannot all fit before it closes
+        fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
+        head = [proc.stdout.readline() for _ in range(3)]
+        proc.stdout.close()  # like 'omaha provenance lnl | head -3'
+        err = proc.stderr.read()
+        status = proc.wait(timeout=60)
+    assert all(head) and err == b"" and status == cli.EXIT_BROKEN_PIPE
+
+
+def test_ctrl_c_in_play_saves_the_record_so_far(tmp_path: Path) -> None:
+    record = tmp_path / "so-far.json"
+    with subprocess.Popen(
+        [sys.executable, "-m", "omaha", "play", "lnl", "--record", str(record)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("1\n")  # the first German placement, by number
+        proc.stdin.flush()
+        seen = ""
+        while seen.count("German> ") < 2:  # waits for the second decision
+            seen += proc.stdout.read(1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err == f"omaha: interrupted; the game so far is saved in {record}\n"
+    saved = omaha.GameRecord.from_json(record.read_text())
+    assert saved.game == "lnl" and len(saved.actions) == 1 and saved.result is None
+    replayed = omaha_command("replay", str(record), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr

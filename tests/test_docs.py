@@ -77,3 +77,13 @@ def test_every_public_rules_function_has_a_worked_example(game: str) -> None:
         and ">>>" not in (ast.get_docstring(node) or "")
     ]
     assert missing == []
+
+
+def test_the_site_builds_without_warnings(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "site" / "games" / "lnl" / "index.html").is_file()

@@ -109,6 +109,20 @@ def page(game: str) -> str:
     text = readings.read_text().strip()
     body = text.split("\n", 1)[1].strip() if text.startswith("# ") else text
     lines += [re.sub(r"^(#+) ", r"#\1 ", body, flags=re.M), ""]
+    schemas = getattr(importlib.import_module(f"omaha.{game}.scenario"), "SCHEMAS", None)
+    if schemas:
+        from omaha.kernel.schema import describe
+
+        lines += ["## Scenario files", ""]
+        lines.append(
+            "A scenario file follows the contract every game shares (`[scenario]`, "
+            "`[components]`, `[overrides]`; see the scenario guide), then the sections "
+            "below. `omaha validate FILE` reports every problem of a file at once; "
+            f"`omaha new {game} NAME` writes a commented starter."
+        )
+        lines.append("")
+        for kind, spec in schemas.items():
+            lines += [describe(spec, f"`{kind}` file", level=3), ""]
     lines += ["## Rule index", ""]
     lines.append("Every rule the code cites, with the functions and classes that implement it.")
     lines.append("")

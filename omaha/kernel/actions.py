@@ -34,28 +34,19 @@ _TOKEN = r'("(?:[^"\\]|\\.)*"|\S+)'
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-#: Printed notation of actions seen lately: legal actions are sorted by it on every
-#: decision, and formatting costs twenty times a lookup. Actions are frozen, so an
-#: entry never goes stale; the table is emptied when it grows past the cap.
-_NOTATION: dict[Action, str] = {}
-_NOTATION_CAP = 200_000
-
-
 class Action:
     """Base of every game action (subclasses are frozen attrs classes)."""
 
     notation: ClassVar[str] = ""
 
     def __str__(self) -> str:
-        try:
-            text = _NOTATION.get(self)
-        except TypeError:  # a mistyped, unhashable field: print it, do not keep it
-            return self._notation()
+        # Legal actions are sorted by their notation at every decision, and formatting
+        # costs far more than a lookup: each action keeps its text once made (actions
+        # are frozen, so it never goes stale; it is not a field, so eq and hash ignore it).
+        notes = self.__dict__
+        text: str | None = notes.get("_text")
         if text is None:
-            text = self._notation()
-            if len(_NOTATION) >= _NOTATION_CAP:
-                _NOTATION.clear()
-            _NOTATION[self] = text
+            text = notes["_text"] = self._notation()
         return text
 
     def _notation(self) -> str:

@@ -28,6 +28,10 @@ class DiceExhausted(RuntimeError):
     """Scripted dice ran out of values."""
 
 
+class ScriptedDiceError(ValueError):
+    """A scripted value that is not a face of the die rolled (or not a pick in range)."""
+
+
 class Dice(ABC):
     """Die rolls and uniform picks; subclasses supply :meth:`_value`."""
 
@@ -204,7 +208,7 @@ class ScriptedDice(Dice):
         value = self.values[self._pos]
         if not low <= value < low + count:
             what = f"a d{count} face" if low == 1 else f"a pick in 0..{count - 1}"
-            raise ValueError(f"scripted value #{self._pos + 1} = {value} is not {what}")
+            raise ScriptedDiceError(f"scripted value #{self._pos + 1} = {value} is not {what}")
         self._pos += 1
         return value
 

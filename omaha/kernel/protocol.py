@@ -42,7 +42,14 @@ from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioErro
 from omaha.kernel.actions import Action, ActionCodec, sort_key
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
-from omaha.kernel.dice import Dice, RandomDice, ScriptedDice, dice_from_data
+from omaha.kernel.dice import (
+    Dice,
+    DiceExhausted,
+    RandomDice,
+    ScriptedDice,
+    ScriptedDiceError,
+    dice_from_data,
+)
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
 from omaha.kernel.metrics import Metric
@@ -197,7 +204,11 @@ class Game(ABC, Generic[S]):
         """A shipped scenario id, a path to a scenario file, or None for the default."""
         ref = str(scenario) if scenario is not None else self.default_scenario
         if ref not in self._scenarios:
-            self._scenarios[ref] = self._load_scenario(ref)
+            try:
+                self._scenarios[ref] = self._load_scenario(ref)
+            except OSError as exc:  # a name the file system refuses (too long, ...)
+                why = exc.strerror or type(exc).__name__
+                raise ScenarioError(ref[:80], "", f"cannot be read ({why})") from None
         return self._scenarios[ref]
 
     def new_state(
@@ -352,6 +363,14 @@ class Game(ABC, Generic[S]):
                 "scenario.hash",
                 f"scenario {record.scenario!r} has changed since the game was recorded",
             )
+        try:
+            return self._replay_actions(record, scen, scripted, name)
+        except (DiceExhausted, ScriptedDiceError) as exc:
+            raise RecordError(
+                name, "dice", f"the recorded dice do not fit the game: {exc}"
+            ) from None
+
+    def _replay_actions(self, record: GameRecord, scen: S, scripted: bool, name: str) -> State[S]:
         if scripted or record.seed is None:
             state = self.new_state(scen.id, dice=ScriptedDice(record.dice))
         else:
@@ -536,12 +555,13 @@ class State(ABC, Generic[S]):
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is among the listed legal actions (never raises for odd input)."""
         legal = self.legal_actions()
+        try:  # equality alone would take True or 1.0 for the 1 of a listed action
+            self.game.codec.check(action)
+        except IllegalAction:
+            return False
         if self._legal_set is None:
             self._legal_set = frozenset(legal)
-        try:
-            return action in self._legal_set
-        except TypeError:  # unhashable: certainly not one of ours
-            return False
+        return action in self._legal_set
 
     def apply(self, action: Action) -> None:
         """Carry out ``action``; an illegal one raises IllegalAction and changes nothing."""

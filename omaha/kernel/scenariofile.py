@@ -112,7 +112,7 @@ def resolve(
         path, shipped = shipped_scenarios[ref_text], True
     else:
         path, shipped = Path(ref_text), False
-        if not path.is_file():
+        if not _is_file(path):
             known = ", ".join(sorted(shipped_scenarios))
             raise ScenarioError(
                 ref_text, "", f"is neither a shipped scenario ({known}) nor a scenario file"
@@ -177,7 +177,7 @@ def _load_extending(
         base_path, base_shipped = shipped_scenarios[target], True
     else:
         base_path, base_shipped = path.parent / target, shipped
-        if not base_path.is_file():
+        if not _is_file(base_path):
             raise base_ref.error(
                 f"{target!r} is neither a shipped scenario nor a file next to this one"
             )
@@ -189,6 +189,13 @@ def _load_extending(
     merged = merge(base.value, node.value, path.name)
     merged["scenario"].pop("extends", None)
     return Node(merged, path.name)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name the file system refuses (too long, ...)
+        return False
 
 
 def _under(path: Path, home: Path) -> bool:

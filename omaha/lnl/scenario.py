@@ -28,7 +28,7 @@ from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.lnl.components.counters import UnitDef, UnitType, load_counters
 from omaha.lnl.components.deck import Card, EventDef, load_deck
 from omaha.lnl.components.forces import SIDES, Force, load_forces
-from omaha.lnl.components.map import MapTables, cell_at, map_provenance
+from omaha.lnl.components.map import MapTables, StepCosts, cell_at, map_provenance
 
 DATA = Path(__file__).resolve().parent / "data"
 SCENARIOS = DATA / "scenarios"
@@ -64,6 +64,8 @@ class LnlScenario(Scenario):
     setup_order: tuple[tuple[int, int], ...]
     force_of: dict[int, int]
     tables: MapTables
+    #: Per unit: its step costs from each hex to each neighbour (see MapTables.step_costs).
+    step_costs: tuple[StepCosts, ...]
 
     def unit(self, uid: str) -> UnitDef:
         try:
@@ -151,6 +153,11 @@ def _read(ref: str, path: Path, options: tuple[str, ...]) -> LnlScenario:
     oob = load_forces(root, board, counters, set(deck.events), provenance)
     if "turn11" in options:
         turns = 11
+    tables = MapTables(board, victory_points)
+    step_costs = tuple(
+        tables.step_costs(u.type.ranger, u.armor_unit, farmland_infantry_cost if u.infantry else 2)
+        for u in oob.units
+    )
     return LnlScenario(
         id=ref,
         title=title + "".join(f" [{o}]" for o in options),
@@ -179,7 +186,8 @@ def _read(ref: str, path: Path, options: tuple[str, ...]) -> LnlScenario:
         forces=oob.forces,
         setup_order=oob.setup_order,
         force_of=oob.force_of,
-        tables=MapTables(board, victory_points),
+        tables=tables,
+        step_costs=step_costs,
     )
 
 

@@ -34,6 +34,7 @@ from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import (
+    END_PHASE,
     Add,
     AddBonus,
     AddNgfs,
@@ -41,14 +42,12 @@ from omaha.lnl.actions import (
     Bombard,
     Cancel,
     Deploy,
-    Drop,
     EndPhase,
     Enter,
     FireWith,
     Move,
     OpFire,
     Pass,
-    Stop,
     Target,
     With,
 )
@@ -92,8 +91,8 @@ register_templates(
     }
 )
 
-#: Decisions that only put an attack or a move together: they change nothing the
-#: cached fire-group queries depend on (``memo``).
+#: Decisions that only put an attack or a move together: they change no field the
+#: cached queries (``memo``) read, so the cache outlives them.
 _PURE = (
     FireWith,
     Bombard,
@@ -107,8 +106,6 @@ _PURE = (
     Pass,
     Move,
     With,
-    Stop,
-    Drop,
 )
 
 PHASE_NAMES: dict[Stage, str] = {
@@ -195,7 +192,7 @@ class LnlState(LnlCore):
                 must_enter = must_enter or isinstance(act, Enter)
                 yield act
         if with_end and not must_enter:
-            yield EndPhase()
+            yield END_PHASE
 
     def _check_plan(self, action: Action) -> None:
         if isinstance(action, Deploy):
@@ -244,9 +241,9 @@ class LnlState(LnlCore):
                 continue
             if self.busy():
                 return
-            self.memo = {}
             if AUTOMATIC[self.stage](self):
                 return
+            self.memo = {}  # the sequence moved on: cached queries may be stale
 
     def start_turn(self, n: int) -> None:
         self.turn = n
