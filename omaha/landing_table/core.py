@@ -383,7 +383,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def _own_deck(self) -> Deck:
         if not self._owned_deck:
-            self.deck = Deck(self.deck.pile, self.deck.discards)
+            self.deck = Deck.from_data(self.deck.to_data())  # the reshuffle count too
             self._owned_deck = True
         return self.deck
 

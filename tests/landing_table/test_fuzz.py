@@ -51,10 +51,11 @@ def fuzz_game(scenario: str, seed: int) -> tuple[int, int]:
         problems = state.invariants()
         assert not problems, f"{step}: {problems}"
         before, drawn, logged = None, state.dice.count, len(state.log)
+        copies: list[Any] = []
         if applied % 25 == 0:
             before = state.to_json()
-            assert GAME.state_from_json(before).to_json() == before, f"{step}: snapshot"
-            assert state.clone().to_json() == before, f"{step}: clone"
+            copies = [GAME.state_from_json(before), state.clone()]
+            assert [c.to_json() for c in copies] == [before, before], f"{step}: round trip"
         for _ in range(3):
             action = hostile(rng)
             if state.is_legal(action):
@@ -70,6 +71,9 @@ def fuzz_game(scenario: str, seed: int) -> tuple[int, int]:
             assert state.to_json() == before, f"{step}: a refused action changed the state"
         choice: Action = bot.choose(state)
         state.apply(choice)
+        for copy in copies:  # a restored or cloned copy has the same future
+            copy.apply(choice)
+            assert copy.to_json() == state.to_json(), f"{step}: {choice} on a copy diverged"
         applied += 1
     assert state.invariants() == [], f"{where}: at the end: {state.invariants()}"
     return applied, refused
