@@ -72,11 +72,6 @@ KNOWN: dict[tuple[str, str], str] = {
     + "bloody/solo seed=0 step=16: snapshot.state.hand[0] 'c09' -> 'B7': KeyError 'B7'; "
     "seed=0 step=43: engineers[1] 3 -> 10**9: still running after 3 s (it ran the machine "
     "out of memory before the harness capped it)",
-    ("snapshots", "landing_table-omaha"): _NO_INVARIANTS
-    + "landing_table/omaha seed=0 step=5: snapshot.state.decision.unit 'C/2Rgr' -> 'Z99': "
-    "KeyError; seed=0 step=18: phase 'landing' -> 'Z99': RuntimeError no procedure",
-    ("snapshots", "landing_table-first_wave"): _NO_INVARIANTS
-    + "landing_table/first_wave seed=0 step=10: snapshot.state.seen[6] 'WN62' -> 1: TypeError",
     ("snapshots", "lnl-beach"): _NO_INVARIANTS
     + "lnl/beach seed=0 step=1: snapshot.state.stage 'setup' -> '': KeyError; "
     "seed=0 step=21: ngfs_left 0 -> None: TypeError",
