@@ -68,15 +68,15 @@ _NO_INVARIANTS = "no invariants() yet: a tampered snapshot loads, then breaks wh
 KNOWN: dict[tuple[str, str], str] = {
     ("snapshots", "toy-beach"): _NO_INVARIANTS
     + "toy/beach seed=0 step=0: snapshot.state.moving None -> {}: TypeError (unhashable dict)",
-    ("snapshots", "bloody-solo"): _NO_INVARIANTS
-    + "bloody/solo seed=0 step=16: snapshot.state.hand[0] 'c09' -> 'B7': KeyError 'B7'; "
-    "seed=0 step=43: engineers[1] 3 -> 10**9: still running after 3 s (it ran the machine "
-    "out of memory before the harness capped it)",
-    ("snapshots", "lnl-beach"): _NO_INVARIANTS
-    + "lnl/beach seed=0 step=1: snapshot.state.stage 'setup' -> '': KeyError; "
-    "seed=0 step=21: ngfs_left 0 -> None: TypeError",
-    ("snapshots", "lnl-vierville"): _NO_INVARIANTS
-    + "lnl/vierville seed=0 step=1: snapshot.state.stage 'setup' -> '': KeyError",
+    ("snapshots", "lnl-beach"): "the invariants miss an attack's NGFS count: "
+    "lnl/beach seed=2 step=255: snapshot.state.attack.ngfs 0 -> 99: loaded, then "
+    "AssertionError '-98 NGFS packets left (0..4)'",
+    ("snapshots", "landing_table-omaha"): "the invariants miss the landing queue: "
+    "landing_table/omaha seed=4 step=61: snapshot.state.queue [...'Canham'...] with "
+    "'Canham' twice: loaded, then AssertionError 'Canham is ashore, not scheduled'",
+    ("snapshots", "landing_table-first_wave"): "the invariants miss the landing queue and "
+    "the card: landing_table/first_wave seed=4 step=61 (queue with 'Canham' twice); "
+    "seed=6 step=24: snapshot.state.card 'C08' -> None: loaded, then KeyError",
     ("snapshots", "tcs-landing"): _NO_INVARIANTS
     + "tcs/landing seed=0 step=24: snapshot.state.cursor 0 -> None: TypeError; "
     "seed=0 step=25: turn 0 -> 10**9: IndexError",
