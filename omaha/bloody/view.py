@@ -21,27 +21,59 @@ from omaha.kernel.view import Mark, Piece, View
 
 from . import rules
 from .components.map import BEACH, CHANNEL, HEDGEROW, STRONGPOINT, TOWN
-from .components.tokens import MINES, face_value, is_strongpoint_token, token_text
+from .components.tokens import EVENT, MINES, face_value, is_strongpoint_token, token_text
 from .core import ASIDE, BOX, DEAD, LOST, BloodyCore, Phase, Step, tank_name
 from .scenario import BloodyScenario
 
 BOX_ID = "reinforcements"
 
 
+#: What the counters and tokens print, for the pictures (16): a NATO symbol, the echelon.
+UNIT_SYMBOL = {rules.RANGERS: "ranger"}  # every other command: infantry
+ECHELON = {rules.COMPANY: "I", rules.BATTALION: "II"}  # 3.3: companies and battalions
+
+
+#: Token faces too long for the value line of a counter.
+SHORT_FACE = {EVENT: "Event"}
+
+
 def token_piece(st: BloodyCore, cell: int, k: int, face: str, revealed: bool, hide: bool) -> Piece:
+    """A German token as the player sees it: face down, only the back (the red cross of
+    a Strongpoint or the black border of an Encounter token, 3.5.d-e); face up, its value
+    or its kind (8.1). Strongpoint tokens are fortified positions (3.2.d)."""
     lab = st.board.labels[cell]
-    kind = "Strongpoint" if is_strongpoint_token(face) else "Encounter"
+    strongpoint = is_strongpoint_token(face)
+    name = "Strongpoint" if strongpoint else "Encounter"
+    kind = "fortification" if strongpoint else "marker"
     if hide and not revealed:
-        return Piece(f"{lab}#{k + 1}", "German", kind, lab, hidden=True)
-    text = token_text(face)
-    value = text.split()[-1] if text.split()[-1].isdigit() else text
+        return Piece(f"{lab}#{k + 1}", "German", name, lab, hidden=True, kind=kind)
+    value = face_value(face)
     return Piece(
         f"{lab}#{k + 1}",
         "German",
-        kind,
+        name,
         lab,
-        values=value,
-        marks=() if revealed else ("face down",),
+        values=str(value) if value is not None else SHORT_FACE.get(face, token_text(face)),
+        marks=() if revealed else ("face_down",),
+        kind=kind,
+    )
+
+
+def unit_piece(st: BloodyCore, u: int, where: str) -> Piece:
+    """A US counter (3.3): the unit's id, infantry (Rangers: ranger) with its echelon,
+    and the strength of the side up (full, or disrupted: 6.5, 8.1, 8.4)."""
+    spec = st.scen.units[u]
+    w = st.where[u]
+    marks = ("eliminated",) if w == DEAD else ("disrupted",) if st.disrupted[u] else ()
+    return Piece(
+        spec.id,
+        "US",
+        spec.id,
+        where,
+        values=str(spec.reduced if st.disrupted[u] and w != DEAD else spec.full),
+        marks=marks,
+        kind=UNIT_SYMBOL.get(spec.division, "infantry"),
+        echelon=ECHELON[spec.size],
     )
 
 
@@ -49,42 +81,42 @@ def build_view(st: BloodyCore, player: str | None) -> View:
     scen, board = st.scen, st.board
     labels = board.labels
     hide = player is not None
+    # what lies in a square first (obstacles, gaps, German tokens, the tanks supporting
+    # a unit), so that the pictures stack the units that stand there on top
     pieces: list[Piece] = []
-    for u, spec in enumerate(scen.units):
-        w = st.where[u]
-        if w >= 0:
-            where = labels[w]
-        elif w == BOX:
-            where = BOX_ID
+    for b in scen.beaches:
+        if st.gap[b]:
+            pieces.append(Piece(f"gap-{labels[b]}", "US", "Gap", labels[b], kind="marker"))
         else:
-            where = ""
-        marks: list[str] = []
-        if w == DEAD:
-            marks.append("eliminated")
-        elif st.disrupted[u]:
-            marks.append("disrupted")
-        value = spec.full if (w == DEAD or not st.disrupted[u]) else spec.reduced
-        pieces.append(Piece(spec.id, "US", spec.id, where, values=str(value), marks=tuple(marks)))
+            pieces.append(
+                Piece(f"obstacle-{labels[b]}", "German", "Obstacle", labels[b], kind="marker")
+            )
+    for cell in sorted(st.tokens):
+        for k, (face, revealed) in enumerate(st.tokens[cell]):
+            pieces.append(token_piece(st, cell, k, face, revealed, hide))
+    supporting: list[str] = []
     for t, (w, unit) in enumerate(st.tanks):
         if w == LOST:
             continue
         where = labels[w] if w >= 0 else ""
-        mark = (
-            ("set aside",)
-            if w == ASIDE
-            else ((f"with {scen.units[unit].id}",) if unit >= 0 else ("waiting",))
-        )
+        mark = ("set aside",) if w == ASIDE else () if unit >= 0 else ("waiting",)
+        if w >= 0 and unit >= 0:
+            supporting.append(f"{tank_name(t)} supports {scen.units[unit].id} (8.3)")
         pieces.append(
-            Piece(tank_name(t), "US", "Tank", where, values=str(scen.tank_strength), marks=mark)
+            Piece(
+                tank_name(t),
+                "US",
+                "Tank",
+                where,
+                values=str(scen.tank_strength),
+                marks=mark,
+                kind="armour",
+            )
         )
-    for b in scen.beaches:
-        if st.gap[b]:
-            pieces.append(Piece(f"gap-{labels[b]}", "US", "Gap", labels[b]))
-        else:
-            pieces.append(Piece(f"obstacle-{labels[b]}", "German", "Obstacle", labels[b]))
-    for cell in sorted(st.tokens):
-        for k, (face, revealed) in enumerate(st.tokens[cell]):
-            pieces.append(token_piece(st, cell, k, face, revealed, hide))
+    for u in range(len(scen.units)):
+        w = st.where[u]
+        where = labels[w] if w >= 0 else BOX_ID if w == BOX else ""
+        pieces.append(unit_piece(st, u, where))
     marks_out: list[Mark] = []
     for b in scen.beaches:
         marks_out.append(Mark(labels[b], scen.beach_name[b], "beach"))
@@ -118,6 +150,7 @@ def build_view(st: BloodyCore, player: str | None) -> View:
         f"{c} {scen.cards[c].title}: " + " | ".join(o.describe() for o in scen.cards[c].options)
         for c in (st.offered or st.hand)
     ]
+    notes += supporting
     if st.attack_target >= 0:
         notes.append(
             f"attack on {labels[st.attack_target]} from "
