@@ -1,6 +1,7 @@
 """The omaha command, driven in-process with the toy game registered."""
 
 import fcntl
+import importlib.util
 import io
 import json
 import signal
@@ -15,6 +16,7 @@ from toygame import GAME
 import omaha
 from omaha import cli
 from omaha.registry import unregister
+from omaha.session import Session
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +30,16 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
     assert "toy: Toy landing (test fixture)" in out
-    assert "scenarios: beach" in out and "bots:      random" in out
+    assert "scenarios: beach" in out and "bots:      random (US, German)" in out
+
+
+def test_list_says_which_sides_each_bot_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in omaha.games():
+        game = omaha.load(name)
+        for bot in game.bots:
+            assert f"{bot} ({', '.join(game.bot_sides(bot))})" in out
 
 
 def test_play_with_bots_record_and_replay(
@@ -131,8 +142,8 @@ def test_missing_and_unwritable_paths_are_refused_before_a_game_starts(
     assert out == "" and f"--record {nowhere}: the folder" in err and "does not exist" in err
     assert cli.main(["play", "toy", "--bot", "random", "--record", str(tmp_path)]) == 2
     assert "is a directory" in capsys.readouterr().err
-    assert cli.main(["render", "toy", "--out", str(tmp_path / "x.png")]) == 2
-    assert "cannot write a .png file; give a .svg file" in capsys.readouterr().err
+    assert cli.main(["render", "toy", "--out", str(tmp_path / "x.pdf")]) == 2
+    assert "cannot write a .pdf file; give a .svg or .png file" in capsys.readouterr().err
     assert cli.main(["render", "toy", "--out", str(tmp_path / "x")]) == 2
     assert "a file without an extension" in capsys.readouterr().err
     assert cli.main(["compare", "--game", "toy", "--json", str(nowhere)]) == 2
@@ -191,8 +202,8 @@ def test_a_number_out_of_range_says_which_are_offered(
     monkeypatch.setattr(sys, "stdin", io.StringIO("0\n99\nq\n"))
     assert cli.main(["play", "toy", "--seed", "1", "--bot", "German=random"]) == 0
     out = capsys.readouterr().out
-    assert "illegal: 0 is not offered: choose 1-" in out
-    assert "illegal: 99 is not offered: choose 1-" in out
+    assert "illegal: 0 is not one of the choices offered (1 to 3)" in out
+    assert "illegal: 99 is not one of the choices offered (1 to 3)" in out
 
 
 # -- the real command, in a process of its own --------------------------------
@@ -238,7 +249,8 @@ def bad_invocations(tmp: Path) -> list[tuple[list[str], int, str]]:
         (["replay", "actions.json"], 2, "actions.json: actions: must be a JSON list"),
         (["replay", "latin1.toml"], 2, "is not UTF-8 text"),
         (["render", "lnl", "--out", "/nonexistent/x.svg"], 2, "does not exist"),
-        (["render", "lnl", "--out", "x.png"], 2, "cannot write a .png file"),
+        (["render", "lnl", "--out", "x.pdf"], 2, "cannot write a .pdf file"),
+        (["render", "lnl", "--size", "2", "--out", "x.svg"], 2, "--size: must be between 8"),
         (["render", "lnl", "--out", "dir"], 2, "without an extension"),
         (["render", "lnl", "--player", "Martian", "--out", "x.svg"], 2, "no side 'Martian'"),
         (["render", "lnl", "--record", "nothere.json", "--out", "x.svg"], 2, "no such file"),
@@ -273,7 +285,7 @@ def test_scripted_bad_invocations_give_one_line_and_no_traceback(tmp_path: Path)
         ):
             problems.append(f"omaha {' '.join(argv)} -> {done.returncode}: {done.stderr!r}")
     assert not problems, "\n".join(problems)
-    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.png").exists()
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.pdf").exists()
 
 
 def test_version_and_help_in_a_process(tmp_path: Path) -> None:
@@ -327,3 +339,57 @@ def test_ctrl_c_in_play_saves_the_record_so_far(tmp_path: Path) -> None:
     assert saved.game == "lnl" and len(saved.actions) == 1 and saved.result is None
     replayed = omaha_command("replay", str(record), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stderr
+
+
+def test_play_through_a_pipe_to_the_end_of_a_bloody_game(tmp_path: Path) -> None:
+    """A person at a terminal, scripted: help, a number out of range, map, log, show,
+    undo, then the first choice at every decision until the game ends."""
+    typed = "help\n99\nmap pos.svg\nmap pos.png\nlog 3\nshow\n2\nundo\n" + "1\n" * 400
+    done = omaha_command(
+        "play", "bloody", "--seed", "1", "--record", "game.json", cwd=tmp_path, stdin=typed
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    out = done.stdout
+    assert "You play US. Type 'help' at the prompt" in out
+    assert "return {card}" in out and "e.g. 1, or: return c01" in out  # help
+    assert "illegal: 99 is not one of the choices offered (1 to 3)" in out
+    assert (tmp_path / "pos.svg").read_text().startswith("<svg")
+    if (tmp_path / "pos.png").exists():  # the png extra is installed
+        assert (tmp_path / "pos.png").read_bytes()[:4] == b"\x89PNG"
+    else:
+        assert "pip install 'omaha[png]'" in out
+    assert "took back 'return c06'" in out
+    assert "Since your last decision:" in out
+    assert "Result: " in out and "game record saved to game.json" in out
+    # the same game as choosing the first choice at every decision through the session
+    session = Session("bloody", seed=1)
+    while session.human_to_move:
+        session.choose(1)
+    record = omaha.GameRecord.from_json((tmp_path / "game.json").read_text())
+    assert list(record.actions) == [a.to_data() for a in session.state.actions]
+    assert f"Result: {session.state.outcome()}" in out
+    prompts = out.count("US> ")
+    assert prompts == 8 + len(session.state.actions)  # 8 lines before the first "1"
+    replayed = omaha_command("replay", "game.json", cwd=tmp_path)
+    assert replayed.returncode == 0 and f"Result: {session.state.outcome()}" in replayed.stdout
+
+
+def test_render_png_and_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small, large = tmp_path / "small.svg", tmp_path / "large.svg"
+    assert cli.main(["render", "toy", "--size", "20", "--out", str(small)]) == 0
+    assert cli.main(["render", "toy", "--size", "80", "--out", str(large)]) == 0
+    width = [float(p.read_text().split('width="', 1)[1].split('"')[0]) for p in (small, large)]
+    assert width[1] > 3 * width[0]
+    png = tmp_path / "toy.png"
+    if importlib.util.find_spec("resvg_py") is not None:
+        assert cli.main(["render", "toy", "--out", str(png)]) == 0
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"wrote {png}" in capsys.readouterr().out
+        png.unlink()
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # as if the extra were absent
+    assert cli.main(["render", "toy", "--out", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert "PNG output needs the resvg renderer: pip install 'omaha[png]'" in err
+    assert not png.exists()
