@@ -1,4 +1,5 @@
-"""The ``omaha`` command: list, play, replay, render, provenance, compare, serve, demo.
+"""The ``omaha`` command: list, play, replay, render, validate, new, provenance, compare,
+serve, demo.
 
 Uses only the registry and the protocol, never a game's internals. A user's
 mistake (a bad option, a missing or unwritable file, a bad record) is one line
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import omaha
-from omaha import compare
+from omaha import authoring, compare
 from omaha.errors import RecordError, ScenarioError
 from omaha.fileio import WriteFailed, input_file, output_file, write_atomic
 from omaha.kernel.dice import MAX_SEED, DiceExhausted
@@ -28,12 +29,14 @@ from omaha.terminal import Terminal
 
 EXIT_STATUS = """exit status:
   0    done
-  1    an output file could not be written (a full disk, say)
+  1    an output file could not be written (a full disk, say), or 'validate' found
+       problems in a file
   2    bad arguments or a bad input file (a one-line message on stderr)
   130  interrupted (Ctrl-C); 'play --record' saves the game so far first
   141  the reader of the output went away (e.g. 'omaha provenance lnl | head -3')"""
 
 EXIT_WRITE_FAILED = 1
+EXIT_PROBLEMS = 1  # omaha validate found problems
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
@@ -191,6 +194,29 @@ def _parser() -> argparse.ArgumentParser:
         help=f"size of a map cell in pixels, {MIN_SIZE}..{MAX_SIZE} (default {int(SIZE)})",
     )
     p.set_defaults(run=cmd_render)
+
+    p = sub.add_parser(
+        "validate",
+        help="check scenario files without playing: every problem of every file",
+        description="Check scenario files (and the component files they name) without "
+        "playing them. Every problem of every file is printed as 'file: key: problem'; "
+        "exit status 1 when there is any, 0 when all are sound. A scenario names its game "
+        'in its [scenario] table (game = "lnl"); --game overrides it.',
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    p.add_argument("--game", help="check every file as a scenario of this game")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser(
+        "new",
+        help="write a commented starter scenario that validates",
+        description="Write NAME.toml: a scenario of GAME that extends the game's default "
+        "scenario, with the keys you may change listed in comments. It validates as "
+        "written (omaha validate NAME.toml); an existing file is never overwritten.",
+    )
+    p.add_argument("game")
+    p.add_argument("name", help="the scenario's name; the file is NAME.toml")
+    p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("provenance", help="which components are published and which reconstructed")
     p.add_argument("game")
@@ -412,6 +438,47 @@ def png_renderer() -> None:
         to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
     except RuntimeError as exc:
         raise ValueError(str(exc)) from None
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        omaha.load(args.game)  # an unknown game is a usage error, before any file
+    results = authoring.check_all(args.files, args.game)
+    bad = 0
+    for checked in results:
+        if checked.problems:
+            bad += 1
+            for problem in checked.problems:
+                print(problem)
+        else:
+            print(f"{checked.path}: sound ({checked.game}: {checked.title})")
+    problems = sum(len(c.problems) for c in results)
+    if len(results) > 1 or bad:
+        files = f"{len(results)} file{'s' if len(results) != 1 else ''} checked"
+        if bad:
+            found = f"{problems} problem{'s' if problems != 1 else ''} in {bad} of them"
+        else:
+            found = "all sound"
+        print(f"{files}: {found}")
+    return EXIT_PROBLEMS if bad else 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    game = omaha.load(args.game)
+    target = authoring.starter_path(args.name)
+    if target.exists():
+        raise ValueError(f"{target}: already exists (omaha new never overwrites a file)")
+    output_file(target, "NAME", (".toml",))
+    written = authoring.new_scenario(game, target)
+    kind = (
+        f'extends "{game.default_scenario}"'
+        if written.shared_format
+        else f'a copy of "{game.default_scenario}"'
+    )
+    print(f"wrote {written.path}: a {game.name} scenario ({kind}); it validates.")
+    print(f"check it:  {written.validate}")
+    print(f"play it:   omaha play {game.name} --scenario {written.path}")
+    return 0
 
 
 def cmd_provenance(args: argparse.Namespace) -> int:
