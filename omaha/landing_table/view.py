@@ -522,6 +522,14 @@ def _queue(core: LandingTableCore) -> str | None:
     if len(set(queue)) != len(queue):
         return f"{queue} names someone twice"
     phase = core.current_phase
+    due = {u for u, s in core.us.items() if s.status == SCHEDULED and s.turn == core.turn}
+    if phase == Phase.LANDING:
+        deciding = core.decision.get("unit") if core.decision else None
+        missed = sorted(due - set(queue) - {deciding})
+        if missed:
+            return f"{', '.join(missed)} should land this turn but wait for no landing"
+    elif due:
+        return f"{', '.join(sorted(due))} should have landed this turn"
     naval = core.naval_ids()
     for who in queue:
         if phase == Phase.LANDING:
