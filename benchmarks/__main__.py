@@ -4,6 +4,7 @@
     python -m benchmarks --game lnl --quick    # one game, one short repeat
     python -m benchmarks --json now.json       # also write the figures
     python -m benchmarks --against before.json # and the ratios to a saved run
+    python -m benchmarks --vs /path/to/old     # old and new in turns, the fair comparison
 
 To compare with an older checkout, run this harness against it from a directory
 outside both checkouts (Python puts the current directory first on the path):
@@ -17,11 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import measure
+from benchmarks.harness import measure, median_of
 
 #: (field, heading, format, higher is better)
 COLUMNS = (
@@ -72,7 +76,8 @@ def report(now: dict[str, Any], old: dict[str, Any] | None) -> str:
     games = [k for k in figs if k != "kernel"]
     out = [
         f"omaha benchmarks: {now['machine']['cores']} cores, Python {now['machine']['python']}, "
-        f"median of {now['repeats']} repeat(s), ~{now['budget_s']:g} s per measurement",
+        f"median of {now['repeats']} repeat(s), ~{now['budget_s']:g} s of process CPU time "
+        "per measurement",
         f"library: {now['library']}",
     ]
     if games:
@@ -117,6 +122,34 @@ def report(now: dict[str, Any], old: dict[str, Any] | None) -> str:
     return "\n".join(out)
 
 
+def alternate(
+    other: Path, repeats: int, seconds: float, games: list[str], no_kernel: bool
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run one repeat of the other checkout, then one of this one, ``repeats`` times, each
+    in a fresh process, so both meet the same machine; medians of each side."""
+    here = Path(__file__).resolve().parent.parent
+    runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
+    args = ["--repeats", "1", "--seconds", str(seconds)]
+    args += [a for g in games for a in ("--game", g)] + (["--no-kernel"] if no_kernel else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(repeats):
+            for side, library in (("old", other.resolve()), ("new", here)):
+                out = Path(tmp) / f"{side}{r}.json"
+                env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(library), str(here)]))
+                subprocess.run(
+                    [sys.executable, "-m", "benchmarks", *args, "--json", str(out)],
+                    cwd=tmp, env=env, check=True, stdout=subprocess.DEVNULL,
+                )  # fmt: skip
+                runs[side].append(json.loads(out.read_text()))
+    merged = {}
+    for side, samples in runs.items():
+        first = dict(samples[0])
+        first["figures"] = median_of([s["figures"] for s in samples])
+        first["repeats"] = len(samples)
+        merged[side] = first
+    return merged["old"], merged["new"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks", description=__doc__.split("\n")[0]
@@ -128,12 +161,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-kernel", action="store_true", help="skip the kernel figures")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--against", type=Path, help="a saved run to print ratios against")
+    parser.add_argument(
+        "--vs",
+        type=Path,
+        metavar="CHECKOUT",
+        help="time another checkout of the library in turns with this one (old, new, old, "
+        "new... one repeat each, in fresh processes) and print medians and speed-ups",
+    )
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.seconds <= 0:
         parser.error("--repeats must be at least 1 and --seconds positive")
     repeats, seconds = (1, 0.5) if args.quick else (args.repeats, args.seconds)
-    old = json.loads(args.against.read_text()) if args.against else None
-    now = measure(repeats, seconds, set(args.game) if args.game else None, not args.no_kernel)
+    if args.vs is not None:
+        if not (args.vs / "omaha" / "__init__.py").is_file():
+            parser.error(f"--vs {args.vs}: not a checkout of the library (no omaha/__init__.py)")
+        old, now = alternate(args.vs, repeats, seconds, args.game or [], args.no_kernel)
+    else:
+        old = json.loads(args.against.read_text()) if args.against else None
+        now = measure(repeats, seconds, set(args.game) if args.game else None, not args.no_kernel)
     print(report(now, old))
     if args.json:
         args.json.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")

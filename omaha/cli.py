@@ -1,6 +1,10 @@
-"""The ``omaha`` command: list, play, replay, render, provenance, demo.
+"""The ``omaha`` command: list, play, replay, render, validate, new, provenance, compare,
+serve, demo.
 
-Uses only the registry and the protocol, never a game's internals.
+Uses only the registry and the protocol, never a game's internals. A user's
+mistake (a bad option, a missing or unwritable file, a bad record) is one line
+on stderr and exit status 2, never a traceback; paths are checked before a game
+starts and output files are written atomically.
 """
 
 from __future__ import annotations
@@ -8,43 +12,140 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import omaha
-from omaha.errors import IllegalAction, ScenarioError
+from omaha import authoring, compare
+from omaha.errors import RecordError, ScenarioError
+from omaha.fileio import WriteFailed, input_file, output_file, write_atomic
+from omaha.kernel.dice import MAX_SEED, DiceExhausted
 from omaha.kernel.protocol import Bot, Game, State
 from omaha.kernel.records import GameRecord
-from omaha.kernel.svg import render_view
+from omaha.kernel.svg import SIZE, render_view, to_png
+from omaha.session import Session
+from omaha.terminal import Terminal
+
+EXIT_STATUS = """exit status:
+  0    done
+  1    an output file could not be written (a full disk, say), or 'validate' found
+       problems in a file
+  2    bad arguments or a bad input file (a one-line message on stderr)
+  130  interrupted (Ctrl-C); 'play --record' saves the game so far first
+  141  the reader of the output went away (e.g. 'omaha provenance lnl | head -3')"""
+
+EXIT_WRITE_FAILED = 1
+EXIT_PROBLEMS = 1  # omaha validate found problems
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what was saved before stopping."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``omaha`` command; returns the exit status (see ``EXIT_STATUS``)."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error already reported
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if not getattr(args, "command", None):
-        parser.print_help()
-        return 2
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     try:
         result: int = args.run(args)
+        sys.stdout.flush()
         return result
-    except (KeyError, ValueError, ScenarioError) as exc:
+    except KeyboardInterrupt as exc:
+        saved = f"; {exc}" if isinstance(exc, Interrupted) and str(exc) else ""
+        _say(f"interrupted{saved}")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
+    except (KeyError, ValueError, DiceExhausted) as exc:  # every user-facing error class
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"omaha: {message}", file=sys.stderr)
-        return 2
+        _say(str(message))
+        return EXIT_USAGE
+    except OSError as exc:  # an input the checks let through, or writing failed midway
+        where = f"{exc.filename}: " if exc.filename else ""
+        _say(f"{where}{exc.strerror or exc}")
+        return EXIT_WRITE_FAILED if isinstance(exc, WriteFailed) else EXIT_USAGE
+
+
+def _say(message: str) -> None:
+    """One line on stderr, prefixed with the program's name."""
+    print(f"omaha: {' '.join(message.split())}", file=sys.stderr)
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the final flush stays silent."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests capture it)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error on one line and exits 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+# --------------------------------------------------------------------------
+# Checked option values and paths
+# --------------------------------------------------------------------------
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number within ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, not {value}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+SEED = int_in(0, MAX_SEED)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="omaha", description=__doc__)
-    sub = parser.add_subparsers(dest="command")
+    parser = _Parser(
+        prog="omaha",
+        description=__doc__,
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"omaha {omaha.__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     p = sub.add_parser("list", help="installed games, their scenarios and bots")
     p.set_defaults(run=cmd_list)
 
-    p = sub.add_parser("play", help="play a game (by hand, or bots against each other)")
+    p = sub.add_parser(
+        "play",
+        help="play a game (by hand, or bots against each other)",
+        description="Play a game at the terminal. Sides without a bot are yours: at each "
+        "decision you see the turn, the phase, what happened since your last decision and "
+        "the choices in order; type a number or an action in the game's notation, or help, "
+        "undo, map FILE (.svg or .png), log N, show (the whole position), quit.",
+    )
     p.add_argument("game")
     p.add_argument("--scenario", help="shipped scenario id or path to a scenario file")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=SEED, default=0, help=f"0..{MAX_SEED} (default 0)")
     p.add_argument(
         "--bot",
         action="append",
@@ -53,7 +154,9 @@ def _parser() -> argparse.ArgumentParser:
         help="bot for every side, or SIDE=NAME for one side (repeatable); sides without a bot "
         "are played by hand",
     )
-    p.add_argument("--record", type=Path, help="save the game record (JSON) here")
+    p.add_argument(
+        "--record", type=Path, help="save the game record (JSON) here, also when interrupted"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(run=cmd_play)
 
@@ -65,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("render", help="draw a game's map and pieces as SVG")
     p.add_argument("game")
     p.add_argument("--scenario")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=SEED, default=0, help=f"0..{MAX_SEED} (default 0)")
     p.add_argument("--record", type=Path, help="draw the final position of a game record")
     p.add_argument(
         "--bot",
@@ -76,13 +179,44 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--steps",
-        type=int,
-        default=-1,
+        type=int_in(0, MAX_STEPS),
+        default=None,
         help="with --bot: decisions to play before drawing (default: to the end)",
     )
     p.add_argument("--player", help="draw what this side sees (default: everything)")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument(
+        "--out", type=Path, required=True, help="the file to write: .svg, or .png (omaha[png])"
+    )
+    p.add_argument(
+        "--size",
+        type=int_in(MIN_SIZE, MAX_SIZE),
+        default=int(SIZE),
+        help=f"size of a map cell in pixels, {MIN_SIZE}..{MAX_SIZE} (default {int(SIZE)})",
+    )
     p.set_defaults(run=cmd_render)
+
+    p = sub.add_parser(
+        "validate",
+        help="check scenario files without playing: every problem of every file",
+        description="Check scenario files (and the component files they name) without "
+        "playing them. Every problem of every file is printed as 'file: key: problem'; "
+        "exit status 1 when there is any, 0 when all are sound. A scenario names its game "
+        'in its [scenario] table (game = "lnl"); --game overrides it.',
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    p.add_argument("--game", help="check every file as a scenario of this game")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser(
+        "new",
+        help="write a commented starter scenario that validates",
+        description="Write NAME.toml: a scenario of GAME that extends the game's default "
+        "scenario, with the keys you may change listed in comments. It validates as "
+        "written (omaha validate NAME.toml); an existing file is never overwritten.",
+    )
+    p.add_argument("game")
+    p.add_argument("name", help="the scenario's name; the file is NAME.toml")
+    p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("provenance", help="which components are published and which reconstructed")
     p.add_argument("game")
@@ -90,23 +224,74 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="list published components too")
     p.set_defaults(run=cmd_provenance)
 
-    p = sub.add_parser("compare", help="the designs side by side over many seeded games")
-    p.add_argument("--runs", type=int, default=100, help="seeded games per scenario")
-    p.add_argument("--first-seed", type=int, default=1)
+    p = sub.add_parser(
+        "compare",
+        help="the designs side by side over many seeded games",
+        description="Play seeded games of every shipped scenario with each game's strongest "
+        "bots and show the common metrics next to the historical record. Run i's seeds come "
+        "from numpy.random.SeedSequence(SEED).spawn(RUNS)[i]: results are the same on any "
+        "executor and chunking. A Dask cluster: start 'dask scheduler' on one machine and "
+        "'dask worker tcp://HOST:8786' on each (every machine with omaha installed), then "
+        "'omaha compare --executor dask --scheduler tcp://HOST:8786'.",
+    )
+    p.add_argument(
+        "--runs", type=int_in(1, MAX_RUNS), default=100, help="seeded games per scenario"
+    )
+    p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--bot", help="bot name for every game (default: each game's strongest)")
     p.add_argument(
-        "--workers", type=int, default=min(4, os.cpu_count() or 1), help="worker processes"
+        "--executor",
+        choices=compare.EXECUTORS,
+        default="process",
+        help="where games run: here, a process pool (default) or a Dask cluster",
     )
+    p.add_argument(
+        "--workers",
+        type=int_in(1, MAX_WORKERS),
+        default=None,
+        help="worker processes (process pool, local Dask cluster; default: the cores)",
+    )
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument(
+        "--chunk", type=int_in(1, MAX_RUNS), help="runs per task (default: about 4 per worker)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--detail", action="store_true", help="also each design's own metrics")
-    p.add_argument("--json", type=Path, help="also write every run's metrics here")
+    p.add_argument("--json", type=Path, help="write every run here (JSON)")
+    p.add_argument("--csv", type=Path, help="write one row per run here (CSV)")
+    p.add_argument("--plot", type=Path, help="draw the distributions here (.png or .svg)")
     p.set_defaults(run=cmd_compare)
 
+    p = sub.add_parser("serve", help="play in the browser, served from this machine")
+    p.add_argument("game", nargs="?", default="lnl", help="the game to start with (default lnl)")
+    p.add_argument("--scenario", help="shipped scenario id or path to a scenario file")
+    p.add_argument("--seed", type=SEED, default=0, help=f"0..{MAX_SEED} (default 0)")
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SIDE=NAME",
+        help="a bot for a side (repeatable); default: the strongest bot plays every side "
+        "but the first",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    p.add_argument("--port", type=int_in(0, 65535), default=8000, help="port (0: any free port)")
+    p.set_defaults(run=cmd_serve)
+
     p = sub.add_parser("demo", help="a seeded bot game of every installed game, with its log")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--tail", type=int, default=40, help="log lines to show per game")
+    p.add_argument("--seed", type=SEED, default=1)
+    p.add_argument(
+        "--tail", type=int_in(0, 1_000_000), default=40, help="log lines to show per game"
+    )
     p.set_defaults(run=cmd_demo)
     return parser
+
+
+MAX_STEPS = 10_000_000
+MIN_SIZE, MAX_SIZE = 8, 400
+MAX_RUNS = 1_000_000
+MAX_WORKERS = 1024
 
 
 # --------------------------------------------------------------------------
@@ -120,7 +305,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"{name}: {game.title}", file=out)
         print(f"  players:   {', '.join(game.players)}", file=out)
         print(f"  scenarios: {', '.join(game.scenarios())}", file=out)
-        print(f"  bots:      {', '.join(sorted(game.bots))}", file=out)
+        bots = [f"{b} ({', '.join(game.bot_sides(b))})" for b in sorted(game.bots)]
+        print(f"  bots:      {', '.join(bots)}", file=out)
     return 0
 
 
@@ -156,58 +342,35 @@ def make_bots(game: Game[Any], names: dict[str, str], seed: int) -> dict[str, Bo
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = omaha.load(args.game)
-    bots = make_bots(game, lineup(game, args.bot), args.seed)
-    state = game.new_state(args.scenario, seed=args.seed)
-    shown = 0
+    names = lineup(game, args.bot)
+    if args.record:
+        output_file(args.record, "--record")
+    session = Session(game, args.scenario, seed=args.seed, bots=names, autoplay=False)
+    state = session.state
     if not args.quiet:
         print(f"{game.title} — scenario {state.scenario.title} (seed {args.seed})")
+        people = [side for side in game.players if side not in names]
+        if people:
+            bots = ", ".join(f"{side}={name}" for side, name in sorted(names.items()))
+            print(f"You play {', '.join(people)}" + (f"; bots: {bots}" if bots else "")
+                  + ". Type 'help' at the prompt for the commands.")  # fmt: skip
+    terminal = Terminal(session, sys.stdin, sys.stdout, quiet=args.quiet)
     try:
-        while not state.is_terminal():
-            if not args.quiet:
-                print(state.log_text(shown)) if len(state.log) > shown else None
-            shown = len(state.log)
-            player = state.current_player()
-            assert player is not None
-            bot = bots.get(player)
-            if bot is not None:
-                state.apply(bot.choose(state))
-                continue
-            if not _human_turn(state, player):
-                print("game abandoned")
-                break
-    finally:
-        if args.record:
-            args.record.write_text(state.record().to_json() + "\n")
-            print(f"game record saved to {args.record}")
-    if not args.quiet and len(state.log) > shown:
-        print(state.log_text(shown))
-    _print_result(state)
+        finished = terminal.play()
+    except (KeyboardInterrupt, BrokenPipeError) as exc:
+        if not args.record:
+            raise
+        write_atomic(args.record, session.state.record().to_json() + "\n")
+        if isinstance(exc, BrokenPipeError):
+            raise
+        raise Interrupted(f"the game so far is saved in {args.record}") from None
+    if not finished:
+        print("game abandoned")
+    if args.record:
+        write_atomic(args.record, session.state.record().to_json() + "\n")
+        print(f"game record saved to {args.record}")
+    _print_result(session.state)
     return 0
-
-
-def _human_turn(state: State[Any], player: str, inp: TextIO | None = None) -> bool:
-    """Show the position to ``player`` and apply one chosen action; False to quit."""
-    inp = inp or sys.stdin
-    print()
-    print(state.view(player).summary())
-    actions = state.legal_actions()
-    for i, action in enumerate(actions, start=1):
-        print(f"  {i:3d}. {action}")
-    while True:
-        print(f"{player}> ", end="", flush=True)
-        line = inp.readline()
-        if not line or line.strip() in ("q", "quit"):
-            return False
-        text = line.strip()
-        try:
-            if text.isdigit() and 1 <= int(text) <= len(actions):
-                action = actions[int(text) - 1]
-            else:
-                action = state.game.parse_action(text)
-            state.apply(action)
-            return True
-        except IllegalAction as exc:
-            print(f"  illegal: {exc}")
 
 
 def _print_result(state: State[Any]) -> None:
@@ -218,36 +381,103 @@ def _print_result(state: State[Any]) -> None:
         print("Metrics: " + ", ".join(f"{k}={v:g}" for k, v in sorted(metrics.items())))
 
 
+def read_record(path: Path) -> GameRecord:
+    return GameRecord.from_json(input_file(path), path.name)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    record = GameRecord.from_json(args.file.read_text(), args.file.name)
+    record = read_record(args.file)
     game = omaha.load(record.game)
-    state = game.replay(record, scripted=args.scripted)
+    state = _replay(game, record, args.file, scripted=args.scripted)
     print(state.log_text())
     _print_result(state)
     return 0
 
 
+def _replay(game: Game[Any], record: GameRecord, path: Path, scripted: bool = False) -> State[Any]:
+    """Replay a record; what the library lets through unnamed is named after the file."""
+    try:
+        return game.replay(record, scripted=scripted, name=path.name)
+    except RecordError:
+        raise
+    except (DiceExhausted, ScenarioError, ValueError) as exc:
+        raise RecordError(path.name, "", f"does not replay ({exc})") from None
+
+
 def cmd_render(args: argparse.Namespace) -> int:
+    output_file(args.out, "--out", (".svg", ".png"))
+    png = args.out.suffix.lower() == ".png"
+    if png:
+        png_renderer()  # present, before any game is played
     if args.record:
-        record = GameRecord.from_json(args.record.read_text(), args.record.name)
-        state = omaha.load(record.game).replay(record)
+        record = read_record(args.record)
+        state = _replay(omaha.load(record.game), record, args.record)
     else:
         game = omaha.load(args.game)
+        bots = make_bots(game, lineup(game, args.bot), args.seed) if args.bot else {}
         state = game.new_state(args.scenario, seed=args.seed)
-        if args.bot:
-            bots = make_bots(game, lineup(game, args.bot), args.seed)
-            played = 0
-            while not state.is_terminal() and played != args.steps:
-                player = state.current_player()
-                assert player is not None
-                if player not in bots:
-                    raise ValueError(f"no bot plays {player}: add --bot {player}=NAME")
-                state.apply(bots[player].choose(state))
-                played += 1
+        played = 0
+        while bots and not state.is_terminal() and played != args.steps:
+            player = state.current_player()
+            assert player is not None
+            if player not in bots:
+                raise ValueError(f"no bot plays {player}: add --bot {player}=NAME")
+            state.apply(bots[player].choose(state))
+            played += 1
     if args.player is not None and args.player not in state.game.players:
         raise ValueError(f"{state.game.name} has no side {args.player!r}")
-    args.out.write_text(render_view(state.view(args.player)))
+    svg = render_view(state.view(args.player), size=args.size)
+    write_atomic(args.out, to_png(svg) if png else svg)
     print(f"wrote {args.out} ({state.turn_label}, {state.phase})")
+    return 0
+
+
+def png_renderer() -> None:
+    """``ValueError`` naming the extra when PNG cannot be written here."""
+    try:
+        to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+    except RuntimeError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        omaha.load(args.game)  # an unknown game is a usage error, before any file
+    results = authoring.check_all(args.files, args.game)
+    bad = 0
+    for checked in results:
+        if checked.problems:
+            bad += 1
+            for problem in checked.problems:
+                print(problem)
+        else:
+            print(f"{checked.path}: sound ({checked.game}: {checked.title})")
+    problems = sum(len(c.problems) for c in results)
+    if len(results) > 1 or bad:
+        files = f"{len(results)} file{'s' if len(results) != 1 else ''} checked"
+        if bad:
+            found = f"{problems} problem{'s' if problems != 1 else ''} in {bad} of them"
+        else:
+            found = "all sound"
+        print(f"{files}: {found}")
+    return EXIT_PROBLEMS if bad else 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    game = omaha.load(args.game)
+    target = authoring.starter_path(args.name)
+    if target.exists():
+        raise ValueError(f"{target}: already exists (omaha new never overwrites a file)")
+    output_file(target, "NAME", (".toml",))
+    written = authoring.new_scenario(game, target)
+    kind = (
+        f'extends "{game.default_scenario}"'
+        if written.shared_format
+        else f'a copy of "{game.default_scenario}"'
+    )
+    print(f"wrote {written.path}: a {game.name} scenario ({kind}); it validates.")
+    print(f"check it:  {written.validate}")
+    print(f"play it:   omaha play {game.name} --scenario {written.path}")
     return 0
 
 
@@ -265,15 +495,42 @@ def cmd_provenance(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from omaha import compare
-
-    if args.runs < 1:
-        raise ValueError("--runs must be at least 1")
-    columns = compare.compare(args.game, args.runs, args.first_seed, args.workers, args.bot)
+    if args.scheduler and args.executor != "dask":
+        raise ValueError("--scheduler names a Dask scheduler: add --executor dask")
+    for option in ("json", "csv"):
+        if getattr(args, option):
+            output_file(getattr(args, option), f"--{option}", (f".{option}",))
+    if args.plot:
+        output_file(args.plot, "--plot", compare.PLOT_SUFFIXES)
+        compare.plotting()  # matplotlib present, before minutes of games
+    plan = compare.scenarios_of(args.game)  # an unknown game is an error before any run
+    workers = args.workers or os.cpu_count() or 1
+    size = args.chunk or compare.chunk_size(args.runs, workers)
+    progress = compare.Progress.for_terminal(args.runs * len(plan), quiet=args.quiet)
+    with compare.executor(args.executor, workers, args.scheduler) as pool:
+        columns = compare.compare(
+            args.game, args.runs, args.seed, pool, args.bot, size=size, progress=progress
+        )
     print(compare.table(columns, detail=args.detail))
+    written = []
     if args.json:
-        args.json.write_text(compare.to_json(columns) + "\n")
-        print(f"\nall runs written to {args.json}")
+        write_atomic(args.json, compare.to_json(columns) + "\n")
+        written.append(f"every run in {args.json}")
+    if args.csv:
+        write_atomic(args.csv, compare.to_csv(columns))
+        written.append(f"one row per run in {args.csv}")
+    if args.plot:
+        write_atomic(args.plot, compare.plot(columns, args.plot.suffix.lower()[1:]))
+        written.append(f"the distributions in {args.plot}")
+    if written:
+        print("\nwrote " + "; ".join(written))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from omaha.server.app import serve, session_from_args
+
+    serve(session_from_args(args), args.host, args.port)
     return 0
 
 

@@ -1,51 +1,149 @@
-"""Side-by-side comparison of the designs: many seeded games, common metrics.
+"""Side-by-side comparison of the designs: many seeded games, common metrics, history.
 
 For every installed game and each of its shipped scenarios, play ``runs``
 seeded games with the game's strongest bots (heuristic, else historical, else
 random; see ``Game.lineup``), collect the metrics every game declares and the
 outcome levels, and line them up next to the historical record
-(:data:`omaha.kernel.metrics.HISTORICAL`).
+(:data:`omaha.kernel.metrics.HISTORICAL`, with sources).
 
-Uses only the registry and the protocol. Results depend only on (game,
-scenario, seed, bots): the same on any machine and with any number of worker
-processes, because every game is seeded on its own and results are gathered
-in seed order.
+**Seeds.** One root seed. Run ``i`` takes its seeds from
+``numpy.random.SeedSequence(root).spawn(n)[i]`` (which is
+``SeedSequence(root, spawn_key=(i,))``): its first 64-bit word, halved to 63
+bits, seeds the game's dice, the next words seed the bots. A run's result thus
+depends only on (game, scenario, bots, root, i): the same serially, in a
+process pool, on a Dask cluster, and whatever the chunking.
+
+**Executors.** Any :class:`concurrent.futures.Executor` runs the chunks (a
+chunk is a stretch of consecutive runs of one scenario, so per-task overhead
+stays small): :func:`executor` makes a serial one, a process pool, or a Dask
+client's executor (the ``dask`` extra).
+
+**Statistics** (numpy): for each metric the mean with a 95% interval (normal
+approximation, 1.96 standard errors) and the 10th-90th percentile band; 0/1
+metrics and outcome shares as percentages with Wilson 95% intervals.
+
+Uses only the registry and the protocol.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import contextlib
+import csv
+import importlib
+import io
 import json
+import logging
 import math
-import statistics
+import os
+import signal
+import sys
+import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Literal, TextIO
 
 import attrs
+import numpy as np
 
 import omaha
-from omaha.kernel.metrics import COMMON, HISTORICAL
+from omaha.kernel.metrics import COMMON, HISTORICAL, Historical
 from omaha.kernel.protocol import Game
 
 BOT_PREFERENCE = ("heuristic", "historical", "solitaire", "random")
+#: 95% two-sided normal quantile, for the mean's interval and Wilson's.
+Z95 = 1.959963984540054
+#: Words drawn per run: the game's seed, then one per bot (a game has at most this less one).
+SEED_WORDS = 8
+ExecutorKind = Literal["serial", "process", "dask"]
+EXECUTORS: tuple[ExecutorKind, ...] = ("serial", "process", "dask")
 
 
 def strongest_bot(game: Game[Any]) -> str:
     return next(name for name in BOT_PREFERENCE if name in game.bots)
 
 
+# --------------------------------------------------------------------------
+# Seeds and runs
+# --------------------------------------------------------------------------
+def run_seeds(root: int, index: int) -> tuple[int, tuple[int, ...]]:
+    """The game seed and the bot seeds of run ``index`` under root seed ``root``."""
+    sequence = np.random.SeedSequence(root, spawn_key=(index,))
+    words = [int(w) >> 1 for w in sequence.generate_state(SEED_WORDS, dtype=np.uint64)]
+    return words[0], tuple(words[1:])
+
+
 @attrs.frozen
 class Run:
-    """One finished game: its seed, outcome level, winner and metrics."""
+    """One finished game: its index and seeds, outcome level, winner and metrics."""
 
+    index: int
     seed: int
+    bot_seeds: tuple[int, ...]
     level: str
     winner: str | None
     metrics: dict[str, float]
     actions: int
 
 
+def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = None) -> Run:
+    """Play run ``index`` of a comparison with root seed ``root``."""
+    game = omaha.load(name)
+    lineup = game.lineup(bot or strongest_bot(game))
+    seed, bot_seeds = run_seeds(root, index)
+    bots = {
+        side: game.bots[b](seed=bot_seeds[i]) for i, (side, b) in enumerate(sorted(lineup.items()))
+    }
+    state = game.new_state(scenario, seed=seed)
+    steps = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        state.apply(bots[player].choose(state))
+        steps += 1
+    outcome = state.outcome()
+    assert outcome is not None
+    used = bot_seeds[: len(lineup)]
+    return Run(index, seed, used, outcome.level, outcome.winner, state.metrics(), steps)
+
+
+@attrs.frozen
+class Chunk:
+    """Consecutive runs ``start .. start + count - 1`` of one scenario: one task."""
+
+    game: str
+    scenario: str
+    bot: str | None
+    root: int
+    start: int
+    count: int
+
+
+def play_chunk(chunk: Chunk) -> list[Run]:
+    """Play a chunk (in whatever process or machine the executor chose)."""
+    return [
+        play_one(chunk.game, chunk.scenario, chunk.root, i, chunk.bot)
+        for i in range(chunk.start, chunk.start + chunk.count)
+    ]
+
+
+def chunks(
+    game: str, scenario: str, bot: str | None, root: int, runs: int, size: int
+) -> list[Chunk]:
+    return [
+        Chunk(game, scenario, bot, root, start, min(size, runs - start))
+        for start in range(0, runs, size)
+    ]
+
+
+def chunk_size(runs: int, workers: int) -> int:
+    """Runs per task: about four tasks per worker and scenario, at most 25 runs each."""
+    return max(1, min(25, math.ceil(runs / (4 * max(1, workers)))))
+
+
+# --------------------------------------------------------------------------
+# Columns: all runs of one scenario
+# --------------------------------------------------------------------------
 @attrs.frozen
 class Column:
     """All runs of one game and scenario."""
@@ -55,6 +153,8 @@ class Column:
     scenario: str
     bots: dict[str, str]
     runs: tuple[Run, ...]
+    units: dict[str, str] = attrs.field(factory=dict)
+    root: int = 0
 
     @property
     def label(self) -> str:
@@ -73,141 +173,417 @@ class Column:
         return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def play_one(name: str, scenario: str, seed: int, bot: str | None = None) -> Run:
-    """Play one seeded game with the chosen (or strongest) bots."""
+def _column(name: str, scenario: str, bot: str | None, root: int, runs: Iterable[Run]) -> Column:
     game = omaha.load(name)
+    units = {m.name: m.unit for m in (*COMMON, *game.metrics)}
     lineup = game.lineup(bot or strongest_bot(game))
-    bots = {
-        side: game.bots[b](seed=seed * 1009 + i)
-        for i, (side, b) in enumerate(sorted(lineup.items()))
-    }
-    state = game.new_state(scenario, seed=seed)
-    steps = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        assert player is not None
-        state.apply(bots[player].choose(state))
-        steps += 1
-    outcome = state.outcome()
-    assert outcome is not None
-    return Run(seed, outcome.level, outcome.winner, state.metrics(), steps)
+    ordered = tuple(sorted(runs, key=lambda r: r.index))
+    return Column(name, game.title, scenario, lineup, ordered, units, root)
 
 
-def _play_args(args: tuple[str, str, int, str | None]) -> Run:
-    return play_one(*args)
+# --------------------------------------------------------------------------
+# Executors
+# --------------------------------------------------------------------------
+class SerialExecutor(cf.Executor):
+    """Runs each task when it is submitted, in this process."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        future: cf.Future[Any] = cf.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            if not isinstance(exc, Exception):
+                raise  # Ctrl-C stops at once
+            future.set_exception(exc)
+        return future
 
 
-def run_column(
-    name: str, scenario: str, seeds: Sequence[int], bot: str | None = None, workers: int = 1
-) -> Column:
-    game = omaha.load(name)
-    jobs = [(name, scenario, seed, bot) for seed in seeds]
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            runs = list(pool.map(_play_args, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the worker processes at once."""
+    # the executor has no public way to end running work before Python 3.14; its
+    # process table is gone after shutdown, so take it first
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+
+
+@contextlib.contextmanager
+def executor(
+    kind: ExecutorKind = "process", workers: int | None = None, scheduler: str | None = None
+) -> Iterator[cf.Executor]:
+    """An executor for the comparison, shut down (and on Ctrl-C stopped) on leaving.
+
+    ``serial``: this process. ``process``: a pool of ``workers`` processes (default:
+    the machine's cores). ``dask``: the Dask cluster whose scheduler listens at
+    ``scheduler`` (``tcp://host:8786``), or a local cluster of ``workers`` processes.
+    """
+    workers = workers or os.cpu_count() or 1
+    if kind == "serial":
+        yield SerialExecutor()
+    elif kind == "process":
+        pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
+            yield pool
+        except BaseException:
+            _stop_pool(pool)
+            raise
+        pool.shutdown()
+    elif kind == "dask":
+        with _dask_executor(workers, scheduler) as ex:
+            yield ex
     else:
-        runs = [_play_args(job) for job in jobs]
-    lineup = game.lineup(bot or strongest_bot(game))
-    return Column(name, game.title, scenario, lineup, tuple(runs))
+        raise ValueError(f"unknown executor {kind!r} (one of: {', '.join(EXECUTORS)})")
+
+
+@contextlib.contextmanager
+def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]:
+    try:  # optional and untyped: used through Any
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise ValueError("the dask executor needs Dask: pip install 'omaha[dask]'") from None
+    cluster: Any = None
+    # Dask's own warnings (a cancelled task, a worker killed on Ctrl-C) are not the user's
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if scheduler is None:
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        client: Any = distributed.Client(cluster)
+    else:
+        try:
+            client = distributed.Client(scheduler, timeout="5s")
+        except OSError as exc:
+            raise ValueError(f"no Dask scheduler answers at {scheduler} ({exc})") from None
+    try:
+        pool: cf.Executor = client.get_executor(pure=False)
+        yield pool
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# --------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------
+class Progress:
+    """A one-line progress bar on a terminal: runs done, runs per second, time left."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.enabled = enabled and total > 0
+        self.started = time.monotonic()
+        self._drawn = 0.0
+
+    @classmethod
+    def for_terminal(cls, total: int, quiet: bool = False) -> Progress:
+        """On stderr when it is a terminal and ``quiet`` is not asked for; else silent."""
+        return cls(total, sys.stderr, enabled=not quiet and sys.stderr.isatty())
+
+    def advance(self, runs: int) -> None:
+        self.done += runs
+        now = time.monotonic()
+        if self.enabled and (now - self._drawn > 0.2 or self.done >= self.total):
+            self._drawn = now
+            self.stream.write("\r" + self.line(now - self.started) + "\x1b[K")
+            self.stream.flush()
+
+    def line(self, elapsed: float) -> str:
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        width = 24
+        filled = int(width * self.done / self.total)
+        bar = "#" * filled + "-" * (width - filled)
+        eta = "--:--" if math.isnan(left) else _clock(left)
+        return f"[{bar}] {self.done}/{self.total} runs  {rate:.1f} runs/s  {eta} left"
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+# --------------------------------------------------------------------------
+# The comparison
+# --------------------------------------------------------------------------
+def scenarios_of(games: Iterable[str] | None) -> list[tuple[str, str]]:
+    names = list(games) if games is not None else list(omaha.games())
+    return [(name, scenario) for name in names for scenario in omaha.load(name).scenarios()]
 
 
 def compare(
     games: Iterable[str] | None = None,
     runs: int = 100,
-    first_seed: int = 1,
-    workers: int = 1,
+    seed: int = 1,
+    pool: cf.Executor | None = None,
     bot: str | None = None,
+    size: int | None = None,
+    progress: Progress | None = None,
 ) -> list[Column]:
-    """Play ``runs`` seeded games of every scenario of every chosen game."""
-    names = list(games) if games is not None else list(omaha.games())
-    seeds = range(first_seed, first_seed + runs)
-    columns = []
-    for name in names:
-        game = omaha.load(name)
-        for scenario in game.scenarios():
-            columns.append(run_column(name, scenario, seeds, bot, workers))
-    return columns
+    """Play ``runs`` seeded games of every scenario of every chosen game.
+
+    ``pool`` runs the chunks (default: serially here); ``size`` is the runs per chunk
+    (default :func:`chunk_size` for the machine's cores). Results do not depend on either.
+    """
+    if runs < 1:
+        raise ValueError(f"runs must be at least 1, not {runs}")
+    plan = scenarios_of(games)
+    size = size or chunk_size(runs, os.cpu_count() or 1)
+    pool = pool or SerialExecutor()
+    tasks = [c for name, scen in plan for c in chunks(name, scen, bot, seed, runs, size)]
+    results: dict[tuple[str, str], list[Run]] = {key: [] for key in plan}
+    futures: dict[cf.Future[list[Run]], Chunk] = {}
+
+    def done(task: Chunk, played: list[Run]) -> None:
+        results[(task.game, task.scenario)].extend(played)
+        if progress is not None:
+            progress.advance(task.count)
+
+    try:
+        if isinstance(pool, SerialExecutor):  # one task at a time, so progress moves
+            for task in tasks:
+                done(task, play_chunk(task))
+            return [_column(n, sc, bot, seed, results[(n, sc)]) for n, sc in plan]
+        for task in tasks:
+            futures[pool.submit(play_chunk, task)] = task
+        for future in cf.as_completed(futures):
+            done(futures[future], future.result())
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    finally:
+        if progress is not None:
+            progress.close()
+    return [_column(name, scen, bot, seed, results[(name, scen)]) for name, scen in plan]
 
 
-def _cell(values: list[float]) -> str:
+def run_column(
+    name: str, scenario: str, runs: int, root: int = 1, bot: str | None = None,
+    pool: cf.Executor | None = None, size: int = 5,
+) -> Column:  # fmt: skip
+    """All runs of one scenario (a convenience over :func:`compare`)."""
+    pool = pool or SerialExecutor()
+    tasks = chunks(name, scenario, bot, root, runs, size)
+    done = [
+        run for future in [pool.submit(play_chunk, t) for t in tasks] for run in future.result()
+    ]
+    return _column(name, scenario, bot, root, done)
+
+
+# --------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------
+@attrs.frozen
+class Summary:
+    """A metric over the runs: mean with its 95% interval, and the 10-90% band."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+    p10: float
+    p90: float
+
+
+def summarize(values: Sequence[float]) -> Summary | None:
     if not values:
-        return "—"
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return f"{mean:.2f}"
-    ordered = sorted(values)
-    lo = ordered[int(0.1 * (len(ordered) - 1))]
-    hi = ordered[int(0.9 * (len(ordered) - 1))]
-    return f"{mean:.2f} [{lo:.2f}-{hi:.2f}]"
+        return None
+    data = np.asarray(values, dtype=float)
+    n = int(data.size)
+    mean = float(data.mean())
+    half = Z95 * float(data.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    p10, p90 = (float(v) for v in np.percentile(data, [10, 90]))
+    return Summary(n, mean, mean - half, mean + half, p10, p90)
 
 
+@attrs.frozen
+class Share:
+    """How many of ``n`` runs had something: a percentage with a Wilson 95% interval."""
+
+    k: int
+    n: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.k / self.n
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson's score interval, in percent."""
+        low, high = wilson(self.k, self.n)
+        return 100.0 * low, 100.0 * high
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return f"{self.percent:.0f}% ({low:.0f}-{high:.0f}%)"
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for ``k`` successes in ``n`` trials, as fractions."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share_of(values: Sequence[float]) -> Share | None:
+    """A 0/1 metric as a share (values other than 0 and 1 count as not 1)."""
+    if not values:
+        return None
+    return Share(sum(1 for v in values if v == 1.0), len(values))
+
+
+@attrs.frozen
+class VersusHistory:
+    """A design's mean against the historical figure."""
+
+    difference: float
+    inside_band: bool
+
+
+def versus(summary: Summary, history: Historical) -> VersusHistory:
+    inside = summary.p10 <= history.value <= summary.p90
+    return VersusHistory(summary.mean - history.value, inside)
+
+
+def is_rate(column: Column, metric: str) -> bool:
+    return column.units.get(metric) == "0/1"
+
+
+# --------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------
 def table(columns: Sequence[Column], detail: bool = False) -> str:
-    """The comparison as text: the common metrics side by side next to history, the
-    outcome levels, and (with ``detail``) each design's own metrics."""
+    """The comparison as text: per common metric, each design's figures and their
+    difference from history; the outcome levels; with ``detail`` each design's own
+    metrics."""
     if not columns:
         return "no games installed"
     common = [m for m in COMMON if any(c.values(m.name) for c in columns)]
-    common_names = {m.name for m in COMMON}
-    headers = ["metric", *[c.label for c in columns], "history"]
-    rows: list[list[str]] = []
-    for m in common:
-        hist = HISTORICAL.get(m.name)
-        rows.append(
-            [
-                f"{m.name} ({m.unit})",
-                *[_cell(c.values(m.name)) for c in columns],
-                f"{hist.value:.2f}" if hist else "",
-            ]
-        )
-    width0 = max(len(h) for h in headers[:1] + [r[0] for r in rows]) + 2
-    widths = [width0] + [max(24, len(c.label) + 2) for c in columns] + [8]
-
-    def line(cells: Sequence[str]) -> str:
-        return "".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=False)).rstrip()
-
-    def who(col: Column) -> str:
+    width = max(len(c.label) for c in columns) + 2
+    runs = sorted({len(c.runs) for c in columns})
+    roots = sorted({c.root for c in columns})
+    out = [
+        f"Side-by-side comparison: {'/'.join(map(str, runs))} seeded runs per scenario "
+        f"(root seed {'/'.join(map(str, roots))})",
+        "",
+    ]
+    for col in columns:
         bots = "/".join(f"{side}={bot}" for side, bot in sorted(col.bots.items()))
-        return f"  {col.label}: {col.title}; {len(col.runs)} seeded runs, bots {bots}"
-
-    out = ["Side-by-side comparison: mean [10th-90th percentile] of each metric", ""]
-    out.extend(who(c) for c in columns)
-    out += ["", line(headers), line(["-" * (w - 2) for w in widths])]
-    out.extend(line(r) for r in rows)
-    out += ["", "Outcomes"]
+        out.append(f"  {col.label.ljust(width)}{col.title}; bots {bots}")
+    for metric in common:
+        hist = HISTORICAL.get(metric.name)
+        out += ["", f"{metric.name} ({metric.unit}): {metric.meaning}"]
+        if hist is not None:
+            out.append(f"  history {_num(hist.value)}{_range(hist)}: {hist.what}")
+        rate = all(is_rate(c, metric.name) for c in columns if c.values(metric.name))
+        if rate:
+            out.append(f"  {'design'.ljust(width)}{'share':>6}   95% interval (Wilson)")
+        else:
+            head = f"  {'design'.ljust(width)}{'mean':>7}  {'95% interval':<15}{'10-90% band':<15}"
+            out.append(head + ("vs history" if hist else "").rstrip())
+        for col in columns:
+            values = col.values(metric.name)
+            if not values:
+                continue
+            out.append("  " + col.label.ljust(width) + _row(col, metric.name, values, hist))
+    out += ["", "Outcomes (share of runs, Wilson 95% interval)"]
     for col in columns:
         total = len(col.runs)
-        shares = ", ".join(f"{level} {100 * n / total:.0f}%" for level, n in col.levels())
-        out.append(f"  {col.label}: {shares}")
+        shares = ", ".join(f"{level} {Share(n, total)}" for level, n in col.levels())
+        out.append(f"  {col.label.ljust(width)}{shares}")
     if detail:
+        common_names = {m.name for m in COMMON}
         for col in columns:
             own = sorted({k for r in col.runs for k in r.metrics} - common_names)
             if own:
                 out += ["", f"{col.label}: design-specific metrics"]
                 wide = max(len(k) for k in own) + 2
-                out.extend(f"  {k.ljust(wide)}{_cell(col.values(k))}" for k in own)
-    notes = [
-        f"  {name}: {h.source}"
-        for name, h in sorted(HISTORICAL.items())
-        if any(m.name == name for m in common)
-    ]
+                out.extend(f"  {k.ljust(wide)}{_row(col, k, col.values(k), None)}" for k in own)
+    notes = [f"  {m.name}: {HISTORICAL[m.name].source}" for m in common if m.name in HISTORICAL]
     if notes:
-        out += ["", "Historical figures"]
+        out += ["", "Historical figures: sources"]
         out.extend(notes)
     return "\n".join(out)
 
 
+def _row(col: Column, metric: str, values: list[float], hist: Historical | None) -> str:
+    if not values:
+        return "—"
+    if is_rate(col, metric):
+        share = share_of(values)
+        assert share is not None
+        low, high = share.interval
+        return f"{share.percent:5.1f}%   {low:.1f}-{high:.1f}%"
+    s = summarize(values)
+    assert s is not None
+    text = f"{_num(s.mean):>7}  {_pair(s.low, s.high):<15}{_pair(s.p10, s.p90):<15}"
+    if hist is not None:
+        v = versus(s, hist)
+        where = "history inside the band" if v.inside_band else "history outside the band"
+        text += f"{v.difference:+.2f}, {where}"
+    return text.rstrip()
+
+
+def _num(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _pair(low: float, high: float) -> str:
+    return f"{low:.2f}-{high:.2f}"
+
+
+def _range(hist: Historical) -> str:
+    if hist.low is None or hist.high is None:
+        return ""
+    return f" (sources: {_pair(hist.low, hist.high)})"
+
+
+# --------------------------------------------------------------------------
+# Every run, as JSON and CSV
+# --------------------------------------------------------------------------
+def _clean(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
 def to_json(columns: Sequence[Column]) -> str:
-    """Every run of every column, for analysis elsewhere."""
+    """Every run of every column, for analysis elsewhere (NaN is null)."""
     return json.dumps(
         [
             {
                 "game": c.game,
                 "scenario": c.scenario,
                 "bots": c.bots,
+                "root_seed": c.root,
                 "runs": [
                     dict(
                         attrs.asdict(r),
-                        metrics={k: None if math.isnan(v) else v for k, v in r.metrics.items()},
+                        bot_seeds=list(r.bot_seeds),
+                        metrics={k: _clean(v) for k, v in r.metrics.items()},
                     )
                     for r in c.runs
                 ],
@@ -217,3 +593,113 @@ def to_json(columns: Sequence[Column]) -> str:
         indent=1,
         sort_keys=True,
     )
+
+
+CSV_FIELDS = ("game", "scenario", "run", "seed", "level", "winner", "actions")
+
+
+def to_csv(columns: Sequence[Column]) -> str:
+    """One tidy row per run: game, scenario, run index, seed, outcome, then every
+    metric (empty where a design does not measure it or it does not apply)."""
+    metrics = sorted({k for c in columns for r in c.runs for k in r.metrics})
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*CSV_FIELDS, *metrics])
+    for c in columns:
+        for r in c.runs:
+            values = [r.metrics.get(k, math.nan) for k in metrics]
+            writer.writerow(
+                [
+                    c.game, c.scenario, r.index, r.seed, r.level, r.winner or "", r.actions,
+                    *("" if math.isnan(v) else repr(v) for v in values),
+                ]
+            )  # fmt: skip
+    return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------
+# The picture
+# --------------------------------------------------------------------------
+PLOT_SUFFIXES = (".png", ".svg")
+
+
+def plotting() -> Any:
+    """matplotlib's pyplot on a file-only backend; ``ValueError`` naming the extra if absent."""
+    try:  # optional: used through Any, so the package type-checks without it
+        matplotlib: Any = importlib.import_module("matplotlib")
+        matplotlib.use("Agg")
+        return importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        raise ValueError("a plot needs matplotlib: pip install 'omaha[plot]'") from None
+
+
+def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
+    """Each common metric's distribution per design side by side, history drawn across
+    (the ``plot`` extra: matplotlib), as the bytes of a ``png`` or ``svg`` file."""
+    if f".{kind}" not in PLOT_SUFFIXES:
+        raise ValueError(f"a plot is png or svg, not {kind!r}")
+    plt = plotting()
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text in SVG: smaller, searchable
+    plt.rcParams["svg.hashsalt"] = "omaha"  # element ids from a fixed salt: the same file twice
+    metrics = [m for m in COMMON if any(c.values(m.name) for c in columns)]
+    ncols = 3
+    nrows = max(1, math.ceil(len(metrics) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 4.0 * nrows), squeeze=False)
+    colours = plt.get_cmap("tab10").colors
+    for ax, metric in zip(axes.flat, metrics, strict=False):
+        present = [(i, c) for i, c in enumerate(columns) if c.values(metric.name)]
+        labels = [c.label for _, c in present]
+        positions = list(range(1, len(present) + 1))
+        rate = all(is_rate(c, metric.name) for _, c in present)
+        if rate:
+            shares = [share_of(c.values(metric.name)) for _, c in present]
+            pct = [s.percent if s else 0.0 for s in shares]
+            errs = [
+                [p - s.interval[0] for p, s in zip(pct, shares, strict=True) if s],
+                [s.interval[1] - p for p, s in zip(pct, shares, strict=True) if s],
+            ]
+            ax.bar(
+                positions, pct, yerr=errs, capsize=4,
+                color=[colours[i % 10] for i, _ in present], alpha=0.8,
+            )  # fmt: skip
+            ax.set_ylim(0, 105)
+            ax.set_ylabel("% of runs (Wilson 95%)")
+        else:
+            data = [c.values(metric.name) for _, c in present]
+            parts = ax.boxplot(
+                data, positions=positions, whis=(10, 90), showfliers=False, showmeans=True,
+                patch_artist=True, widths=0.6,
+            )  # fmt: skip
+            for patch, (i, _) in zip(parts["boxes"], present, strict=True):
+                patch.set_facecolor(colours[i % 10])
+                patch.set_alpha(0.55)
+            ax.set_ylabel(metric.unit)
+        hist = HISTORICAL.get(metric.name)
+        if hist is not None:
+            value = 100 * hist.value if rate else hist.value
+            ax.axhline(value, color="crimson", linestyle="--", linewidth=1.6, label="history")
+            if hist.low is not None and hist.high is not None:
+                scale = 100 if rate else 1
+                ax.axhspan(scale * hist.low, scale * hist.high, color="crimson", alpha=0.08)
+            ax.legend(loc="best", fontsize=8, frameon=False)
+        ax.set_xticks(positions, labels, fontsize=8, rotation=25, ha="right")
+        ax.set_title(f"{metric.name} ({metric.unit})", fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(metrics) :]:
+        ax.set_visible(False)
+    runs = "/".join(str(n) for n in sorted({len(c.runs) for c in columns}))
+    fig.suptitle(
+        f"omaha compare: {runs} seeded runs per scenario; boxes 25-75%, whiskers 10-90%, "
+        "triangle = mean; dashed = history",
+        fontsize=11,
+    )
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    out = io.BytesIO()
+    fig.savefig(out, format=kind, dpi=110, metadata=_plot_metadata(kind))
+    plt.close(fig)
+    return out.getvalue()
+
+
+def _plot_metadata(kind: str) -> dict[str, Any]:
+    """No creation date in the file, so the same runs give the same picture."""
+    return {"Date": None} if kind == "svg" else {"Software": None}

@@ -15,7 +15,7 @@ import attrs
 from omaha.kernel.actions import Action
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ReturnCard(Action):
     """4.5: shuffle one of the three set-up cards back into the deck."""
 
@@ -23,7 +23,7 @@ class ReturnCard(Action):
     card: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class PlayCard(Action):
     """9.2: play one option of a card that needs no target."""
 
@@ -32,7 +32,7 @@ class PlayCard(Action):
     option: int
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class PlayCardAt(Action):
     """9.2: play one option of a card on a target square."""
 
@@ -42,14 +42,14 @@ class PlayCardAt(Action):
     square: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Continue(Action):
     """Close the card window before the Drift rolls."""
 
     notation = "continue"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ChooseEvent(Action):
     """5.2: the US square and the adjacent German square a Random Event may hit."""
 
@@ -58,7 +58,7 @@ class ChooseEvent(Action):
     german: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Move(Action):
     """5.3.a, 8.1: move a landed unit into an adjacent square (1 Initiative)."""
 
@@ -67,7 +67,7 @@ class Move(Action):
     square: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Attack(Action):
     """5.3.b, 8.4.a: attack a square of numerical tokens from an adjacent square (1 Initiative)."""
 
@@ -76,7 +76,7 @@ class Attack(Action):
     square: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class AddSquare(Action):
     """8.4.a: add another adjacent square to the attack (1 more Initiative)."""
 
@@ -84,14 +84,14 @@ class AddSquare(Action):
     square: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ResolveAttack(Action):
     """8.4.b-d: roll the attack."""
 
     notation = "resolve attack"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Engineers(Action):
     """5.3.c, 8.5: an engineer attempt on an obstacle or Mines token (1 Initiative, N assets)."""
 
@@ -100,7 +100,7 @@ class Engineers(Action):
     assets: int
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Rally(Action):
     """5.3.d: flip a disrupted unit to its full-strength side (1 Initiative)."""
 
@@ -108,7 +108,7 @@ class Rally(Action):
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class MoveTank(Action):
     """5.3.e, 8.3: attach a Tank token to another unit (1 Initiative)."""
 
@@ -117,7 +117,7 @@ class MoveTank(Action):
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Release(Action):
     """5.3.f: release a reinforcement to an entry square C19-C27 (1 Initiative, turn 3+)."""
 
@@ -126,7 +126,7 @@ class Release(Action):
     square: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndActivation(Action):
     """End the Activation phase, keeping any Initiative left unspent."""
 

@@ -22,12 +22,14 @@ Initiative point:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 import attrs
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
+from omaha.kernel.board import Board
 from omaha.kernel.dice import RandomDice
 from omaha.kernel.protocol import State
 from omaha.kernel.view import View
@@ -50,12 +52,13 @@ from .actions import (
     ReturnCard,
 )
 from .components.map import BEACH
-from .components.tokens import face_value
+from .components.tokens import EVENT, MINES, SNIPER, STUG, face_value, is_strongpoint_token
+from .core import BOX, DEAD, LOST, BloodyCore, tank_name
 from .scenario import BloodyScenario
 
 #: Opportunity cost of one Initiative point, in VP.
 V_INIT = 0.45
-_SPECIAL = {"Mines": "mines", "Sniper": "sniper", "StuG": "stug", "Random Event": "event"}
+_SPECIAL = {"Mines": "mines", "Sniper": "sniper", "StuG": "stug", "Event": "event"}
 
 
 @attrs.define
@@ -99,8 +102,7 @@ def read_view(view: View, scen: BloodyScenario) -> Picture:
         elif p.name in ("Obstacle", "Gap"):
             gap[board.cell(p.where)] = p.name == "Gap"
         elif p.name == "Tank":
-            unit = next((m[5:] for m in p.marks if m.startswith("with ")), None)
-            tanks[p.id] = (board.cell(p.where) if p.where else -1, unit)
+            tanks[p.id] = (board.cell(p.where) if p.where else -1, None)
         elif p.side == "US":
             if "eliminated" in p.marks:
                 at[p.id] = -2
@@ -111,6 +113,9 @@ def read_view(view: View, scen: BloodyScenario) -> Picture:
             disrupted[p.id] = "disrupted" in p.marks
     attack = None
     for note in view.notes:
+        tank, supports, unit = note.partition(" (")[0].partition(" supports ")
+        if supports and tank in tanks:
+            tanks[tank] = (tanks[tank][0], unit)
         if note.startswith("attack on "):
             head, _, tail = note[len("attack on ") :].partition(" from ")
             attack = (board.cell(head), [board.cell(x) for x in tail.split(", ")])
@@ -129,6 +134,68 @@ def read_view(view: View, scen: BloodyScenario) -> Picture:
         tanks,
         attack,
     )
+
+
+#: What the US view shows of a revealed token face (the name read_view gives it).
+_SHOWN = {MINES: "mines", SNIPER: "sniper", STUG: "stug", EVENT: "event"}
+
+
+def picture_of(st: BloodyCore) -> Picture:
+    """The :class:`Picture` that :func:`read_view` reads from ``st.view("US")``, built
+    straight from the fields the US view shows: face-down tokens give only their kind
+    (Strongpoint or Encounter), never their face. A test checks the two agree."""
+    scen = st.scen
+    ids = [u.id for u in scen.units]
+    at: dict[str, int] = {}
+    disrupted: dict[str, bool] = {}
+    for u, w in enumerate(st.where):
+        at[ids[u]] = w if w >= 0 else (-1 if w == BOX else -2)
+        disrupted[ids[u]] = st.disrupted[u] and w != DEAD
+    tokens: dict[int, list[tuple[str, str | None]]] = {}
+    for cell in sorted(st.tokens):
+        toks = st.tokens[cell]
+        if toks:
+            tokens[cell] = [
+                (
+                    "sp" if is_strongpoint_token(face) else "enc",
+                    (_SHOWN.get(face) or str(face_value(face))) if revealed else None,
+                )
+                for face, revealed in toks
+            ]
+    tanks: dict[str, tuple[int, str | None]] = {}
+    for t, (w, unit) in enumerate(st.tanks):
+        if w != LOST:
+            tanks[tank_name(t)] = (w if w >= 0 else -1, ids[unit] if w >= 0 and unit >= 0 else None)
+    attack = None
+    if st.attack_target >= 0:
+        attack = (st.attack_target, list(st.attack_squares))
+    return Picture(
+        st.turn,
+        scen.turns,
+        st.init_token,
+        st.init_rating,
+        st.eng_token,
+        st.eng_rating,
+        list(st.hand),
+        at,
+        disrupted,
+        tokens,
+        {b: st.gap[b] for b in scen.beaches},
+        tanks,
+        attack,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _attack_results(strength: int, defence: int) -> tuple[str, ...]:
+    """8.4.d: the result of each die roll 1-6 of an attack (no modifier), in roll order."""
+    return tuple(rules.attack_result(r + strength, defence) for r in range(1, 7))
+
+
+@lru_cache(maxsize=16)
+def _cell_index(board: Board) -> dict[str, int]:
+    """Printed label -> board index (the bot reads labels off the legal actions)."""
+    return {label: i for i, label in enumerate(board.labels)}
 
 
 def _value(face: str | None) -> int | None:
@@ -152,8 +219,11 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        ctx = _Context(scen, read_view(state.view("US"), scen), legal)
-        return ctx.decide()
+        if isinstance(state, BloodyCore):
+            pic = picture_of(state)  # what read_view(state.view("US")) gives, built directly
+        else:  # pragma: no cover - every bloody state is a BloodyCore
+            pic = read_view(state.view("US"), scen)
+        return _Context(scen, pic, legal).decide()
 
 
 class _Context:
@@ -173,6 +243,19 @@ class _Context:
                 self.occupants.setdefault(cell, []).append(uid)
         self._pool = self._unknown_pool()
         self.exits_cleared = sum(1 for c in scen.exit_name if not pic.tokens.get(c))
+        self.cell = _cell_index(scen.board)
+        #: the legal actions by class, in listing order
+        self.kinds: dict[type[Action], list[Action]] = {}
+        for a in self.legal:
+            self.kinds.setdefault(type(a), []).append(a)
+        # pure evaluations met more than once in a decision, kept to be met again
+        self._potential: dict[int, float] = {}
+        self._engineer_p: dict[tuple[int, bool], float] = {}
+        self._fire_on: dict[int, bool] = {}
+        self._engineer_worth: dict[int, float] = {}
+        self._defences: dict[str, tuple[int, ...]] = {}
+        self._follow_up: dict[tuple[str, int, float, float], float] = {}
+        self._enc_pool: tuple[str, ...] | None = None
 
     # ---------------------------------------------------------------- basics
     def strength(self, uid: str) -> int:
@@ -193,6 +276,15 @@ class _Context:
 
     def uncleared(self, cell: int) -> bool:
         return bool(self.pic.tokens.get(cell))
+
+    def _fire(self, beach: int) -> bool:
+        """6.5.a, 8.5.a: an uncleared strongpoint fires on the Beach square (gray arrow)."""
+        found = self._fire_on.get(beach)
+        if found is None:
+            found = self._fire_on[beach] = any(
+                self.uncleared(sp) for sp in self.scen.arrows.get(beach, ())
+            )
+        return found
 
     def square_bonus(self, cell: int) -> float:
         """VP and strategic worth of clearing a square, beyond its tokens."""
@@ -218,14 +310,14 @@ class _Context:
 
     # ---------------------------------------------------------------- decisions
     def decide(self) -> Action:
-        first = self.legal[0]
-        if isinstance(first, ReturnCard) or any(isinstance(a, ReturnCard) for a in self.legal):
+        kinds = self.kinds
+        if ReturnCard in kinds:
             return self.return_card()
-        if any(isinstance(a, ChooseEvent) for a in self.legal):
+        if ChooseEvent in kinds:
             return self.choose_event()
-        if any(isinstance(a, Continue) for a in self.legal):
+        if Continue in kinds:
             return self.landing_cards()
-        if any(isinstance(a, ResolveAttack) for a in self.legal):
+        if ResolveAttack in kinds:
             return self.continue_attack()
         return self.activate()
 
@@ -358,12 +450,13 @@ class _Context:
 
     # -- Activation
     def activate(self) -> Action:
-        best: tuple[float, str, Action] = (0.0, "~", EndActivation())
+        """The candidate of highest score; on equal scores the last in notation order."""
+        best_score, best_text, best = 0.0, "~", cast(Action, EndActivation())
         for score, action in self.candidates():
-            key = (score, str(action))
-            if key > (best[0], best[1]):
-                best = (score, str(action), action)
-        return best[2]
+            # (score, notation) compared as a pair; the notation only on equal scores
+            if score > best_score or (score == best_score and str(action) > best_text):
+                best_score, best_text, best = score, str(action), action
+        return best
 
     def candidates(self) -> Iterable[tuple[float, Action]]:
         pic = self.pic
@@ -418,8 +511,7 @@ class _Context:
 
         hits = sum(cost(u) for u in units)
         ev = 0.0
-        for r in range(1, 7):
-            res = rules.attack_result(r - (1 if mixed else 0) + strength, defence)
+        for res in _attack_results(strength - (1 if mixed else 0), defence):
             if res == rules.SUCCESS:
                 ev += gain
             elif res == rules.SUCCESS_DISRUPTED:
@@ -489,13 +581,26 @@ class _Context:
         return best[2]
 
     # probing face-down squares (8.1)
-    def follow_up(self, cell: int, defences: list[int], prober: str) -> float:
+    def defences(self, kind: str) -> tuple[int, ...]:
+        """The German totals a face-down token of ``kind`` may show (one per unseen face)."""
+        found = self._defences.get(kind)
+        if found is None:
+            if kind == "sp":
+                found = tuple(face_value(f) or 0 for f in self._pool["sp"] or ["sp6"])
+            else:
+                nums = [face_value(f) for f in self._pool["enc"] if face_value(f) is not None]
+                found = tuple(v or 0 for v in nums)
+            self._defences[kind] = found
+        return found
+
+    def follow_up(self, cell: int, kind: str, prober: str) -> float:
         """Expected worth of attacking ``cell`` once revealed, from the stacks next to it.
 
-        ``defences`` are the possible German totals (one per unseen face, equally likely).
+        The German total is one of :meth:`defences` of ``kind``, equally likely.
         The prober is counted disrupted (it will be, if the tokens are numerical).
         """
         pic = self.pic
+        defences = self.defences(kind)
         units = [u for c in self.scen.land_neighbours[cell] for u in self.landed_units(c)]
         if not units or not defences:
             return 0.0
@@ -510,18 +615,25 @@ class _Context:
         gain = (
             (2.0 if self.scen.kind[cell] == "strongpoint" else 1.0) + self.square_bonus(cell) + 0.4
         )
-        total = 0.0
-        for d in defences:
-            ev = 0.0
-            for r in range(1, 7):
-                res = rules.attack_result(r + strength, d)
-                if res == rules.SUCCESS:
-                    ev += gain
-                elif res == rules.SUCCESS_DISRUPTED:
-                    ev += gain - hits
-                else:
-                    ev -= hits
-            total += max(0.0, ev / 6 - V_INIT)
+        total = self._follow_up.get((kind, strength, gain, hits))
+        if total is None:
+            total = 0.0
+            by_results: dict[tuple[str, ...], float] = {}
+            for d in defences:
+                results = _attack_results(strength, d)
+                ev = by_results.get(results)
+                if ev is None:
+                    ev = 0.0
+                    for res in results:
+                        if res == rules.SUCCESS:
+                            ev += gain
+                        elif res == rules.SUCCESS_DISRUPTED:
+                            ev += gain - hits
+                        else:
+                            ev -= hits
+                    by_results[results] = ev
+                total += max(0.0, ev / 6 - V_INIT)
+            self._follow_up[kind, strength, gain, hits] = total
         later = 1.0 if pic.init >= 2 else 0.75
         return later * total / len(defences)
 
@@ -534,43 +646,47 @@ class _Context:
         disrupt = 0.0 if pic.disrupted[uid] else self.hit_cost(uid)
         has_sp = any(k == "sp" for k, _ in toks)
         if has_sp:
-            faces = self._pool["sp"] or ["sp6"]
-            info = 0.2 + self.follow_up(cell, [face_value(f) or 0 for f in faces], uid)
+            info = 0.2 + self.follow_up(cell, "sp", uid)
         else:
-            nums = [face_value(f) for f in self._pool["enc"] if face_value(f) is not None]
-            info = 0.1 + self.follow_up(cell, [v or 0 for v in nums], uid)
+            info = 0.1 + self.follow_up(cell, "enc", uid)
         if has_sp:
             # a Strongpoint token is always numerical: the unit is stopped and disrupted
             extra = 0.0
             if any(k == "enc" and f is None for k, f in toks):
                 extra = 0.25  # its Encounter token may be a Sniper/StuG/event worth 1 VP
             return info + extra - disrupt
-        pool = self._pool["enc"] or ["e1"]
+        pool = self._enc_faces()
         n = len(pool)
         ev = 0.0
         enter = self.square_bonus(cell) + 0.3
+        with_tank = any(unit == uid for _, unit in pic.tanks.values())
         for face in pool:
-            if face_value(face) is not None:
+            if face == "value":
                 ev += info - disrupt
             elif face == "sniper":
                 ev += 1.0 + enter - V_INIT
             elif face == "stug":
-                ev += (
-                    1.0
-                    + enter
-                    - (0.8 if any(unit == uid for _, unit in pic.tanks.values()) else disrupt)
-                )
+                ev += 1.0 + enter - (0.8 if with_tank else disrupt)
             elif face == "event":
                 ev += 1.0 + enter - 0.1
             elif face == "mines":
                 ev += 0.2 - 0.5 * self.hit_cost(uid)
         return ev / n
 
+    def _enc_faces(self) -> tuple[str, ...]:
+        """The unseen Encounter faces, numerical ones as ``"value"``."""
+        found = self._enc_pool
+        if found is None:
+            pool = self._pool["enc"] or ["e1"]
+            found = self._enc_pool = tuple(
+                "value" if face_value(f) is not None else f for f in pool
+            )
+        return found
+
     def probe_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
-        for a in legal:
-            if not isinstance(a, Move):
-                continue
-            cell = self.board.cell(a.square)
+        for a in self.kinds.get(Move, ()):
+            assert isinstance(a, Move)
+            cell = self.cell[a.square]
             if not any(f is None for _, f in self.pic.tokens.get(cell, ())):
                 continue
             yield self.probe_value(a.unit, cell) - V_INIT, a
@@ -578,35 +694,46 @@ class _Context:
     # engineers (8.5)
     def engineer_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
         pic = self.pic
-        for a in legal:
-            if not isinstance(a, Engineers):
-                continue
-            cell = self.board.cell(a.square)
+        for a in self.kinds.get(Engineers, ()):
+            assert isinstance(a, Engineers)
+            cell = self.cell[a.square]
             beach = self.scen.kind[cell] == BEACH
-            fire = beach and any(self.uncleared(sp) for sp in self.scen.arrows.get(cell, ()))
-            mod = rules.engineer_modifier(pic.turn, a.assets, fire)
-            p = (
-                sum(
-                    1
-                    for r in range(1, 7)
-                    if self.scen.engineer_table.lookup(r + mod).result == "success"
+            fire = beach and self._fire(cell)
+            p = self._engineer_p.get((a.assets, fire))
+            if p is None:
+                mod = rules.engineer_modifier(pic.turn, a.assets, fire)
+                p = self._engineer_p[a.assets, fire] = (
+                    sum(
+                        1
+                        for r in range(1, 7)
+                        if self.scen.engineer_table.lookup(r + mod).result == "success"
+                    )
+                    / 6
                 )
-                / 6
-            )
-            if beach:
-                worth = 1.0 + (0.6 if self.occupants.get(cell) else 0.2)
-                if any(c < 0 for c, _ in pic.tanks.values()):
-                    worth += 0.2
-            else:
-                worth = 1.0 + (
-                    self.square_bonus(cell) if len(pic.tokens.get(cell, ())) == 1 else 0.3
-                )
+            worth = self._engineer_worth.get(cell)
+            if worth is None:
+                if beach:
+                    worth = 1.0 + (0.6 if self.occupants.get(cell) else 0.2)
+                    if any(c < 0 for c, _ in pic.tanks.values()):
+                        worth += 0.2
+                else:
+                    worth = 1.0 + (
+                        self.square_bonus(cell) if len(pic.tokens.get(cell, ())) == 1 else 0.3
+                    )
+                self._engineer_worth[cell] = worth
             # keep assets for other obstacles: a small charge per asset
             yield p * worth - V_INIT - 0.06 * a.assets, a
 
     # moves into cleared or empty squares (positioning)
     def potential(self, cell: int, uid: str) -> float:
-        """How useful it is for a unit to stand in ``cell``: next to valuable targets, forward."""
+        """How useful it is for a unit to stand in ``cell``: next to valuable targets, forward
+        (the same for every unit)."""
+        known = self._potential.get(cell)
+        if known is None:
+            known = self._potential[cell] = self._potential_of(cell)
+        return known
+
+    def _potential_of(self, cell: int) -> float:
         scen, pic = self.scen, self.pic
         best = 0.0
         for nb in scen.land_neighbours[cell]:
@@ -623,10 +750,9 @@ class _Context:
         return best + 0.12 * depth
 
     def move_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
-        for a in legal:
-            if not isinstance(a, Move):
-                continue
-            cell = self.board.cell(a.square)
+        for a in self.kinds.get(Move, ()):
+            assert isinstance(a, Move)
+            cell = self.cell[a.square]
             if self.pic.tokens.get(cell):
                 continue  # probes and mines are scored elsewhere
             here = self.pic.at[a.unit]
@@ -636,7 +762,7 @@ class _Context:
             yield gain * (0.6 + 0.1 * self.strength(a.unit)) - V_INIT, a
 
     def rally_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
-        for a in legal:
+        for a in self.kinds.get(Rally, ()):
             if isinstance(a, Rally):
                 spec = self.units[a.unit]
                 cell = self.pic.at[a.unit]
@@ -652,10 +778,9 @@ class _Context:
         fighting_turns = pic.turns - (pic.turn + 2)
         if fighting_turns < 3:
             return
-        for a in legal:
-            if not isinstance(a, Release):
-                continue
-            entry = self.board.cell(a.square)
+        for a in self.kinds.get(Release, ()):
+            assert isinstance(a, Release)
+            entry = self.cell[a.square]
             beach = self._landing_beach(entry)
             div = self.units[a.unit].division
             score = 0.35 * min(fighting_turns, 6) - 1.0  # keeping it is worth 1 VP (2.3.f)
@@ -678,9 +803,8 @@ class _Context:
     # cards (9.0)
     def card_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
         pic, scen = self.pic, self.scen
-        for a in legal:
-            if not isinstance(a, PlayCard | PlayCardAt):
-                continue
+        for a in (*self.kinds.get(PlayCard, ()), *self.kinds.get(PlayCardAt, ())):
+            assert isinstance(a, PlayCard | PlayCardAt)
             card = scen.cards[a.card]
             opt = card.options[a.option - 1]
             keep = max(
@@ -693,7 +817,7 @@ class _Context:
             )
             if opt.last is None and opt.effect in ("initiative_now", "engineers_now"):
                 keep = max(keep, 0.6 * self.option_worth(opt.effect, opt.amount))
-            cell = self.board.cell(a.square) if isinstance(a, PlayCardAt) else -1
+            cell = self.cell[a.square] if isinstance(a, PlayCardAt) else -1
             eff = opt.effect
             if eff == "initiative":
                 now = V_INIT * opt.amount * self.left

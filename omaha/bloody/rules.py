@@ -60,18 +60,39 @@ class Row:
         return (self.low is None or roll >= self.low) and (self.high is None or roll <= self.high)
 
 
+#: Modified rolls a table answers from a ready index (others are looked up row by row).
+_INDEXED_ROLLS = range(-20, 41)
+
+
 @attrs.frozen
 class Table:
     """A die table of contiguous rows covering every modified roll."""
 
     name: str
     rows: tuple[Row, ...]
+    _by_roll: dict[int, Row] = attrs.field(init=False, eq=False, repr=False)
 
-    def lookup(self, roll: int) -> Row:
+    def __attrs_post_init__(self) -> None:
+        by_roll = {}
+        for roll in _INDEXED_ROLLS:
+            row = self._scan(roll)
+            if row is not None:
+                by_roll[roll] = row
+        object.__setattr__(self, "_by_roll", by_roll)
+
+    def _scan(self, roll: int) -> Row | None:
         for row in self.rows:
             if row.covers(roll):
                 return row
-        raise ValueError(f"{self.name} table has no row for a modified roll of {roll}")
+        return None
+
+    def lookup(self, roll: int) -> Row:
+        row = self._by_roll.get(roll)
+        if row is None:
+            row = self._scan(roll)
+        if row is None:
+            raise ValueError(f"{self.name} table has no row for a modified roll of {roll}")
+        return row
 
 
 @attrs.frozen

@@ -82,6 +82,16 @@ class BloodyScenario(Scenario):
     card_ids: tuple[str, ...]
 
 
+def _read(path: Path) -> Node:
+    """A TOML file, as a node naming the file in its errors (also when it is not UTF-8)."""
+    try:
+        return load_toml(path)
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            path.name, "", f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at {exc.start})"
+        ) from None
+
+
 def scenario_path(ref: str) -> Path:
     """The file of a shipped scenario id, or ``ref`` itself when it names a TOML file."""
     return Path(ref) if ref.endswith(".toml") else SCENARIOS / f"{ref}.toml"
@@ -92,7 +102,7 @@ def load_scenario(ref: str) -> BloodyScenario:
     path = scenario_path(ref)
     if not path.exists():
         raise ScenarioError(path.name, "", "no such scenario file")
-    scen_node = load_toml(path)
+    scen_node = _read(path)
     scen_node.only({"scenario"})
     s = scen_node.req("scenario").only(
         {"id", "title", "turns", "track_max", "map", "units", "tokens", "tables", "cards",
@@ -104,7 +114,7 @@ def load_scenario(ref: str) -> BloodyScenario:
         name = s.req(key).as_str()
         for folder in (here, DATA):
             if (folder / name).exists():
-                return load_toml(folder / name)
+                return _read(folder / name)
         raise s.req(key).error(f"component file {name!r} not found")
 
     map_node, unit_node = component("map"), component("units")
@@ -116,6 +126,11 @@ def load_scenario(ref: str) -> BloodyScenario:
     board = board_from_node(map_node)
     turns = s.req("turns").as_int_in(1, 99)
     track_max = s.req("track_max").as_int_in(2, 99)
+    if turns > track_max:
+        raise s.req("turns").error(
+            f"{turns} turns do not fit on a Game Track of {track_max} spaces "
+            "(the Turn token moves along it, 3.5.a)"
+        )
     prov: list[ProvenanceItem] = [
         ProvenanceItem("scenario", s.req("id").as_str(), s.source()),
         ProvenanceItem("game length", f"{turns} turns", s.source("turns_source")),

@@ -13,11 +13,17 @@ below give, for each, its prompt and its legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import bisect
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
+from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 
 from . import view as seen
@@ -99,30 +105,33 @@ PROMPTS: dict[Step, Callable[[BloodyState], Pending]] = {
 }
 
 
-def _return_choices(st: BloodyState) -> list[Action]:
-    return [ReturnCard(c) for c in st.offered]
+def _return_choices(st: BloodyState) -> list[int]:
+    return [st.catalogue.return_card[c] for c in st.offered]
 
 
-def _landing_choices(st: BloodyState) -> list[Action]:
-    return [Continue(), *cards.playable(st, "landing")]
+def _landing_choices(st: BloodyState) -> list[int]:
+    return [st.catalogue.continue_, *cards.playable_codes(st, "landing")]
 
 
-def _event_choices(st: BloodyState) -> list[Action]:
-    return [ChooseEvent(st.label(u), st.label(g)) for u, g in st.event_pairs()]
+def _event_choices(st: BloodyState) -> list[int]:
+    pairs = st.catalogue.choose_event
+    return [pairs[pair] for pair in st.event_pairs()]
 
 
-def _attack_choices(st: BloodyState) -> list[Action]:
-    out: list[Action] = [ResolveAttack()]
+def _attack_choices(st: BloodyState) -> list[int]:
+    cat = st.catalogue
+    out = [cat.resolve_attack]
     if st.init_token >= 1:
-        out.extend(AddSquare(st.label(c)) for c in attack.attack_additions(st))
+        out.extend(cat.add_square[c] for c in attack.attack_additions(st))
     return out
 
 
-def _no_choice(st: BloodyState) -> list[Action]:
+def _no_choice(st: BloodyState) -> list[int]:
     return []
 
 
-CHOICES: dict[Step, Callable[[BloodyState], list[Action]]] = {
+#: The legal actions of each decision, as codes of the action catalogue.
+CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
     Step.SETUP: _return_choices,
     Step.CARDS: _landing_choices,
     Step.EVENT: _event_choices,
@@ -145,10 +154,58 @@ class BloodyState(BloodyCore):
             return None
         return PROMPTS[self.step](self)
 
-    def _legal_actions(self) -> Iterable[Action]:
-        return CHOICES[self.step](self)
+    def _legal_actions(self) -> list[Action]:
+        return self._legal_actions_in_order()
+
+    def _legal_actions_in_order(self) -> list[Action]:
+        """Sorted by notation through the catalogue's codes (no formatting); the codes
+        are kept for :meth:`action_mask` (the kernel caches the actions alongside)."""
+        codes = CHOICES[self.step](self)
+        actions = self.catalogue.in_order(codes)
+        self._listed_codes = codes
+        return actions
+
+    def _codes(self) -> list[int]:
+        """The catalogue codes of the legal actions, ascending (notation order)."""
+        legal = self.legal_actions()
+        codes = self._listed_codes
+        if len(codes) != len(legal) or (legal and self.catalogue.action[codes[0]] is not legal[0]):
+            codes = self._listed_codes = self.catalogue.codes_of(legal)  # listed another way
+        return codes
+
+    def _numbers(self) -> npt.NDArray[np.int64]:
+        """The legal actions' numbers in ``Game.action_space``, in notation order."""
+        return self.catalogue.numbers(self.game.action_space(self.scenario.id))[self._codes()]
+
+    def is_legal(self, action: object) -> bool:
+        """Whether an action equal to ``action`` is listed: found in the catalogue by value
+        and among the listed codes by bisection (no set of the legal actions is built, so
+        an action made anew, e.g. decoded from its number, is checked cheaply)."""
+        codes = self._codes()
+        try:
+            self.game.codec.check(action)
+        except IllegalAction:
+            return False
+        assert isinstance(action, Action)  # codec.check refuses anything else
+        code = self.catalogue.code_of_equal(action)
+        if code is None:
+            return False
+        k = bisect.bisect_left(codes, code)
+        return k < len(codes) and codes[k] == code
+
+    def legal_codes(self) -> tuple[int, ...]:
+        return tuple(sorted(self._numbers().tolist()))
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
+        mask[self._numbers()] = 1
+        return mask
 
     def explain_illegal(self, action: Action) -> str:
+        try:
+            self.game.codec.check(action)  # a mistyped field: say which
+        except IllegalAction as exc:
+            return str(exc)
         return activation.explain(self, action) or super().explain_illegal(action)
 
     # ------------------------------------------------------------------ apply
@@ -212,7 +269,7 @@ class BloodyState(BloodyCore):
         unit is at sea or no landing card can be played."""
         self.current_phase = Phase.DRIFT
         self.step = Step.CARDS
-        if self.at_sea() and cards.playable(self, "landing"):
+        if self.at_sea() and cards.playable_codes(self, "landing"):
             return
         self._drift_and_land()
 
@@ -261,8 +318,15 @@ class BloodyState(BloodyCore):
     def view(self, player: str | None = None) -> View:
         return seen.build_view(self, player)
 
+    def observation(self, player: str) -> Observation:
+        return seen.observation(self, player)
+
+    def returns(self) -> dict[str, float]:
+        return seen.returns(self)
+
     def _dump(self) -> dict[str, Any]:
         return seen.dump(self)
 
     def _restore(self, data: dict[str, Any]) -> None:
         seen.restore(self, data)
+        self.prepare()

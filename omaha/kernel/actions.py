@@ -34,9 +34,7 @@ _TOKEN = r'("(?:[^"\\]|\\.)*"|\S+)'
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-#: Printed notation of actions seen lately: legal actions are sorted by it on every
-#: decision, and formatting costs twenty times a lookup. Actions are frozen, so an
-#: entry never goes stale; the table is emptied when it grows past the cap.
+#: Printed notation by value, for actions made anew at every decision.
 _NOTATION: dict[Action, str] = {}
 _NOTATION_CAP = 200_000
 
@@ -47,15 +45,24 @@ class Action:
     notation: ClassVar[str] = ""
 
     def __str__(self) -> str:
-        try:
-            text = _NOTATION.get(self)
-        except TypeError:  # a mistyped, unhashable field: print it, do not keep it
-            return self._notation()
+        # Legal actions are sorted by their notation at every decision, and formatting
+        # costs far more than a lookup: an action keeps its text once made (on itself,
+        # for games that reuse their action objects; in a table by value, for games that
+        # make them anew). Actions are frozen, so neither goes stale; the text is not a
+        # field, so eq and hash ignore it.
+        notes = self.__dict__
+        text: str | None = notes.get("_text")
         if text is None:
-            text = self._notation()
-            if len(_NOTATION) >= _NOTATION_CAP:
-                _NOTATION.clear()
-            _NOTATION[self] = text
+            try:
+                text = _NOTATION.get(self)
+            except TypeError:  # a mistyped, unhashable field: print it, do not keep it
+                return self._notation()
+            if text is None:
+                text = self._notation()
+                if len(_NOTATION) >= _NOTATION_CAP:
+                    _NOTATION.clear()
+                _NOTATION[self] = text
+            notes["_text"] = text
         return text
 
     def _notation(self) -> str:

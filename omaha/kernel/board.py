@@ -27,8 +27,10 @@ from omaha.kernel.labels import (
     Sheet,
     format_letter_number,
     format_map_col_row,
+    label_text,
     parse_letter_number,
     parse_map_col_row,
+    shown,
 )
 from omaha.kernel.squares import Square
 
@@ -221,31 +223,41 @@ class Board:
 
     # -- labels and coordinates -------------------------------------------
     def cell(self, label: str) -> int:
-        """Board index of a printed label; :class:`LabelError` if malformed or off-map."""
-        key = label.strip().upper()
-        idx = self._index.get(key)
-        if idx is not None:
-            return idx
-        idx = self._index.get(self._canonical(label))
-        if idx is not None:
-            return idx
-        raise LabelError(f"{label!r} is not on the map {self.id!r}")
+        """Board index of a printed label.
 
-    def has(self, label: str) -> bool:
+        Anything that names no cell -- a label not on this map, a malformed one,
+        an empty string, a value that is not a string at all -- raises
+        :class:`LabelError` (a ``ValueError``, never a ``KeyError``), whose message
+        a game passes on as ``IllegalAction``: ``'Z99' is not on the map 'lnl'``.
+        """
+        if isinstance(label, str):
+            idx = self._index.get(label.upper())  # the common case: a printed label
+            if idx is not None:
+                return idx
+        key = label_text(label).upper()
+        idx = self._index.get(key)
+        if idx is None:
+            idx = self._index.get(self._canonical(key))
+        if idx is None:
+            raise LabelError(f"{shown(label)} is not on the map {self.id!r}")
+        return idx
+
+    def has(self, label: object) -> bool:
+        """Whether ``label`` names a cell of this map (never raises)."""
         try:
-            self.cell(label)
+            self.cell(label)  # type: ignore[arg-type]
         except LabelError:
             return False
         return True
 
-    def _canonical(self, label: str) -> str:
-        """The printed form of a well-formed label (``b1.2`` -> ``B1.02``)."""
+    def _canonical(self, key: str) -> str:
+        """The printed form of a well-formed label (``B1.2`` -> ``B1.02``)."""
         if self.scheme == "letter-number":
-            return format_letter_number(*parse_letter_number(label))
+            return format_letter_number(*parse_letter_number(key))
         if self.scheme == "map-col-row":
-            col, row = parse_map_col_row(label, self.sheets)
-            return format_map_col_row(self.sheets[label.strip().upper()[0]], col, row)
-        return label.strip().upper()
+            col, row = parse_map_col_row(key, self.sheets)
+            return format_map_col_row(self.sheets[key[0]], col, row)
+        return key
 
     def label(self, idx: int) -> str:
         return self.labels[idx]

@@ -85,6 +85,11 @@ _MAP_KEYS = {
 }  # fmt: skip
 _CELL_KEYS = {"at", "label", "xy", "terrain", "features", "props", "absent", "source"}
 
+#: Far more cells than any printed map has (TCS Omaha: 900); a file asking for more
+#: is refused before anything is built, as are coordinates beyond ``MAX_COORD``.
+MAX_CELLS = 100_000
+MAX_COORD = 10_000
+
 
 def load_board(path: str | Path) -> Board:
     """Read a map file; problems raise ``ScenarioError`` naming file and key."""
@@ -117,11 +122,15 @@ def board_from_node(root: Node) -> Board:
 
     if scheme == "letter-number":
         first, last = _pair(m.req("rows"), str)
-        c0, c1 = _pair(m.req("columns"), int)
+        c0, c1 = _span(m.req("columns"), low=0)
         try:
             r0, r1 = row_index(first), row_index(last)
         except LabelError as exc:
             raise m.req("rows").error(str(exc)) from None
+        if r1 < r0:
+            raise m.req("rows").error(f"the first row {first!r} comes after the last {last!r}")
+        if (r1 - r0 + 1) * (c1 - c0 + 1) > MAX_CELLS:
+            raise m.req("rows").error(f"rows x columns give more than {MAX_CELLS} cells")
         terrain = default_terrain.as_str() if default_terrain else "open"
         for row in range(r0, r1 + 1):
             for col in range(c0, c1 + 1):
@@ -133,11 +142,15 @@ def board_from_node(root: Node) -> Board:
             letter = sn.req("letter").as_str().upper()
             if not re.fullmatch(r"[A-Z]", letter):
                 raise sn.req("letter").error("a sheet letter is one letter A-Z")
-            ox, oy = _pair(sn.req("origin"), int)
+            if any(s.letter == letter for s in sheets):
+                raise sn.req("letter").error(f"sheet {letter} is declared twice")
+            ox, oy = _coords(sn.req("origin"))
             sheet = Sheet(letter, ox, oy)
             sheets.append(sheet)
-            h0, h1 = _pair(sn.req("hexrows"), int)
-            n0, n1 = _pair(sn.req("hexes"), int)
+            h0, h1 = _span(sn.req("hexrows"), low=0)
+            n0, n1 = _span(sn.req("hexes"), low=0)
+            if len(cells) + (h1 - h0 + 1) * (n1 - n0 + 1) > MAX_CELLS:
+                raise sn.error(f"the sheets give more than {MAX_CELLS} cells")
             for h in range(h0, h1 + 1):
                 for n in range(n0, n1 + 1):
                     col, row = ox + h, oy + n
@@ -163,10 +176,12 @@ def board_from_node(root: Node) -> Board:
         src = cn.source()
         if scheme == "named":
             label = cn.req("label").as_str().strip().upper()
-            x, y = _pair(cn.req("xy"), int)
+            x, y = _coords(cn.req("xy"))
             coord: Coord = Square(x, y) if grid == "square" else layout.to_axial(x, y)
             if label in cells:
                 raise cn.req("label").error(f"{label!r} is declared twice")
+            if len(cells) >= MAX_CELLS:
+                raise cn.error(f"the map has more than {MAX_CELLS} cells")
             add(label, coord, cn.req("terrain").as_str())
             targets = [label]
         else:
@@ -180,7 +195,15 @@ def board_from_node(root: Node) -> Board:
                     resolve(where, lab) for lab in _expand(where, text, scheme, sheet_map)
                 )
         if (ab := cn.get("absent")) is not None and ab.as_bool():
-            for t in targets:
+            for i, t in enumerate(targets):
+                if t not in cells:
+                    at_node = cn.req("at")
+                    where = (
+                        at_node
+                        if not isinstance(at_node.value, list)
+                        else Node(t, at_node.file, f"{at_node.path}[{i}]")
+                    )
+                    raise where.error(f"{t!r} is listed twice")
                 del cells[t]
             continue
         for t in targets:
@@ -236,6 +259,8 @@ def board_from_node(root: Node) -> Board:
         links.append(Link(kind, ends[0], ends[1], _props(ln.get("props")), ln.source()))
 
     specs = [cells[label] for label in order if label in cells]
+    if not specs:
+        raise m.error("the map has no cells")
     try:
         return Board(
             id=m.req("id").as_str(),
@@ -266,6 +291,24 @@ def _scheme(text: str) -> Scheme:
     if text == "map-col-row":
         return "map-col-row"
     return "named"
+
+
+def _coords(node: Node) -> tuple[int, int]:
+    """A pair of integers within ``-MAX_COORD .. MAX_COORD``."""
+    a, b = _pair(node, int)
+    if not (-MAX_COORD <= a <= MAX_COORD and -MAX_COORD <= b <= MAX_COORD):
+        raise node.error(f"coordinates are between {-MAX_COORD} and {MAX_COORD}")
+    return a, b
+
+
+def _span(node: Node, low: int) -> tuple[int, int]:
+    """A range ``[first, last]`` of integers, ``low <= first <= last <= MAX_COORD``."""
+    first, last = _pair(node, int)
+    if not low <= first <= MAX_COORD or not low <= last <= MAX_COORD:
+        raise node.error(f"a range runs within {low}..{MAX_COORD}, not [{first}, {last}]")
+    if last < first:
+        raise node.error(f"the first value {first} comes after the last {last}")
+    return first, last
 
 
 def _pair(node: Node, kind: type[str] | type[int]) -> tuple[Any, Any]:
@@ -322,6 +365,7 @@ def _expand(node: Node, text: str, scheme: str, sheets: dict[str, Sheet]) -> lis
             raise node.error(str(exc)) from None
         if r0 != r1:
             raise node.error(f"range {text!r} must stay in one row")
+        _check_range(node, text, c0, c1)
         step = 1 if c1 >= c0 else -1
         return [format_letter_number(c, r0) for c in range(c0, c1 + step, step)]
     if scheme == "map-col-row":
@@ -331,6 +375,7 @@ def _expand(node: Node, text: str, scheme: str, sheets: dict[str, Sheet]) -> lis
         except LabelError as exc:
             raise node.error(str(exc)) from None
         sheet = sheets[first.strip().upper()[0]]
+        _check_range(node, text, c0 + r0, c1 + r1)
         if c0 == c1:
             step = 1 if r1 >= r0 else -1
             return [format_map_col_row(sheet, c0, r) for r in range(r0, r1 + step, step)]
@@ -339,3 +384,8 @@ def _expand(node: Node, text: str, scheme: str, sheets: dict[str, Sheet]) -> lis
             return [format_map_col_row(sheet, c, r0) for c in range(c0, c1 + step, step)]
         raise node.error(f"range {text!r} must stay in one hexrow or one hex line")
     raise node.error("ranges need a letter-number or map-col-row map")
+
+
+def _check_range(node: Node, text: str, a: int, b: int) -> None:
+    if abs(b - a) > MAX_COORD:
+        raise node.error(f"range {text!r} is longer than any map")

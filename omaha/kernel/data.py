@@ -163,8 +163,9 @@ class Node:
     def source(self, key: str = "source") -> Source:
         """The required provenance of this record."""
         node = self.req(key)
+        text = node.as_str()
         try:
-            return parse_source(node.as_str())
+            return parse_source(text)
         except ValueError as exc:
             raise node.error(str(exc)) from None
 
@@ -186,20 +187,31 @@ def _kind(value: Any) -> str:
 
 
 def load_toml(path: str | Path) -> Node:
-    """Parse a TOML file; syntax errors become ``ScenarioError`` naming the file."""
+    """Parse a TOML file; an unreadable file, one that is not UTF-8 text or not valid
+    TOML is a ``ScenarioError`` naming the file (a leading byte-order mark is allowed)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as exc:
-        raise ScenarioError(p.name, "", f"cannot be read ({exc.strerror})") from None
+        raise ScenarioError(p.name, "", f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(
+            p.name, "", f"is not UTF-8 text (byte {raw[exc.start]:#04x} on line {line})"
+        ) from None
     return parse_toml(text, p.name)
 
 
 def parse_toml(text: str, name: str) -> Node:
+    """Parse TOML text; any problem is a ``ScenarioError`` naming ``name``."""
     try:
         value = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(name, "", f"is not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ScenarioError(name, "", "is not usable TOML (nested too deeply)") from None
     return Node(value, name, "")
 
 

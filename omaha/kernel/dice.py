@@ -28,6 +28,10 @@ class DiceExhausted(RuntimeError):
     """Scripted dice ran out of values."""
 
 
+class ScriptedDiceError(ValueError):
+    """A scripted value that is not a face of the die rolled (or not a pick in range)."""
+
+
 class Dice(ABC):
     """Die rolls and uniform picks; subclasses supply :meth:`_value`."""
 
@@ -162,29 +166,26 @@ class RandomDice(Dice):
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> RandomDice:
-        dice = cls(int(data["seed"]))
-        state: Any = {
-            "bit_generator": "PCG64",
-            "state": {"state": int(data["state"], 16), "inc": int(data["inc"], 16)},
-            "has_uint32": 0,
-            "uinteger": 0,
-        }
+        """Restore saved dice; ``ValueError`` naming the key for anything out of shape."""
+        dice = cls(check_seed(data["seed"]))
+        words = {k: _hex128(data, k) for k in ("state", "inc")}
+        state: Any = {"bit_generator": "PCG64", "state": words, "has_uint32": 0, "uinteger": 0}
         bitgen = dice._generator()
         bitgen.state = state
         dice._batch_state = state
-        if data["buffered"]:
+        buffered = data["buffered"]
+        if not isinstance(buffered, bool):
+            raise ValueError(f"rng.buffered: expected true or false, not {buffered!r}")
+        if buffered:
             dice._buffer = [int(w) for w in bitgen.random_raw(_BATCH).tolist()]
-            dice._pos = int(data["pos"])
-        dice.drawn = [int(v) for v in data["drawn"]]
+            dice._pos = _whole(data["pos"], "rng.pos", 0, _BATCH)
+        dice.drawn = _rolls(data["drawn"])
         return dice
 
     def reseeded(self, seed: int) -> RandomDice:
         fresh = RandomDice(seed)
         fresh.drawn = list(self.drawn)
         return fresh
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> RandomDice:
-        return RandomDice.from_data(self.to_data())
 
 
 class ScriptedDice(Dice):
@@ -204,7 +205,7 @@ class ScriptedDice(Dice):
         value = self.values[self._pos]
         if not low <= value < low + count:
             what = f"a d{count} face" if low == 1 else f"a pick in 0..{count - 1}"
-            raise ValueError(f"scripted value #{self._pos + 1} = {value} is not {what}")
+            raise ScriptedDiceError(f"scripted value #{self._pos + 1} = {value} is not {what}")
         self._pos += 1
         return value
 
@@ -228,9 +229,9 @@ class ScriptedDice(Dice):
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> ScriptedDice:
-        dice = cls(data["values"])
-        dice._pos = int(data["pos"])
-        dice.drawn = [int(v) for v in data["drawn"]]
+        dice = cls(_rolls(data["values"]))
+        dice._pos = _whole(data["pos"], "rng.pos", 0, len(dice.values))
+        dice.drawn = _rolls(data["drawn"])
         return dice
 
     def reseeded(self, seed: int) -> RandomDice:
@@ -290,14 +291,37 @@ class ChanceDice(Dice):
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> ChanceDice:
-        dice = cls(data["outcomes"], data["drawn"])
-        dice._pos = int(data["pos"])
+        dice = cls(_rolls(data["outcomes"]), _rolls(data["drawn"]))
+        dice._pos = _whole(data["pos"], "rng.pos", 0, len(dice.outcomes))
         return dice
 
     def reseeded(self, seed: int) -> RandomDice:
         fresh = RandomDice(seed)
         fresh.drawn = list(self.drawn)
         return fresh
+
+
+def _whole(value: Any, key: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{key}: expected a whole number in {low}..{high}, not {value!r}")
+    return value
+
+
+def _hex128(data: dict[str, Any], key: str) -> int:
+    text = data[key]
+    try:
+        value = int(text, 16) if isinstance(text, str) else -1
+    except ValueError:
+        value = -1
+    if not 0 <= value < 1 << 128:
+        raise ValueError(f"rng.{key}: expected a 128-bit hexadecimal word, not {text!r}")
+    return value
+
+
+def _rolls(values: Any) -> list[int]:
+    if not isinstance(values, list):
+        raise ValueError(f"rng.drawn: expected a list, not {values!r}")
+    return [_whole(v, "rng.drawn", 0, 1 << 32) for v in values]
 
 
 def dice_from_data(data: dict[str, Any]) -> Dice:

@@ -8,9 +8,8 @@ the player, the rule it applies, the dice it shows and its details.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import attrs
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 _TEMPLATES: dict[str, str] = {}
 
@@ -34,14 +33,17 @@ register_templates(
 )
 
 
+_NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
+
+
 class _Defaulting(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
 
-@attrs.frozen(eq=True, hash=False)
-class Event:
-    """One entry of a game log."""
+class Event(NamedTuple):
+    """One entry of a game log (an immutable tuple: the log is written once, often;
+    a tuple is the cheapest record Python builds)."""
 
     kind: str
     turn: str
@@ -49,7 +51,7 @@ class Event:
     player: str | None
     rule: str
     dice: tuple[int, ...] = ()
-    details: Mapping[str, JSONValue] = attrs.field(factory=dict)
+    details: Mapping[str, JSONValue] = _NO_DETAILS
 
     @property
     def text(self) -> str:

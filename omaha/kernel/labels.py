@@ -84,13 +84,44 @@ def row_letter(index: int) -> str:
 
 def row_index(letters: str) -> int:
     """Inverse of :func:`row_letter`."""
-    if not letters or any(c != letters[0] for c in letters) or letters[0] not in _LETTERS:
+    if (
+        not isinstance(letters, str)
+        or not letters
+        or any(c != letters[0] for c in letters)
+        or letters[0] not in _LETTERS
+    ):
         raise LabelError(f"{letters!r} is not a row letter")
     return _LETTERS.index(letters[0]) + 26 * (len(letters) - 1)
 
 
-_LETTER_NUMBER = re.compile(r"^([A-Z]+)(\d+)$")
-_MAP_COL_ROW = re.compile(r"^([A-Z])(\d+)\.(\d+)$")
+def label_text(label: object) -> str:
+    """``label`` stripped, if it can be a printed label at all.
+
+    Anything else -- another type, an empty or blank string, control characters,
+    an absurd length -- is a :class:`LabelError` saying so, never a ``KeyError``,
+    ``TypeError`` or ``AttributeError``: a game turns it into ``IllegalAction``.
+    """
+    if not isinstance(label, str):
+        raise LabelError(f"{shown(label)} is not a cell label (a label is text such as 'K4')")
+    text = label.strip()
+    if not text:
+        raise LabelError("an empty string is not a cell label")
+    if len(text) > _MAX_LABEL or not text.isprintable():
+        raise LabelError(f"{shown(label)} is not a cell label")
+    return text
+
+
+def shown(value: object, limit: int = 48) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages about hostile input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: Longer than any printed label; longer text is refused before any parsing.
+_MAX_LABEL = 40
+# ASCII digits only: int() would also read other scripts' digits ("K\u0664")
+_LETTER_NUMBER = re.compile(r"^([A-Z]+)([0-9]+)$")
+_MAP_COL_ROW = re.compile(r"^([A-Z])([0-9]+)\.([0-9]+)$")
 
 
 @attrs.frozen
@@ -107,7 +138,7 @@ class Sheet:
 
 def parse_letter_number(label: str) -> tuple[int, int]:
     """``"K4"`` -> offset ``(col=4, row=10)`` (A is row 0, the southernmost)."""
-    m = _LETTER_NUMBER.match(label.strip().upper())
+    m = _LETTER_NUMBER.match(label_text(label).upper())
     if m is None:
         raise LabelError(f"{label!r} is not a row-letter + number label like 'K4'")
     return int(m.group(2)), row_index(m.group(1))
@@ -119,7 +150,7 @@ def format_letter_number(col: int, row: int) -> str:
 
 def parse_map_col_row(label: str, sheets: dict[str, Sheet]) -> tuple[int, int]:
     """``"A10.10"`` -> global offset cell, using the sheet's origin."""
-    m = _MAP_COL_ROW.match(label.strip().upper())
+    m = _MAP_COL_ROW.match(label_text(label).upper())
     if m is None:
         raise LabelError(f"{label!r} is not a map-sheet label like 'A10.10'")
     sheet = sheets.get(m.group(1))

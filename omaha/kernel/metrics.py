@@ -8,12 +8,18 @@ scenario (no landing in LnL's Vierville counterattack) its value is NaN, which
 the comparison leaves out.
 
 ``HISTORICAL`` holds the matching figure of the real battle, where one exists,
-with where it comes from (see the project's HISTORY.md).
+with where it comes from: data in ``history.toml`` beside this module, every
+figure with its source (the project's fact sheet ``omaha/HISTORY.md``, shipped with the
+package, or a public source).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
+
+from omaha.kernel.data import load_toml
 
 
 @attrs.frozen
@@ -54,6 +60,12 @@ OBJECTIVES_HELD = Metric(
     "objectives_held", "fraction", "share of the scenario's objectives the US holds at the end"
 )
 TURNS_PLAYED = Metric("turns_played", "turns", "game turns begun")
+FIRST_EXIT_HOURS = Metric(
+    "first_exit_hours",
+    "hours",
+    "hours after H-hour (06:30) when the first beach exit (draw) opened, by the game's clock; "
+    "NaN when none opened",
+)
 
 COMMON: tuple[Metric, ...] = (
     US_WIN,
@@ -66,26 +78,52 @@ COMMON: tuple[Metric, ...] = (
     EXITS_OPENED,
     OBJECTIVES_HELD,
     TURNS_PLAYED,
+    FIRST_EXIT_HOURS,
 )
 
 
 @attrs.frozen
 class Historical:
+    """The figure of the real battle for one metric, with where it comes from.
+
+    ``low`` and ``high`` give the range where sources differ (both ``value`` otherwise).
+    """
+
     value: float
     source: str
+    what: str = ""
+    low: float | None = None
+    high: float | None = None
 
 
-HISTORICAL: dict[str, Historical] = {
-    "dd_tanks_ashore": Historical(
-        5 / 32, "741st Tank Bn: 5 of 32 DD tanks reached the beach (HISTORY.md, 16thinfantry.com)"
-    ),
-    "dukw_guns_lost": Historical(
-        11 / 13, "111th FA Bn: 11 of 13 DUKW-borne 105mm howitzers foundered (HISTORY.md)"
-    ),
-    "exits_opened": Historical(2, "E-1 opened about midday, D-1 about 17:00 on D-Day (HISTORY.md)"),
-    "landed_off_target": Historical(
-        0.75,
-        "116th RCT first wave: only A/116 of four companies landed where planned (HISTORY.md); "
-        "a rough share, not a count of boats",
-    ),
-}
+HISTORY_FILE = Path(__file__).with_name("history.toml")
+
+
+def load_history(path: Path = HISTORY_FILE) -> dict[str, Historical]:
+    """The historical figures by metric name, from ``history.toml`` (each with its source)."""
+    root = load_toml(path).only({"figure"})
+    known = {m.name: m for m in COMMON}
+    out: dict[str, Historical] = {}
+    for node in root.req("figure").as_list():
+        node.only({"metric", "value", "low", "high", "what", "source"})
+        name = node.req("metric").as_choice(known)
+        if name in out:
+            raise node.req("metric").error(f"{name!r} has a figure already")
+        low, high = (node.get(k) for k in ("low", "high"))
+        figure = Historical(
+            value=node.req("value").as_number(),
+            source=str(node.source()),
+            what=node.req("what").as_str(),
+            low=low.as_number() if low else None,
+            high=high.as_number() if high else None,
+        )
+        if (figure.low is None) != (figure.high is None) or not (
+            figure.low is None or figure.low <= figure.value <= (figure.high or 0.0)
+        ):
+            raise node.error("low and high go together and enclose the value")
+        out[name] = figure
+    return out
+
+
+#: The historical record, one figure per common metric that history gives.
+HISTORICAL: dict[str, Historical] = load_history()

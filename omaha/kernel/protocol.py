@@ -13,8 +13,10 @@ the bookkeeping every game shares, so each game writes only its rules:
 A game implements ``_legal_actions``, ``_apply``, ``pending``,
 ``is_terminal``, ``outcome``, ``metrics``, ``view``, ``_dump`` and
 ``_restore``; optionally ``_check_plan`` for whole-plan actions that are
-validated but never enumerated, ``explain_illegal`` for a precise message, and
-``_drop_caches`` when it caches anything derived from its fields.
+validated but never enumerated, ``explain_illegal`` for a precise message,
+``_drop_caches`` when it caches anything derived from its fields, and
+``_legal_actions_in_order`` when it can list its actions in notation order
+without formatting them.
 
 Both base classes are generic over the game's scenario type, so a game's state
 sees its own scenario record without casts. The value types a view is made of
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -35,17 +38,25 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from omaha.errors import IllegalAction, RecordError, StateCorrupted
+from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
 from omaha.kernel.actions import Action, ActionCodec, sort_key
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
-from omaha.kernel.dice import Dice, RandomDice, ScriptedDice, dice_from_data
+from omaha.kernel.dice import (
+    Dice,
+    DiceExhausted,
+    RandomDice,
+    ScriptedDice,
+    ScriptedDiceError,
+    dice_from_data,
+)
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import materialize
 from omaha.kernel.view import Mark, Pending, Piece, View
 
 S = TypeVar("S", bound=Scenario)
@@ -193,7 +204,11 @@ class Game(ABC, Generic[S]):
         """A shipped scenario id, a path to a scenario file, or None for the default."""
         ref = str(scenario) if scenario is not None else self.default_scenario
         if ref not in self._scenarios:
-            self._scenarios[ref] = self._load_scenario(ref)
+            try:
+                self._scenarios[ref] = self._load_scenario(ref)
+            except OSError as exc:  # a name the file system refuses (too long, ...)
+                why = exc.strerror or type(exc).__name__
+                raise ScenarioError(ref[:80], "", f"cannot be read ({why})") from None
         return self._scenarios[ref]
 
     def new_state(
@@ -208,7 +223,10 @@ class Game(ABC, Generic[S]):
         cls = self._state_class()
         state = cls.__new__(cls)
         State._init_base(
-            state, self, scen, dice if dice is not None else RandomDice(seed),
+            state,
+            self,
+            scen,
+            dice if dice is not None else RandomDice(seed),
             seed if dice is None else None,
         )
         state._setup()
@@ -230,7 +248,10 @@ class Game(ABC, Generic[S]):
         """
         env = read_snapshot(text, game=self.name, state_version=self.state_version, name=name)
         try:
-            scen = self.load_scenario(env["scenario"]["id"])
+            files = tuple((f["name"], f["text"]) for f in env["scenario"].get("files", []))
+            scen = self._record_scenario(
+                env["scenario"]["id"], env["scenario"]["hash"], files, name
+            )
             if scen.hash != env["scenario"]["hash"]:
                 raise RecordError(
                     name,
@@ -253,9 +274,42 @@ class Game(ABC, Generic[S]):
             raise RecordError(name, "state", "; ".join(problems))
         return state
 
+    def _record_scenario(
+        self, ref: str, digest: str, files: tuple[tuple[str, str], ...], name: str
+    ) -> S:
+        """The scenario a record or snapshot names: shipped or found by its path when it
+        is there unchanged, else rebuilt from the files the record embeds."""
+        if not files:
+            try:
+                return self.load_scenario(ref)
+            except ScenarioError as exc:
+                raise RecordError(name, "scenario", f"cannot be loaded: {exc}") from None
+        with contextlib.suppress(ScenarioError):
+            if Path(ref).is_file() and self.load_scenario(ref).hash == digest:
+                return self.load_scenario(ref)
+        folder = Path(tempfile.mkdtemp(prefix="omaha-scenario-"))
+        try:
+            main = materialize(files, folder)
+            scen = self.load_scenario(main)
+        except ScenarioError as exc:
+            raise RecordError(
+                name, "scenario.files", f"the embedded scenario is unusable: {exc}"
+            ) from None
+        return scen
+
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
         """Where every component of a scenario comes from."""
         return self.load_scenario(scenario).provenance
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file (and the components it names), without
+        playing it; empty when it loads. A game with a schema reports all problems
+        at once; the default reports the first one the loader meets."""
+        try:
+            self._load_scenario(str(path))
+        except DataFileError as exc:
+            return [exc]
+        return []
 
     # -- the agent surface (encodings, observations, bounds) -------------------
     def limits(self, scenario: str | Path | None = None) -> Limits:
@@ -302,17 +356,25 @@ class Game(ABC, Generic[S]):
         """
         if record.game != self.name:
             raise RecordError(name, "game", f"the record is of {record.game!r}, not {self.name!r}")
-        scen = self.load_scenario(record.scenario)
+        scen = self._record_scenario(record.scenario, record.scenario_hash, record.files, name)
         if scen.hash != record.scenario_hash:
             raise RecordError(
                 name,
                 "scenario.hash",
                 f"scenario {record.scenario!r} has changed since the game was recorded",
             )
+        try:
+            return self._replay_actions(record, scen, scripted, name)
+        except (DiceExhausted, ScriptedDiceError) as exc:
+            raise RecordError(
+                name, "dice", f"the recorded dice do not fit the game: {exc}"
+            ) from None
+
+    def _replay_actions(self, record: GameRecord, scen: S, scripted: bool, name: str) -> State[S]:
         if scripted or record.seed is None:
-            state = self.new_state(record.scenario, dice=ScriptedDice(record.dice))
+            state = self.new_state(scen.id, dice=ScriptedDice(record.dice))
         else:
-            state = self.new_state(record.scenario, seed=record.seed)
+            state = self.new_state(scen.id, seed=record.seed)
         diverged = RecordError(
             name,
             "dice",
@@ -457,6 +519,15 @@ class State(ABC, Generic[S]):
     def _drop_caches(self) -> None:
         """Forget whatever the game caches from its fields (called after every change)."""
 
+    def _legal_actions_in_order(self) -> Sequence[Action]:
+        """The legal actions sorted by notation (:func:`~omaha.kernel.actions.sort_key`).
+
+        A game that can put them in that order more cheaply than by their printed
+        notation (e.g. by ranks it computed once per scenario) overrides this; the
+        order must be exactly the one the sort gives.
+        """
+        return sorted(self._legal_actions(), key=sort_key)
+
     # -- the protocol --------------------------------------------------------
     def current_player(self) -> str | None:
         """Owner of the pending decision; None when terminal."""
@@ -470,28 +541,37 @@ class State(ABC, Generic[S]):
             if self.is_terminal():
                 actions: tuple[Action, ...] = ()
             else:
-                actions = tuple(sorted(self._legal_actions(), key=sort_key))
+                actions = tuple(self._legal_actions_in_order())
             self._legal = actions
-            self._legal_set = frozenset(actions)
+            self._legal_set = None  # built only when an action not listed by identity comes
         return self._legal
+
+    def _listed(self, action: object) -> bool:
+        """Whether ``action`` is the very object of the legal list (bots and menus hand
+        back what they were given): a cheap check that needs no hashing of actions."""
+        legal = self.legal_actions()
+        return any(a is action for a in legal)
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is among the listed legal actions (never raises for odd input)."""
-        self.legal_actions()
-        assert self._legal_set is not None
-        try:
-            return action in self._legal_set
-        except TypeError:  # unhashable: certainly not one of ours
+        legal = self.legal_actions()
+        try:  # equality alone would take True or 1.0 for the 1 of a listed action
+            self.game.codec.check(action)
+        except IllegalAction:
             return False
+        if self._legal_set is None:
+            self._legal_set = frozenset(legal)
+        return action in self._legal_set
 
     def apply(self, action: Action) -> None:
         """Carry out ``action``; an illegal one raises IllegalAction and changes nothing."""
         self._usable()
         if self.is_terminal():
             raise IllegalAction(f"the game is over; '{action}' cannot be played")
-        self.game.codec.check(action)
-        if not self.is_legal(action):
-            self._check_plan(action)
+        if not self._listed(action):  # anything else is checked field by field first
+            self.game.codec.check(action)
+            if not self.is_legal(action):
+                self._check_plan(action)
         self._do(action)
         self.actions.append(action)
         self._settle()
@@ -557,13 +637,7 @@ class State(ABC, Generic[S]):
     ) -> Event:
         """Append an event stamped with the current turn and phase."""
         event = Event(
-            kind=kind,
-            turn=self.turn_label,
-            phase=self.phase,
-            player=player,
-            rule=rule,
-            dice=tuple(dice),
-            details=_jsonable(details),
+            kind, self.turn_label, self.phase, player, rule, tuple(dice), _plain_details(details)
         )
         self.log.append(event)
         return event
@@ -657,7 +731,7 @@ class State(ABC, Generic[S]):
             "version": SNAPSHOT_VERSION,
             "game": self.game.name,
             "state_version": self.game.state_version,
-            "scenario": {"id": self.scenario.id, "hash": self.scenario.hash},
+            "scenario": self._scenario_ref(),
             "seed": self.seed,
             "rng": self.dice.to_data(),
             "actions": [a.to_data() for a in self.actions],
@@ -665,6 +739,12 @@ class State(ABC, Generic[S]):
             "state": self._dump(),
         }
         return canonical_json(env)
+
+    def _scenario_ref(self) -> dict[str, Any]:
+        ref: dict[str, Any] = {"id": self.scenario.id, "hash": self.scenario.hash}
+        if self.scenario.files:
+            ref["files"] = [{"name": n, "text": t} for n, t in self.scenario.files]
+        return ref
 
     def record(self) -> GameRecord:
         """The lasting game record: scenario, seed, actions and the dice rolled."""
@@ -676,6 +756,7 @@ class State(ABC, Generic[S]):
             actions=tuple(a.to_data() for a in self.actions),
             dice=tuple(self.dice.drawn),
             result=str(self.outcome()) if self.is_terminal() else None,
+            files=self.scenario.files,
         )
 
     @property
@@ -694,12 +775,28 @@ class State(ABC, Generic[S]):
         return self.view(None).summary()
 
 
+#: Types a log detail keeps as it is (checked first: every event of every game comes here).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain_details(details: dict[str, Any]) -> dict[str, Any]:
+    """An event's keyword details as JSON values; the fresh keyword dict itself when
+    every value already is one (the common case: labels, numbers, texts)."""
+    for value in details.values():
+        if type(value) not in _PLAIN:
+            result: dict[str, Any] = _jsonable(details)
+            return result
+    return details
+
+
 def _jsonable(value: Any) -> Any:
     """Details as plain JSON values (tuples become lists) so snapshots round-trip."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
+    if isinstance(value, (bool, int, float, str)):
         return value
     return str(value)

@@ -37,14 +37,20 @@ class GameRecord:
     actions: tuple[Mapping[str, Any], ...]
     dice: tuple[int, ...]
     result: str | None = None
+    #: the text of a custom scenario's files (name, text), the scenario file first;
+    #: empty for a shipped scenario, which is named by id and checked by hash
+    files: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> str:
+        scenario: dict[str, Any] = {"id": self.scenario, "hash": self.scenario_hash}
+        if self.files:
+            scenario["files"] = [{"name": n, "text": t} for n, t in self.files]
         return json.dumps(
             {
                 "format": RECORD_FORMAT,
                 "version": RECORD_VERSION,
                 "game": self.game,
-                "scenario": {"id": self.scenario, "hash": self.scenario_hash},
+                "scenario": scenario,
                 "seed": self.seed,
                 "actions": [dict(a) for a in self.actions],
                 "dice": list(self.dice),
@@ -75,6 +81,7 @@ class GameRecord:
                 check_seed(seed)
             except ValueError as exc:
                 raise RecordError(name, "seed", str(exc)) from None
+        files = _files(data["scenario"].get("files", []), name)
         for i, d in enumerate(data["dice"]):
             if isinstance(d, bool) or not isinstance(d, int):
                 raise RecordError(name, f"dice[{i}]", f"a roll is a whole number, not {d!r}")
@@ -87,9 +94,25 @@ class GameRecord:
                 actions=tuple(data["actions"]),
                 dice=tuple(int(d) for d in data["dice"]),
                 result=data.get("result"),
+                files=files,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(name, "", f"is not a complete game record ({exc})") from None
+
+
+def _files(data: Any, name: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(data, list):
+        raise RecordError(name, "scenario.files", "must be a list of {name, text}")
+    out = []
+    for i, entry in enumerate(data):
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("name"), str)
+            and isinstance(entry.get("text"), str)
+        ):
+            raise RecordError(name, f"scenario.files[{i}]", "must be {name: string, text: string}")
+        out.append((entry["name"], entry["text"]))
+    return tuple(out)
 
 
 def read_snapshot(

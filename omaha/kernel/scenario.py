@@ -38,6 +38,9 @@ class Scenario:
     hash: str
     board: Board
     provenance: tuple[ProvenanceItem, ...] = attrs.field(default=(), converter=_items)
+    #: (name, text) of every file read that is not shipped with the game, the
+    #: scenario file first: records embed them so a game replays anywhere
+    files: tuple[tuple[str, str], ...] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Scenario:
         return self

@@ -20,8 +20,12 @@ unit is taken at an assumed strength, an unrevealed depth marker is unknown):
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
@@ -58,56 +62,78 @@ ASSUMED_DEFENSE = 6  # an unrevealed 352nd unit
 INF = 10**6
 DANGER_WEIGHT = 0.5  # German fire against progress when choosing a move
 
-_REVERSE: dict[tuple[str, str], list[list[tuple[int, int]]]] = {}
 
+class DistanceFields:
+    """Cheapest movement cost to a set of goal cells from every cell (static costs).
 
-def _reverse(graph: MovementGraph, key: tuple[str, str]) -> list[list[tuple[int, int]]]:
-    got = _REVERSE.get(key)
-    if got is None:
+    The field of a goal set is the cell-wise minimum of the fields of its goal
+    cells; each goal cell's field is one reverse Dijkstra, made once per graph.
+    """
+
+    def __init__(self, graph: MovementGraph) -> None:
         n = len(graph.board)
-        got = [[] for _ in range(n)]
+        self._reverse: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         for a in range(n):
             for b, c in graph.steps(a):
-                got[b].append((a, c))
-        _REVERSE[key] = got
+                self._reverse[b].append((a, c))
+        self._rows: dict[int, npt.NDArray[np.int64]] = {}
+
+    def _row(self, goal: int) -> npt.NDArray[np.int64]:
+        got = self._rows.get(goal)
+        if got is None:
+            rev = self._reverse
+            best = [INF] * len(rev)
+            best[goal] = 0
+            heap = [(0, goal)]
+            while heap:
+                d, b = heapq.heappop(heap)
+                if d > best[b]:
+                    continue
+                for a, c in rev[b]:
+                    nd = d + c
+                    if nd < best[a]:
+                        best[a] = nd
+                        heapq.heappush(heap, (nd, a))
+            got = self._rows[goal] = np.array(best, dtype=np.int64)
+        return got
+
+    def to(self, goals: Iterable[int]) -> list[int]:
+        """Cost from every cell to the nearest of ``goals`` (INF where none is reachable)."""
+        rows = [self._row(g) for g in sorted(set(goals))]
+        if not rows:
+            return [INF] * len(self._reverse)
+        field: list[int] = np.vstack(rows).min(axis=0).tolist()
+        return field
+
+
+_FIELDS: weakref.WeakKeyDictionary[MovementGraph, DistanceFields] = weakref.WeakKeyDictionary()
+
+
+def distance_fields(graph: MovementGraph) -> DistanceFields:
+    """The distance fields of a movement graph (made once)."""
+    got = _FIELDS.get(graph)
+    if got is None:
+        got = _FIELDS[graph] = DistanceFields(graph)
     return got
 
 
-def distance_to(graph: MovementGraph, key: tuple[str, str], goals: Iterable[int]) -> list[int]:
-    """Cheapest movement cost from every cell to the nearest goal (static costs)."""
-    rev = _reverse(graph, key)
-    best = [INF] * len(rev)
-    heap: list[tuple[int, int]] = []
-    for g in sorted(set(goals)):
-        best[g] = 0
-        heap.append((0, g))
-    heapq.heapify(heap)
-    while heap:
-        d, b = heapq.heappop(heap)
-        if d > best[b]:
-            continue
-        for a, c in rev[b]:
-            nd = d + c
-            if nd < best[a]:
-                best[a] = nd
-                heapq.heappush(heap, (nd, a))
-    return best
-
-
-_ATTACK_CELLS: dict[tuple[str, int, int], tuple[int, ...]] = {}
+_ATTACK_CELLS: weakref.WeakKeyDictionary[Board, dict[tuple[int, int], tuple[int, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def attack_cells(board: Board, cell: int, reach: int) -> tuple[int, ...]:
     """Cells within ``reach`` from which ``cell`` may be attacked (cached, pure)."""
-    key = (board.id, cell, reach)
-    got = _ATTACK_CELLS.get(key)
+    memo = _ATTACK_CELLS.get(board)
+    if memo is None:
+        memo = _ATTACK_CELLS[board] = {}
+    got = memo.get((cell, reach))
     if got is None:
-        got = tuple(
+        got = memo[(cell, reach)] = tuple(
             c
             for c in board.within(cell, reach)
             if c != cell and not rules.approach(board, c, cell).prohibited
         )
-        _ATTACK_CELLS[key] = got
     return got
 
 
@@ -118,6 +144,7 @@ class HeuristicBot:
         self.rng = RandomDice(seed)
         self._fields: dict[tuple[object, ...], list[int]] = {}
         self._danger: dict[tuple[object, ...], dict[int, float]] = {}
+        self._attack: dict[tuple[object, ...], frozenset[int]] = {}
 
     def choose(self, state: State[Any]) -> Action:
         if not isinstance(state, LandingTableCore):
@@ -133,7 +160,7 @@ class HeuristicBot:
         if kind == "drift":
             return self._drift(state, legal)
         if kind == "follow":
-            return Follow(str(d["unit"]), True)
+            return state.lookup.action(Follow, str(d["unit"]), True)
         if kind == "hit":
             return min(
                 (a for a in legal if isinstance(a, Hit)),
@@ -141,7 +168,7 @@ class HeuristicBot:
             )
         if kind == "attrition":
             able = [a for a in legal if isinstance(a, Attrition) and state.us[a.unit].steps >= 2]
-            return able[0] if able else NoAttrition()
+            return able[0] if able else state.lookup.action(NoAttrition)
         if kind == "attack":
             return self._build_attack(state, legal)
         return self._orders(state, str(d["unit"]), legal)
@@ -149,11 +176,12 @@ class HeuristicBot:
     # -- appraisal ------------------------------------------------------------------------
     def danger(self, state: LandingTableCore) -> dict[int, float]:
         """German fire weight per cell, from occupied positions (public information)."""
-        occupied = tuple(p.id for p in state.scen.positions if state.occupied(p.id))
-        key = (id(state.scen), occupied)
+        german = state.german_by_cell()
+        key = (id(state.scen), german)
         got = self._danger.get(key)
         if got is None:
             got = {}
+            occupied = [p.id for p in state.scen.positions if state.occupied(p.id)]
             for pid in occupied:
                 for cell, dot in state.scen.pos_by_id[pid].fof.items():
                     got[cell] = got.get(cell, 0.0) + DOT_WEIGHT[dot]
@@ -225,6 +253,8 @@ class HeuristicBot:
         """Units still to act that could join an attack on ``pid`` (strongest first)."""
         out = []
         naval = first.startswith("NF")
+        distances = state.lookup.distances(state.scen.pos_by_id[pid].cell)
+        longest = state.lookup.longest_range
         for uid in state.queue:
             if uid == first:
                 continue
@@ -232,7 +262,11 @@ class HeuristicBot:
                 if not naval and uid not in state.naval_used and pid in state.naval_targets():
                     out.append(uid)
                     naval = True
-            elif can_attack(state, uid, pid):
+                continue
+            s = state.us[uid]
+            # a quick test first: no unit attacks from farther than the longest range
+            near = s.status == "ashore" and distances[s.where] <= longest
+            if near and can_attack(state, uid, pid):
                 out.append(uid)
         return sorted(out, key=lambda u: (-state.strength(u), u))
 
@@ -255,14 +289,16 @@ class HeuristicBot:
             joins = [a for a in legal if isinstance(a, Join)]
             if joins:
                 return max(joins, key=lambda a: (state.strength(a.unit), a.unit))
-        if ResolveHero() in legal and not attack_plan(state)["verdict"].ok:
-            return ResolveHero()
-        return Resolve()
+        hero = state.lookup.action(ResolveHero)
+        if hero in legal and not attack_plan(state)["verdict"].ok:
+            return hero
+        return state.lookup.action(Resolve)
 
     # -- orders -----------------------------------------------------------------------------
     def _orders(self, state: LandingTableCore, uid: str, legal: tuple[Action, ...]) -> Action:
         if uid.startswith("NF"):
-            return self._barrage(state, [a for a in legal if isinstance(a, Barrage)]) or Hold(uid)
+            hold = state.lookup.action(Hold, uid)
+            return self._barrage(state, [a for a in legal if isinstance(a, Barrage)]) or hold
         s = state.us[uid]
         board = state.scen.board
         if state.tide_rising() and state.flooded(s.where):
@@ -270,7 +306,7 @@ class HeuristicBot:
             dry = [a for a in moves if not state.flooded(board.cell(a.hex))]
             if dry:
                 return self._best_move(state, uid, dry, allow_hold=False)
-        clear = Clear(uid)
+        clear = state.lookup.action(Clear, uid)
         if clear in legal and state.turn < 20:
             return clear
         attacks = [a for a in legal if isinstance(a, Attack)]
@@ -289,7 +325,7 @@ class HeuristicBot:
         moves = [a for a in legal if isinstance(a, Move)]
         if moves:
             return self._best_move(state, uid, moves, allow_hold=True)
-        return Hold(uid)
+        return state.lookup.action(Hold, uid)
 
     def _barrage(self, state: LandingTableCore, options: list[Barrage]) -> Action | None:
         if not options:
@@ -299,7 +335,7 @@ class HeuristicBot:
             p = state.scen.pos_by_id[a.target]
             gid = state.pos[a.target].unit
             disrupted = gid is not None and state.ger[gid].disrupted
-            n = sum(state.us[u].steps for u in state.fof_units(p, ("intense", "steady")))
+            n = state.fof_steps(p, ("intense", "steady"))
             return (0 if disrupted else n, a.target)
 
         best = max(options, key=threat)
@@ -310,7 +346,6 @@ class HeuristicBot:
         vehicles), onto a cleared strongpoint nobody holds (so it is not
         re-occupied), an unopened exit, or an unheld VP position. A leader goes
         where units are disrupted, to rally them."""
-        board = state.scen.board
         k = state.unit(uid).kind
         us_cells = state.us_at()
         if k.leader:
@@ -322,10 +357,7 @@ class HeuristicBot:
             if shaken:
                 return frozenset(shaken)
         reach = max(1, state.unit_range(uid)) if k.move == "vehicle" else 1
-        goals: set[int] = set()
-        german = state.german_cells()
-        for cell in german:
-            goals.update(c for c in attack_cells(board, cell, reach) if c not in german)
+        goals = set(self._attack_goals(state, reach))
         for e in state.scen.exits:
             if e.id not in state.exits_open:
                 goals.add(e.cell)
@@ -337,6 +369,22 @@ class HeuristicBot:
                 goals.add(p.cell)
         return frozenset(goals)
 
+    def _attack_goals(self, state: LandingTableCore, reach: int) -> frozenset[int]:
+        """Free cells from which an occupied position may be attacked at ``reach``."""
+        german = state.german_by_cell()
+        key = (id(state.scen), german, reach)
+        got = self._attack.get(key)
+        if got is None:
+            cells = {cell for cell, _ in german}
+            board = state.scen.board
+            got = frozenset(
+                c for cell in cells for c in attack_cells(board, cell, reach) if c not in cells
+            )
+            if len(self._attack) > 256:
+                self._attack.clear()
+            self._attack[key] = got
+        return got
+
     def _field(self, state: LandingTableCore, uid: str) -> list[int]:
         k = state.unit(uid).kind
         goals = self._goals(state, uid)
@@ -345,9 +393,7 @@ class HeuristicBot:
         if got is None:
             if len(self._fields) > 256:
                 self._fields.clear()
-            graph = state.scen.moves[k.move]
-            got = distance_to(graph, (state.scen.board.id + str(id(state.scen)), k.move), goals)
-            self._fields[key] = got
+            got = self._fields[key] = distance_fields(state.scen.moves[k.move]).to(goals)
         return got
 
     def _best_move(
@@ -357,13 +403,12 @@ class HeuristicBot:
         field = self._field(state, uid)
         danger = self.danger(state)
         s = state.us[uid]
-        steps_at = {c: state.steps_in(c) for c in state.us_at()}
         own = 0 if state.is_leader(uid) else s.steps
         flood_next = state.scen.flood_cells[state.tide(min(state.turn + 1, 32))]
 
         def score(cell: int) -> tuple[float, str]:
             dist = field[cell] if field[cell] < INF else 50
-            stack = steps_at.get(cell, 0) + (0 if cell == s.where else own)
+            stack = state.steps_in(cell) + (0 if cell == s.where else own)
             crowd = 4.0 if stack >= CHARTS.concentrated_steps else 0.0
             wet = 20.0 if cell in flood_next else 0.0
             return (
@@ -371,9 +416,10 @@ class HeuristicBot:
                 board.labels[cell],
             )
 
+        cells = state.lookup.cells
         options: list[tuple[tuple[float, str], Action]] = [
-            (score(board.cell(a.hex)), a) for a in moves if isinstance(a, Move)
+            (score(cells[a.hex]), a) for a in moves if isinstance(a, Move)
         ]
         if allow_hold:
-            options.append((score(s.where), Hold(uid)))
+            options.append((score(s.where), state.lookup.action(Hold, uid)))
         return min(options, key=lambda x: x[0])[1]

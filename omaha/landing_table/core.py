@@ -15,8 +15,10 @@ Tests and tools stage positions by changing the public fields inside
 
 from __future__ import annotations
 
+import bisect
 import enum
-from collections import deque
+import weakref
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -26,6 +28,7 @@ from omaha.kernel.decks import Cup, Deck
 from omaha.kernel.events import register_templates
 from omaha.kernel.protocol import Outcome, State
 from omaha.landing_table import rules
+from omaha.landing_table.actions import Move
 from omaha.landing_table.components.cards import SYMBOLS, Card
 from omaha.landing_table.components.charts import DOTS
 from omaha.landing_table.components.forces import USUnit
@@ -114,6 +117,22 @@ class USState:
     landed_turn: int = 0
     committed: bool = False
 
+    def copy(self) -> USState:
+        return USState(
+            self.id,
+            self.steps,
+            self.status,
+            self.turn,
+            self.box,
+            self.where,
+            self.no_check,
+            self.disrupted,
+            self.acted,
+            self.landed_box,
+            self.landed_turn,
+            self.committed,
+        )
+
 
 @attrs.define
 class GermanState:
@@ -124,6 +143,9 @@ class GermanState:
     revealed: bool = True
     disrupted: bool = False
 
+    def copy(self) -> GermanState:
+        return GermanState(self.id, self.where, self.revealed, self.disrupted)
+
 
 @attrs.define
 class PositionState:
@@ -133,6 +155,9 @@ class PositionState:
     depth: str | None = None
     depth_revealed: bool = False
     defeated: bool = False
+
+    def copy(self) -> PositionState:
+        return PositionState(self.unit, self.depth, self.depth_revealed, self.defeated)
 
 
 STAT_KEYS = (
@@ -164,10 +189,15 @@ class LandingTableCore(State[LandingTableScenario]):
     ..., "box": ..., "card": ...}`` and so on), ``queue`` the units or
     positions still to act in the current phase, ``ctx`` what the procedure
     under way remembers (the attack being built, the fire being resolved).
+
+    Writing a unit, German unit or position goes through :meth:`own_us`,
+    :meth:`own_ger` and :meth:`own_pos` (a clone shares the records with its
+    original until one of them writes), and changes that move units go through
+    the mutators, which keep the caches right. Tests and tools write the
+    fields directly inside ``state.edit()``.
     """
 
     turn: int
-    current_phase: Phase
     us: dict[str, USState]
     ger: dict[str, GermanState]
     pos: dict[str, PositionState]
@@ -186,13 +216,33 @@ class LandingTableCore(State[LandingTableScenario]):
     seen: set[str]
     stats: dict[str, float]
     result: Outcome | None
-    #: Cache: the orders each unit may be given now (procedures.orders); dropped by touch().
-    orders_cache: dict[str, list[Action]]
-    _cache: dict[str, Any]
+    #: Pure tables of the scenario (shared by every game of it).
+    lookup: Lookup
+    _phase: Phase
+    _phase_text: str
+    _label: tuple[int, str]
+    # Records shared with a clone are copied before a write: what this core owns.
+    _owned_us: set[str]
+    _owned_ger: set[str]
+    _owned_pos: set[str]
+    _owned_deck: bool
+    _owned_cups: set[str]
+    # Caches derived from the fields (see _forget_units, _forget_germans, touch).
+    _ashore: tuple[str, ...]
+    _at: dict[int, tuple[str, ...]]
+    _german_at: dict[int, str] | None
+    _german_sorted: tuple[tuple[int, str], ...]
+    _german_key: int
+    _stop: frozenset[int] | None
+    _comm: frozenset[int] | None
+    _naval_targets: tuple[str, ...] | None
+    #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
+    orders_cache: dict[str, tuple[Action, ...]]
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
         scenario = self.scenario
+        self.lookup = lookup_for(scenario)
         self.turn = 1
         self.current_phase = Phase.LANDING
         self.us = {u.id: USState(u.id, u.kind.steps, SCHEDULED, u.turn, u.box) for u in scenario.us}
@@ -217,11 +267,11 @@ class LandingTableCore(State[LandingTableScenario]):
         self.card = None
         self.stats = dict.fromkeys(STAT_KEYS, 0.0)
         self.result = None
-        self.init_caches()
         for gid in scenario.germans:
             self.ger[gid] = GermanState(gid, "reserve")
         for gid in scenario.division:
             self.ger[gid] = GermanState(gid, "division", revealed=False)
+        self.init_caches()
         for p in scenario.positions:
             if p.garrison is not None:
                 g = self.ger[p.garrison]
@@ -231,17 +281,23 @@ class LandingTableCore(State[LandingTableScenario]):
                 self.seen.add(p.garrison)
             if p.depth:
                 cup = "716" if p.kind == "wn" else "352"
-                self.pos[p.id].depth = self.cups[cup].draw(self.dice)
+                self.pos[p.id].depth = self.draw_from(cup)
+        self.touch()
 
     def _copy(self) -> LandingTableCore:
-        """A structural copy (clones are on the hot path of search bots and tests)."""
+        """A structural copy: records are shared until either side writes one."""
         twin = self._copy_base()
         assert isinstance(twin, LandingTableCore)
-        twin.us = {k: attrs.evolve(v) for k, v in self.us.items()}
-        twin.ger = {k: attrs.evolve(v) for k, v in self.ger.items()}
-        twin.pos = {k: attrs.evolve(v) for k, v in self.pos.items()}
-        twin.deck = Deck.from_data(self.deck.to_data())
-        twin.cups = {k: Cup(c.contents) for k, c in self.cups.items()}
+        for core in (self, twin):
+            core._owned_us = set()
+            core._owned_ger = set()
+            core._owned_pos = set()
+            core._owned_deck = False
+            core._owned_cups = set()
+        twin.us = dict(self.us)
+        twin.ger = dict(self.ger)
+        twin.pos = dict(self.pos)
+        twin.cups = dict(self.cups)
         twin.cleared = set(self.cleared)
         twin.naval_used = set(self.naval_used)
         twin.attacked = set(self.attacked)
@@ -252,7 +308,8 @@ class LandingTableCore(State[LandingTableScenario]):
         twin.queue = list(self.queue)
         twin.decision = _copy_data(self.decision)
         twin.ctx = _copy_data(self.ctx)
-        twin.init_caches()
+        twin._at = dict(self._at)  # values are tuples, replaced on change
+        twin.orders_cache = {}
         return twin
 
     # -- protocol basics ----------------------------------------------------------
@@ -262,12 +319,24 @@ class LandingTableCore(State[LandingTableScenario]):
         return self.scenario
 
     @property
+    def current_phase(self) -> Phase:
+        return self._phase
+
+    @current_phase.setter
+    def current_phase(self, phase: Phase) -> None:
+        self._phase = phase
+        self._phase_text = phase.value
+
+    @property
     def turn_label(self) -> str:
-        return f"Turn {self.turn} ({self.time_of(self.turn)})"
+        label = self._label
+        if label[0] != self.turn:
+            label = self._label = (self.turn, f"Turn {self.turn} ({self.time_of(self.turn)})")
+        return label[1]
 
     @property
     def phase(self) -> str:
-        return self.current_phase.value
+        return self._phase_text
 
     def is_terminal(self) -> bool:
         return self.result is not None
@@ -275,19 +344,99 @@ class LandingTableCore(State[LandingTableScenario]):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    # -- caches ---------------------------------------------------------------------
+    # -- ownership of shared records ---------------------------------------------------
+    def own_us(self, uid: str) -> USState:
+        """US unit ``uid``, for writing."""
+        if uid in self._owned_us:
+            return self.us[uid]
+        s = self.us[uid] = self.us[uid].copy()
+        self._owned_us.add(uid)
+        return s
+
+    def own_ger(self, gid: str) -> GermanState:
+        """German unit ``gid``, for writing."""
+        if gid in self._owned_ger:
+            return self.ger[gid]
+        g = self.ger[gid] = self.ger[gid].copy()
+        self._owned_ger.add(gid)
+        return g
+
+    def own_pos(self, pid: str) -> PositionState:
+        """Position ``pid``, for writing."""
+        if pid in self._owned_pos:
+            return self.pos[pid]
+        ps = self.pos[pid] = self.pos[pid].copy()
+        self._owned_pos.add(pid)
+        return ps
+
+    def own_everything(self) -> None:
+        """Own every record (before writes that do not go through the own_* methods)."""
+        for uid in self.us:
+            self.own_us(uid)
+        for gid in self.ger:
+            self.own_ger(gid)
+        for pid in self.pos:
+            self.own_pos(pid)
+        self._own_deck()
+        for name in self.cups:
+            self._own_cup(name)
+
+    def _own_deck(self) -> Deck:
+        if not self._owned_deck:
+            self.deck = Deck.from_data(self.deck.to_data())  # the reshuffle count too
+            self._owned_deck = True
+        return self.deck
+
+    def _own_cup(self, name: str) -> Cup:
+        if name not in self._owned_cups:
+            self.cups[name] = Cup(self.cups[name].contents)
+            self._owned_cups.add(name)
+        return self.cups[name]
+
+    # -- caches -------------------------------------------------------------------------
     def init_caches(self) -> None:
-        """Empty caches (a new, restored or copied game)."""
-        self.orders_cache = {}
-        self._cache = {}
+        """Empty caches and fresh ownership (a new or restored game)."""
+        self.lookup = lookup_for(self.scenario)
+        self._label = (0, "")
+        self._owned_us = set(self.us)
+        self._owned_ger = set(self.ger)
+        self._owned_pos = set(self.pos)
+        self._owned_deck = True
+        self._owned_cups = set(self.cups)
+        self.touch()
 
     def touch(self) -> None:
-        """Units moved or changed: drop every cache derived from the fields."""
-        self._cache.clear()
-        self.orders_cache.clear()
+        """Anything may have changed: rebuild the occupancy and drop every cache."""
+        index = self.lookup.oob_index
+        ashore = [u for u, s in self.us.items() if s.status == ASHORE]
+        ashore.sort(key=index.__getitem__)
+        self._ashore = tuple(ashore)
+        at: dict[int, list[str]] = {}
+        for uid in ashore:
+            at.setdefault(self.us[uid].where, []).append(uid)
+        self._at = {cell: tuple(uids) for cell, uids in at.items()}
+        self._comm = None
+        self._forget_germans()
 
     def _drop_caches(self) -> None:
+        """``state.edit()``: the block may write any record directly."""
+        self.own_everything()
         self.touch()
+
+    def forget_orders(self) -> None:
+        """Something a unit's orders depend on changed (attacks declared, obstacles cleared)."""
+        self.orders_cache = {}
+
+    def _forget_units(self) -> None:
+        """US units changed (steps, status, place, disruption)."""
+        self._naval_targets = None
+        self.orders_cache = {}
+
+    def _forget_germans(self) -> None:
+        """German occupancy, the tide or the open exits changed."""
+        self._german_at = None
+        self._stop = None
+        self._forget_units()
 
     # -- units ------------------------------------------------------------------------
     def unit(self, uid: str) -> USUnit:
@@ -297,18 +446,18 @@ class LandingTableCore(State[LandingTableScenario]):
         """Attack strength of a unit now (a Naval Fire Marker: the scenario's value)."""
         if uid.startswith("NF"):
             return self.scenario.naval_attack
-        return self.unit(uid).kind.strength(self.us[uid].steps)
+        return self.scenario.us_by_id[uid].kind.strength(self.us[uid].steps)
 
     def is_leader(self, uid: str) -> bool:
-        return self.unit(uid).kind.leader
+        return uid in self.lookup.leaders
 
     def full(self, uid: str) -> bool:
-        return self.us[uid].steps == self.unit(uid).kind.steps
+        return self.us[uid].steps == self.scenario.us_by_id[uid].kind.steps
 
     def unit_range(self, uid: str) -> int:
         """Attack range; a reduced 9-2 unit has range 1 (READINGS.md)."""
-        k = self.unit(uid).kind
-        if k.range == 2 and not self.full(uid):
+        k = self.scenario.us_by_id[uid].kind
+        if k.range == 2 and self.us[uid].steps != k.steps:
             return 1
         return k.range
 
@@ -316,10 +465,10 @@ class LandingTableCore(State[LandingTableScenario]):
         """The weapons a unit (or Naval Fire Marker) brings at ``distance`` (US Weapons Chart)."""
         if uid.startswith("NF"):
             return rules.unit_weapons("naval", True, distance)
-        u = self.unit(uid)
+        u = self.scenario.us_by_id[uid]
         return rules.unit_weapons(
             u.kind.cls,
-            self.full(uid),
+            self.us[uid].steps == u.kind.steps,
             distance,
             range2=u.kind.range == 2,
             reduced=u.kind.reduced,
@@ -328,6 +477,10 @@ class LandingTableCore(State[LandingTableScenario]):
     def time_of(self, turn: int) -> str:
         minutes = self.scenario.start_minutes + (turn - 1) * self.scenario.minutes
         return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
+
+    def distance(self, a: int, b: int) -> int:
+        """Hexes between two cells."""
+        return self.lookup.distances(a)[b]
 
     # -- tide -------------------------------------------------------------------------
     def tide(self, turn: int | None = None) -> str:
@@ -345,7 +498,7 @@ class LandingTableCore(State[LandingTableScenario]):
         return frozenset(TIDE_ROWS[lv] for lv in TIDE_ORDER[:idx])
 
     def flooded(self, cell: int) -> bool:
-        return self.scenario.row_of[cell] in self.flooded_rows()
+        return cell in self.scenario.flood_cells[self.tide()]
 
     def tide_rising(self) -> bool:
         return self.turn > 1 and TIDE_ORDER.index(self.tide()) > TIDE_ORDER.index(
@@ -365,38 +518,38 @@ class LandingTableCore(State[LandingTableScenario]):
         return self.scenario.row_of[cell] in PLATEAU_ROWS
 
     # -- occupancy --------------------------------------------------------------------
-    def ashore(self) -> list[str]:
+    def ashore(self) -> tuple[str, ...]:
         """US units on the map, in order-of-battle order."""
-        got = self._cache.get("ashore")
-        if got is None:
-            got = self._cache["ashore"] = [u for u, s in self.us.items() if s.status == ASHORE]
-        return list(got)
+        return self._ashore
 
-    def us_at(self) -> dict[int, list[str]]:
-        """US units ashore by cell (leaders included)."""
-        got = self._cache.get("us_at")
-        if got is None:
-            got = {}
-            for uid in self.ashore():
-                got.setdefault(self.us[uid].where, []).append(uid)
-            self._cache["us_at"] = got
-        return dict(got)
+    def us_at(self) -> Mapping[int, tuple[str, ...]]:
+        """US units ashore by cell, in order-of-battle order (leaders included)."""
+        return self._at
 
     def steps_in(self, cell: int) -> int:
         """US steps in a hex, leaders not counted (concentrated target)."""
-        return sum(self.us[u].steps for u in self.us_at().get(cell, ()) if not self.is_leader(u))
+        leaders = self.lookup.leaders
+        us = self.us
+        return sum(us[u].steps for u in self._at.get(cell, ()) if u not in leaders)
 
-    def german_cells(self) -> dict[int, str]:
+    def german_cells(self) -> Mapping[int, str]:
         """Occupied positions by cell."""
-        got = self._cache.get("german_cells")
+        got = self._german_at
         if got is None:
-            got = {
-                self.scenario.pos_by_id[pid].cell: pid
-                for pid, ps in self.pos.items()
-                if ps.unit is not None
+            by_id = self.scenario.pos_by_id
+            got = self._german_at = {
+                by_id[pid].cell: pid for pid, ps in self.pos.items() if ps.unit is not None
             }
-            self._cache["german_cells"] = got
-        return dict(got)
+            self._german_sorted = tuple(sorted(got.items()))
+            index = self.lookup.pos_index
+            self._german_key = sum(1 << index[pid] for pid in got.values())
+        return got
+
+    def german_by_cell(self) -> tuple[tuple[int, str], ...]:
+        """Occupied positions as (cell, position) pairs, by cell."""
+        if self._german_at is None:
+            self.german_cells()
+        return self._german_sorted
 
     def occupied(self, pid: str) -> bool:
         return self.pos[pid].unit is not None
@@ -404,22 +557,21 @@ class LandingTableCore(State[LandingTableScenario]):
     def communication(self) -> frozenset[int]:
         """Land hexes in German communication: joined to the southern edge (row A) by
         land hexes free of US units (reconstructed: READINGS.md)."""
-        got = self._cache.get("comm")
+        got = self._comm
         if got is None:
-            board = self.scenario.board
-            rows = self.scenario.row_of
-            us_cells = set(self.us_at())
-            land = [r not in TIDE_ROWS.values() for r in rows]
-            seen = {c for c in range(len(board)) if rows[c] == "A" and c not in us_cells}
-            todo = deque(sorted(seen))
+            links = self.lookup.land_links
+            us_cells = self._at
+            seen = bytearray(len(links))
+            todo = [c for c in self.lookup.south_edge if c not in us_cells]
+            for c in todo:
+                seen[c] = 1
             while todo:
-                c = todo.popleft()
-                for n in board.neighbours[c]:
-                    if n not in seen and land[n] and n not in us_cells:
-                        seen.add(n)
+                for n in links[todo.pop()]:
+                    if not seen[n] and n not in us_cells:
+                        seen[n] = 1
                         todo.append(n)
-            got = self._cache["comm"] = frozenset(seen)
-        return frozenset(got)
+            got = self._comm = frozenset(c for c, flag in enumerate(seen) if flag)
+        return got
 
     def in_communication(self, pid: str) -> bool:
         return self.scenario.pos_by_id[pid].cell in self.communication()
@@ -427,33 +579,53 @@ class LandingTableCore(State[LandingTableScenario]):
     def fof_units(self, p: Position, dots: tuple[str, ...] = DOTS) -> list[str]:
         """US units (leaders excluded) in a position's field of fire with one of ``dots``."""
         out: list[str] = []
-        for cell, uids in sorted(self.us_at().items()):
-            if p.fof.get(cell) in dots:
-                out.extend(u for u in uids if not self.is_leader(u))
+        leaders = self.lookup.leaders
+        fof = p.fof
+        for cell, uids in sorted(self._at.items()):
+            if fof.get(cell) in dots:
+                out.extend(u for u in uids if u not in leaders)
         return out
 
+    def fof_steps(self, p: Position, dots: tuple[str, ...] = DOTS) -> int:
+        """US steps (leaders excluded) in a position's field of fire with one of ``dots``."""
+        leaders = self.lookup.leaders
+        fof = p.fof
+        us = self.us
+        total = 0
+        for cell, uids in self._at.items():
+            if fof.get(cell) in dots:
+                total += sum(us[u].steps for u in uids if u not in leaders)
+        return total
+
     # -- movement ---------------------------------------------------------------------
-    def reachable(self, uid: str) -> dict[int, int]:
+    def reachable(self, uid: str) -> Mapping[int, int]:
         """Cells the unit may move to now, with their cost (movement, reconstructed:
         not into German-occupied or flooded hexes; stop next to an occupied position;
         vehicles through a draw only once it is open; a disrupted unit one hex)."""
-        key = f"reach:{uid}"
-        got = self._cache.get(key)
-        if got is not None:
-            return dict(got)
         s = self.us[uid]
-        k = self.unit(uid).kind
-        graph = self.scenario.moves[k.move]
-        german = self.german_cells()
-        blocked = set(german) | self.scenario.flood_cells[self.tide()]
-        stop = self.stop_cells()
-        extra = self._gate if k.move == "vehicle" else None
-        reach = graph.reachable(s.where, k.mp, blocked=blocked, stop=stop, extra=extra)
+        k = self.scenario.us_by_id[uid].kind
+        vehicle = k.move == "vehicle"
+        tide = self.tide()
+        if self._german_at is None:
+            self.german_cells()
+        gates = tuple(sorted(self.exits_open)) if vehicle else ()
+        key = (self._german_key, tide, gates, s.where, k.move, k.mp)
+        memo = self.lookup.reach_memo
+        reach = memo.get(key)
+        if reach is None:
+            graph = self.scenario.moves[k.move]
+            blocked = set(self._german_at or ()) | self.scenario.flood_cells[tide]
+            extra = self._gate if vehicle else None
+            reach = graph.reachable(
+                s.where, k.mp, blocked=blocked, stop=self.stop_cells(), extra=extra
+            )
+            if len(memo) >= REACH_MEMO_SIZE:
+                memo.clear()
+            memo[key] = reach
         if s.disrupted:
             near = self.scenario.board.neighbours[s.where]
-            reach = {c: v for c, v in reach.items() if c in near or c == s.where}
-        self._cache[key] = reach
-        return dict(reach)
+            return {c: v for c, v in reach.items() if c in near or c == s.where}
+        return reach
 
     def _gate(self, a: int, b: int) -> int | None:
         draw = self.scenario.gates.get((a, b))
@@ -463,18 +635,19 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def stop_cells(self) -> frozenset[int]:
         """Hexes next to an occupied position: a moving unit stops on entering one."""
-        got = self._cache.get("stop")
+        got = self._stop
         if got is None:
             board = self.scenario.board
-            got = frozenset(n for c in self.german_cells() for n in board.neighbours[c])
-            self._cache["stop"] = got
-        return frozenset(got)
+            got = self._stop = frozenset(
+                n for c in self.german_cells() for n in board.neighbours[c]
+            )
+        return got
 
     # -- naval markers ----------------------------------------------------------------
     def naval_ids(self) -> tuple[str, ...]:
         """The Naval Fire Markers in play this turn."""
         count = sum(n for t, n in self.scenario.naval if t <= self.turn)
-        return tuple(f"NF{i}" for i in range(1, count + 1))
+        return self.lookup.naval_ids[:count]
 
     def naval_symbol(self, nid: str) -> str:
         return SYMBOLS[(int(nid[2:]) - 1) % len(SYMBOLS)]
@@ -482,21 +655,23 @@ class LandingTableCore(State[LandingTableScenario]):
     def naval_targets(self) -> list[str]:
         """WN positions a Naval Fire Marker may fire at: an undisrupted unit with a radio
         (RD) within the scenario's spotting range (reconstructed)."""
-        got = self._cache.get("naval_targets")
+        got = self._naval_targets
         if got is None:
-            board = self.scenario.board
-            spotters = [
-                self.us[u].where
-                for u in self.ashore()
-                if "RD" in self.weapons(u, 1) and not self.us[u].disrupted
-            ]
-            got = [
+            spot = self.scenario.naval_spot
+            radio = self.lookup.radio
+            us = self.us
+            spotters = {
+                s.where
+                for s in (us[u] for u in self._ashore)
+                if not s.disrupted and radio[s.id][0 if self.full(s.id) else 1]
+            }
+            by_id = self.scenario.pos_by_id
+            within = self.lookup.within
+            got = self._naval_targets = tuple(
                 pid
-                for cell, pid in sorted(self.german_cells().items())
-                if self.scenario.pos_by_id[pid].kind == "wn"
-                and any(board.distance(c, cell) <= self.scenario.naval_spot for c in spotters)
-            ]
-            self._cache["naval_targets"] = got
+                for cell, pid in self.german_by_cell()
+                if by_id[pid].kind == "wn" and not spotters.isdisjoint(within(cell, spot))
+            )
         return list(got)
 
     # -- victory ----------------------------------------------------------------------
@@ -506,7 +681,7 @@ class LandingTableCore(State[LandingTableScenario]):
         defeated scores its vp times the scenario's weight; each open exit scores)."""
         vp = 0
         held = total = 0
-        us_cells = self.us_at()
+        us_cells = self._at
         for p in self.scenario.positions:
             if p.vp <= 0:
                 continue
@@ -518,61 +693,139 @@ class LandingTableCore(State[LandingTableScenario]):
         vp += self.scenario.vp_exit * len(self.exits_open)
         return vp, held, total
 
-    # -- mutators ---------------------------------------------------------------------
+    # -- mutators: cards and cups ---------------------------------------------------------
     def draw_card(self) -> Card:
         """Draw a fire card (it goes to the discards; the deck reshuffles when empty)."""
-        cid = self.deck.draw(self.dice)
-        self.deck.discard(cid)
+        deck = self._own_deck()
+        cid = deck.draw(self.dice)
+        deck.discard(cid)
         return self.scenario.cards[cid]
+
+    def draw_from(self, cup: str) -> str:
+        """Draw a token from a cup (716, 352: depth markers; division: 352nd units)."""
+        return self._own_cup(cup).draw(self.dice)
+
+    def put_in(self, cup: str, token: str) -> None:
+        self._own_cup(cup).put(token)
+
+    # -- mutators: US units -----------------------------------------------------------------
+    def land(self, uid: str, cell: int) -> USState:
+        """A unit comes ashore at ``cell`` (undisrupted)."""
+        s = self.own_us(uid)
+        if s.status == ASHORE:
+            self._leave(uid, s.where)
+        s.status = ASHORE
+        s.where = cell
+        s.disrupted = False
+        self._enter(uid, cell)
+        return s
+
+    def move(self, uid: str, cell: int) -> None:
+        """A unit ashore moves to ``cell``."""
+        s = self.own_us(uid)
+        self._leave(uid, s.where)
+        s.where = cell
+        self._enter(uid, cell)
+
+    def set_disrupted(self, uid: str, disrupted: bool) -> None:
+        self.own_us(uid).disrupted = disrupted
+        self._forget_units()
 
     def lose_steps(self, uid: str, n: int, why: str, rule: str) -> None:
         """Take ``n`` steps from a US unit; at none left it is eliminated."""
-        s = self.us[uid]
+        s = self.own_us(uid)
         taken = min(n, s.steps)
         s.steps -= taken
         self.stats["us_steps_lost"] += taken
+        self._forget_units()
         if s.steps <= 0:
             self.eliminate(uid, why, rule, count=False)
         else:
             self.note("ddob.loses", rule, unit=uid, steps=taken, why=why, left=s.steps)
-        self.touch()
 
     def eliminate(self, uid: str, why: str, rule: str, count: bool = True) -> None:
-        s = self.us[uid]
+        s = self.own_us(uid)
         if count:
             self.stats["us_steps_lost"] += s.steps
+        if s.status == ASHORE:
+            self._leave(uid, s.where)
         s.steps = 0
         s.status = ELIMINATED
         s.where = -1
         s.disrupted = False
+        self._forget_units()
         self.note("ddob.eliminated", rule, unit=uid, why=why)
-        self.touch()
 
     def disrupt(self, uid: str, why: str, rule: str) -> None:
         s = self.us[uid]
         if s.status == ASHORE and not s.disrupted:
-            s.disrupted = True
+            self.set_disrupted(uid, True)
             self.note("ddob.disrupted", rule, unit=uid, why=why)
 
+    def _enter(self, uid: str, cell: int) -> None:
+        index = self.lookup.oob_index
+        self._ashore = _insert(self._ashore, uid, index)
+        here = self._at.get(cell)
+        self._at[cell] = (uid,) if here is None else _insert(here, uid, index)
+        if here is None:
+            self._comm = None
+        self._forget_units()
+
+    def _leave(self, uid: str, cell: int) -> None:
+        self._ashore = tuple(u for u in self._ashore if u != uid)
+        left = tuple(u for u in self._at[cell] if u != uid)
+        if left:
+            self._at[cell] = left
+        else:
+            del self._at[cell]
+            self._comm = None
+        self._forget_units()
+
+    # -- mutators: German units -----------------------------------------------------------
     def place_german(self, gid: str, pid: str, revealed: bool) -> None:
         """A German unit enters an empty position."""
-        g = self.ger[gid]
+        g = self.own_ger(gid)
         self.seen.add(gid)
         g.where = pid
         g.revealed = revealed
         g.disrupted = False
-        self.pos[pid].unit = gid
-        self.touch()
+        self.own_pos(pid).unit = gid
+        self._forget_germans()
 
     def shift_german(self, src: str, dst: str) -> None:
         """A unit and its depth marker move from one position to another."""
-        a, b = self.pos[src], self.pos[dst]
+        a, b = self.own_pos(src), self.own_pos(dst)
         gid = a.unit
         assert gid is not None
         b.unit, b.depth, b.depth_revealed = gid, a.depth, a.depth_revealed
         a.unit, a.depth, a.depth_revealed = None, None, False
-        self.ger[gid].where = dst
-        self.touch()
+        self.own_ger(gid).where = dst
+        self._forget_germans()
+
+    def remove_german(self, pid: str, where: str, revealed: bool) -> str:
+        """The unit in ``pid`` leaves it (to ``where``) with its depth marker; returns it."""
+        ps = self.own_pos(pid)
+        gid = ps.unit
+        assert gid is not None
+        g = self.own_ger(gid)
+        g.where = where
+        g.revealed = revealed
+        g.disrupted = False
+        ps.unit = None
+        ps.depth = None
+        ps.depth_revealed = False
+        self._forget_germans()
+        return gid
+
+    def exits_changed(self) -> None:
+        """An exit opened or closed: vehicles may cross other draws."""
+        self._forget_germans()
+
+
+def _insert(uids: tuple[str, ...], uid: str, index: Mapping[str, int]) -> tuple[str, ...]:
+    """``uids`` (in order-of-battle order) with ``uid`` added in its place."""
+    at = bisect.bisect(uids, index[uid], key=index.__getitem__)
+    return (*uids[:at], uid, *uids[at:])
 
 
 def _copy_data(value: Any) -> Any:
@@ -582,3 +835,142 @@ def _copy_data(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy_data(v) for v in value]
     return value
+
+
+REACH_MEMO_SIZE = 50_000
+
+
+def _has_radio(u: USUnit, full: bool) -> bool:
+    kind = u.kind
+    weapons = rules.unit_weapons(kind.cls, full, 1, range2=kind.range == 2, reduced=kind.reduced)
+    return "RD" in weapons
+
+
+class Lookup:
+    """Pure tables of one scenario, built on first use and shared by every game of it:
+    order-of-battle indices, distances, and the actions of the game, made once."""
+
+    def __init__(self, scen: LandingTableScenario) -> None:
+        board = scen.board
+        self._board = board
+        self.oob_index: dict[str, int] = {u.id: i for i, u in enumerate(scen.us)}
+        self.pos_index: dict[str, int] = {p.id: i for i, p in enumerate(scen.positions)}
+        #: Reachable cells by (occupied positions, tide, open exits for vehicles, start,
+        #: movement class, allowance): movement is a pure function of these.
+        self.reach_memo: dict[tuple[int, str, tuple[str, ...], int, str, int], dict[int, int]] = {}
+        self.leaders = frozenset(u.id for u in scen.us if u.kind.leader)
+        #: The longest attack range of any unit.
+        self.longest_range = max((k.range for k in scen.kinds.values()), default=0)
+        land_rows = set(TIDE_ROWS.values())
+        self.land: tuple[bool, ...] = tuple(r not in land_rows for r in scen.row_of)
+        self.south_edge = tuple(c for c in range(len(board)) if scen.row_of[c] == "A")
+        #: The land neighbours of every cell (German communication runs over land).
+        self.land_links: tuple[tuple[int, ...], ...] = tuple(
+            tuple(n for n in board.neighbours[c] if self.land[n]) for c in range(len(board))
+        )
+        count = sum(n for _, n in scen.naval)
+        self.naval_ids = tuple(f"NF{i}" for i in range(1, count + 1))
+        #: The intense field of fire of every position.
+        self.intense: dict[str, frozenset[int]] = {
+            p.id: frozenset(c for c, dot in p.fof.items() if dot == "intense")
+            for p in scen.positions
+        }
+        self._distances: dict[int, tuple[int, ...]] = {}
+        self._attack_from: dict[tuple[int, int], frozenset[int]] = {}
+        self._within: dict[tuple[int, int], frozenset[int]] = {}
+        self._targets_from: dict[tuple[int, int], frozenset[int]] = {}
+        #: Whether each unit carries a radio (RD) at full strength and reduced.
+        self.radio: dict[str, tuple[bool, bool]] = {
+            u.id: (_has_radio(u, True), _has_radio(u, False)) for u in scen.us
+        }
+        #: The cell of every printed label.
+        self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
+        self._actions: dict[tuple[Any, ...], Action] = {}
+        self._moves: dict[str, dict[int, Action]] = {}
+        self._notation: dict[Action, str] = {}
+
+    def distances(self, a: int) -> tuple[int, ...]:
+        """Hexes from ``a`` to every cell, indexed by cell."""
+        got = self._distances.get(a)
+        if got is None:
+            got = self._distances[a] = tuple(self._board.distances_from(a).tolist())
+        return got
+
+    def within(self, cell: int, reach: int) -> frozenset[int]:
+        """Cells at most ``reach`` hexes from ``cell``."""
+        key = (cell, reach)
+        got = self._within.get(key)
+        if got is None:
+            distances = self.distances(cell)
+            got = self._within[key] = frozenset(
+                c for c in range(len(distances)) if distances[c] <= reach
+            )
+        return got
+
+    def attack_from(self, target: int, reach: int) -> frozenset[int]:
+        """Cells 1 to ``reach`` hexes from ``target`` from which an attack on it is not
+        prohibited by the Terrain Defense Table."""
+        key = (target, reach)
+        got = self._attack_from.get(key)
+        if got is None:
+            board = self._board
+            distances = self.distances(target)
+            got = self._attack_from[key] = frozenset(
+                c
+                for c in range(len(board))
+                if 1 <= distances[c] <= reach and not rules.approach(board, c, target).prohibited
+            )
+        return got
+
+    def targets_from(self, here: int, reach: int) -> frozenset[int]:
+        """Cells 1 to ``reach`` hexes from ``here`` that a unit there may attack
+        (the Terrain Defense Table does not prohibit it)."""
+        key = (here, reach)
+        got = self._targets_from.get(key)
+        if got is None:
+            board = self._board
+            distances = self.distances(here)
+            got = self._targets_from[key] = frozenset(
+                c
+                for c in range(len(board))
+                if 1 <= distances[c] <= reach and not rules.approach(board, here, c).prohibited
+            )
+        return got
+
+    def move(self, uid: str, cell: int) -> Action:
+        """The action ``move uid to cell``, made once."""
+        moves = self._moves.get(uid)
+        if moves is None:
+            moves = self._moves[uid] = {}
+        got = moves.get(cell)
+        if got is None:
+            got = moves[cell] = self._made(Move(uid, self._board.labels[cell]))
+        return got
+
+    def action(self, cls: type[Action], *fields: Any) -> Action:
+        """The action ``cls(*fields)``, made once (actions are frozen values)."""
+        key = (cls, *fields)
+        got = self._actions.get(key)
+        if got is None:
+            got = self._actions[key] = self._made(cls(*fields))
+        return got
+
+    def notation(self, action: Action) -> str:
+        """The printed notation of an action (kept from when it was made)."""
+        text = self._notation.get(action)
+        return str(action) if text is None else text
+
+    def _made(self, action: Action) -> Action:
+        self._notation[action] = str(action)
+        return action
+
+
+_LOOKUPS: weakref.WeakKeyDictionary[LandingTableScenario, Lookup] = weakref.WeakKeyDictionary()
+
+
+def lookup_for(scen: LandingTableScenario) -> Lookup:
+    """The tables of ``scen`` (built once)."""
+    got = _LOOKUPS.get(scen)
+    if got is None:
+        got = _LOOKUPS[scen] = Lookup(scen)
+    return got

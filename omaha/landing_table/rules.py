@@ -14,6 +14,7 @@ the reading in READINGS.md (by its bold name); every reading is tested.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -379,7 +380,9 @@ class Approach:
     prohibited: bool
 
 
-_APPROACH: dict[tuple[str, int, int], Approach] = {}
+_APPROACH: weakref.WeakKeyDictionary[Board, dict[tuple[int, int], Approach]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _side_names(board: Board, a: int, b: int) -> tuple[str, ...]:
@@ -392,8 +395,10 @@ def approach(board: Board, a: int, b: int) -> Approach:
 
     Reading: READINGS.md, "Attack hexside". Pure; memoised per board.
     """
-    key = (board.id, a, b)
-    got = _APPROACH.get(key)
+    memo = _APPROACH.get(board)
+    if memo is None:
+        memo = _APPROACH[board] = {}
+    got = memo.get((a, b))
     if got is not None:
         return got
     if board.adjacent(a, b):
@@ -412,7 +417,7 @@ def approach(board: Board, a: int, b: int) -> Approach:
             n1, n2 = others[0], others[1]
             both = all(n >= 0 and attack_prohibited(_side_names(board, n, b)) for n in (n1, n2))
             got = Approach((n1, n2), None, both)
-    _APPROACH[key] = got
+    memo[(a, b)] = got
     return got
 
 

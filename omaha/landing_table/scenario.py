@@ -22,7 +22,7 @@ from omaha.kernel.movement import MovementGraph
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.landing_table.components.cards import Card, load_deck
 from omaha.landing_table.components.charts import CHARTS, CHARTS_DATA
-from omaha.landing_table.components.forces import UnitKind, USUnit, load_forces
+from omaha.landing_table.components.forces import TURN_TRACK, UnitKind, USUnit, load_forces
 from omaha.landing_table.components.positions import (
     Exit,
     GermanUnit,
@@ -148,13 +148,23 @@ def load_scenario(ref: str | Path) -> LandingTableScenario:
     return _read(path, path.stem)
 
 
+def _load_toml(path: Path) -> Node:
+    """A TOML file; one that is not UTF-8 text is named like any other bad file."""
+    try:
+        return load_toml(path)
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            path.name, "", f"is not UTF-8 text (byte {exc.start}: {exc.reason})"
+        ) from None
+
+
 def _read(path: Path, ref: str) -> LandingTableScenario:
-    root = load_toml(path)
+    root = _load_toml(path)
     root.only({"scenario", "files", "tide", "naval", "depth", "victory"})
     s = root.req("scenario").only({"id", "title", "turns", "start", "minutes", "heroes", "source"})
     files = root.req("files").only(set(COMPONENT_FILES))
     base = path.parent if path.parent != SCENARIOS else DATA
-    nodes = {k: load_toml(_resolve(base, files.req(k))) for k in COMPONENT_FILES}
+    nodes = {k: _load_toml(_resolve(base, files.req(k))) for k in COMPONENT_FILES}
     prov: list[ProvenanceItem] = []
     for component, key, source in CHARTS.sources:
         prov.append(ProvenanceItem(component, key, source))
@@ -165,7 +175,7 @@ def _read(path: Path, ref: str) -> LandingTableScenario:
     board = board_from_node(map_node)
     prov.append(ProvenanceItem("map", board.id, board.source))
     facts = map_facts(board, map_node)
-    turns = s.req("turns").as_int_in(1, 32)
+    turns = s.req("turns").as_int_in(1, TURN_TRACK)
     hh, mm = _clock(s.req("start"))
     minutes = s.req("minutes").as_int_in(1, 240)
     heroes = s.req("heroes").as_int_in(0, 20)
@@ -242,7 +252,10 @@ def _tide(root: Node, prov: list[ProvenanceItem]) -> tuple[tuple[int, str], ...]
     tide: list[tuple[int, str]] = []
     for tn in root.req("tide").as_list():
         tn.only({"from", "level", "source"})
-        tide.append((tn.req("from").as_int_in(1, 32), tn.req("level").as_choice(TIDE_ORDER)))
+        start = tn.req("from").as_int_in(1, TURN_TRACK)
+        if start in {t for t, _ in tide}:
+            raise tn.req("from").error(f"the tide is given twice from turn {start}")
+        tide.append((start, tn.req("level").as_choice(TIDE_ORDER)))
         prov.append(ProvenanceItem("tide", f"from turn {tide[-1][0]}", tn.source()))
     tide.sort()
     if not tide or tide[0][0] != 1:
@@ -255,7 +268,10 @@ def _naval(root: Node, prov: list[ProvenanceItem]) -> tuple[tuple[int, int], ...
     naval_node = root.get("naval")
     for nn in naval_node.as_list() if naval_node is not None else []:
         nn.only({"turn", "markers", "source"})
-        naval.append((nn.req("turn").as_int_in(1, 32), nn.req("markers").as_int_in(0, 10)))
+        turn = nn.req("turn").as_int_in(1, TURN_TRACK)
+        if turn in {t for t, _ in naval}:
+            raise nn.req("turn").error(f"naval fire arrives twice on turn {turn}")
+        naval.append((turn, nn.req("markers").as_int_in(0, 10)))
         prov.append(ProvenanceItem("naval fire", f"turn {naval[-1][0]}", nn.source()))
     return tuple(sorted(naval))
 
@@ -277,6 +293,9 @@ def _depth(
         cups[div] = markers
     division = tuple(dn.req("division").as_str_list())
     garrisons = {p.garrison for p in positions if p.garrison}
+    twice = sorted({gid for gid in division if division.count(gid) > 1})
+    if twice:
+        raise dn.req("division").error(f"{twice[0]!r} is listed twice")
     for gid in division:
         if gid not in germans or germans[gid].division != "352":
             raise dn.req("division").error(f"{gid!r} is not a 352nd Division unit")
@@ -290,13 +309,14 @@ def _victory(root: Node, prov: list[ProvenanceItem]) -> tuple[int, int, tuple[Le
     vn = root.req("victory").only({"exit", "position", "levels", "source"})
     vp_exit = vn.req("exit").as_int_in(0, 100)
     vp_position = vn.req("position").as_int_in(0, 100)
-    levels = []
+    levels: list[Level] = []
     for ln in vn.req("levels").as_list():
         ln.only({"min", "level", "winner"})
         w = ln.get("winner")
-        levels.append(
-            Level(ln.req("min").as_int(), ln.req("level").as_str(), w.as_str() if w else None)
-        )
+        least = ln.req("min").as_int()
+        if least in {lv.min for lv in levels}:
+            raise ln.req("min").error(f"two victory levels start at {least} VP")
+        levels.append(Level(least, ln.req("level").as_str(), w.as_str() if w else None))
     levels.sort(key=lambda lv: -lv.min)
     if not levels or levels[-1].min > 0:
         raise vn.req("levels").error("the lowest level must start at 0 VP")

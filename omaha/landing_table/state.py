@@ -12,7 +12,7 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -70,56 +70,20 @@ class LandingTableState(LandingTableCore):
             return []
         return LEGAL[str(self.decision["kind"])](self, self.decision)
 
-    def explain_illegal(self, action: Action) -> str:
-        d = self.decision
-        unit = getattr(action, "unit", None)
-        if d is not None and d["kind"] == "land" and isinstance(action, Land):
-            box = int(d["box"])
-            hexes = " or ".join(self.scen.board.labels[c] for c in self.land_options(box))
-            if action.unit != d["unit"]:
-                return f"{d['unit']} is landing now, not {action.unit}"
-            return (
-                f"{action.hex} is not a hex of {self.scen.boxes[box - 1]} at {self.tide()} tide "
-                f"(choose {hexes})"
-            )
-        if d is not None and d["kind"] == "hit" and isinstance(action, Hit):
-            tied = ", ".join(d["units"])
-            return f"{action.unit} is not among the units tied for this hit ({tied})"
-        if d is not None and d["kind"] == "attack" and isinstance(action, Join):
-            return (
-                f"{action.unit} cannot join the attack on {self.ctx['target']}: it must not have "
-                "had its orders yet, be undisrupted and in range, and at most three units attack"
-            )
-        if d is not None and d["kind"] == "orders" and unit is not None:
-            current = str(d["unit"])
-            if unit != current:
-                return f"orders go unit by unit: it is {current}'s turn, not {unit}'s"
-            s = self.us.get(unit)
-            if s is not None and s.disrupted and isinstance(action, Attack | Barrage | Clear):
-                return f"{unit} is disrupted: it may hold or move one hex only"
-            if isinstance(action, Attack):
-                return self._why_no_attack(unit, action.target)
-            if isinstance(action, Move):
-                return f"{unit} cannot reach {action.hex} this turn"
-        return super().explain_illegal(action)
+    def _legal_actions_in_order(self) -> Sequence[Action]:
+        """Sorted by notation as the kernel sorts them, by the notation each action
+        was given once when it was made (:meth:`Lookup.action`)."""
+        return sorted(self._legal_actions(), key=self.lookup.notation)
 
-    def _why_no_attack(self, uid: str, pid: str) -> str:
-        p = self.scen.pos_by_id.get(pid)
-        if p is None:
-            return f"{pid} is not a German position"
-        if not self.occupied(pid):
-            return f"no German unit holds {pid}"
-        if pid in self.attacked:
-            return f"{pid} has already been attacked this turn (one attack per position)"
-        if self.strength(uid) <= 0:
-            return f"{uid} has no attack strength"
-        d = self.scen.board.distance(self.us[uid].where, p.cell)
-        if d > self.unit_range(uid):
-            return f"{pid} is {d} hexes away, beyond {uid}'s range of {self.unit_range(uid)}"
-        return f"{uid} cannot attack {pid} across that hexside (Terrain Defense Table: prohibited)"
+    def explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal now, in the words of the decision awaited."""
+        d = self.decision
+        why = None if d is None else WHY_NOT[str(d["kind"])](self, d, action)
+        return why or super().explain_illegal(action)
 
     # -- applying -----------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
+        self.forget_orders()
         board = self.scen.board
         match action:
             case Land(unit=uid, hex=label):
@@ -169,6 +133,9 @@ class LandingTableState(LandingTableCore):
     def _restore(self, data: dict[str, Any]) -> None:
         views.restore(self, data)
 
+    def invariants(self) -> list[str]:
+        return views.invariants(self)
+
 
 # -- one step of each phase ------------------------------------------------------------------
 def _landing_step(st: LandingTableState) -> None:
@@ -207,35 +174,41 @@ PHASE_STEPS: dict[Phase, Callable[[LandingTableState], None]] = {
 # -- the decisions: legal actions and prompts --------------------------------------------------
 def _land_options(st: LandingTableState, d: Decision) -> list[Action]:
     labels = st.scen.board.labels
-    return [Land(str(d["unit"]), labels[c]) for c in st.land_options(int(d["box"]))]
+    act = st.lookup.action
+    return [act(Land, str(d["unit"]), labels[c]) for c in st.land_options(int(d["box"]))]
 
 
 def _drift_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [Drift(str(d["unit"]), n) for n in range(int(d["most"]) + 1)]
+    act = st.lookup.action
+    return [act(Drift, str(d["unit"]), n) for n in range(int(d["most"]) + 1)]
 
 
 def _follow_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [Follow(str(d["unit"]), True), Follow(str(d["unit"]), False)]
+    act = st.lookup.action
+    return [act(Follow, str(d["unit"]), True), act(Follow, str(d["unit"]), False)]
 
 
 def _hit_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [Hit(u) for u in d["units"]]
+    act = st.lookup.action
+    return [act(Hit, u) for u in d["units"]]
 
 
 def _order_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [*orders.orders(st, str(d["unit"])), EndActions()]
+    return [*orders.orders(st, str(d["unit"])), st.lookup.action(EndActions)]
 
 
 def _attack_options(st: LandingTableState, d: Decision) -> list[Action]:
-    out: list[Action] = [Join(u) for u in orders.joiners(st)]
-    out.append(Resolve())
+    act = st.lookup.action
+    out: list[Action] = [act(Join, u) for u in orders.joiners(st)]
+    out.append(act(Resolve))
     if attack.hero_helps(st):
-        out.append(ResolveHero())
+        out.append(act(ResolveHero))
     return out
 
 
 def _attrition_options(st: LandingTableState, d: Decision) -> list[Action]:
-    return [*(Attrition(u) for u in d["units"]), NoAttrition()]
+    act = st.lookup.action
+    return [*(act(Attrition, u) for u in d["units"]), act(NoAttrition)]
 
 
 #: The legal actions of each kind of decision.
@@ -282,6 +255,118 @@ def _attack_prompt(st: LandingTableState, d: Decision) -> str:
 
 def _attrition_prompt(st: LandingTableState, d: Decision) -> str:
     return f"optional attrition at {st.ctx['target']}: give a step to remove the depth marker?"
+
+
+# -- why an action is not legal, by the decision awaited ------------------------------------------
+def _no_hex(st: LandingTableState, label: str) -> str | None:
+    if label in st.lookup.cells:
+        return None
+    return f"{label!r} is not a hex of this map"
+
+
+def _why_not_land(st: LandingTableState, d: Decision, action: Action) -> str | None:
+    if not isinstance(action, Land):
+        return None
+    if action.unit != d["unit"]:
+        return f"{d['unit']} is landing now, not {action.unit}"
+    box = int(d["box"])
+    hexes = " or ".join(st.scen.board.labels[c] for c in st.land_options(box))
+    return _no_hex(st, action.hex) or (
+        f"{action.hex} is not a hex of {st.scen.boxes[box - 1]} at {st.tide()} tide "
+        f"(choose {hexes})"
+    )
+
+
+def _why_not_drift(st: LandingTableState, d: Decision, action: Action) -> str | None:
+    if not isinstance(action, Drift):
+        return None
+    if action.unit != d["unit"]:
+        return f"{d['unit']} chooses its drift now, not {action.unit}"
+    return f"{d['unit']} may drift 0 to {d['most']} boxes east, not {action.boxes}"
+
+
+def _why_not_follow(st: LandingTableState, d: Decision, action: Action) -> str | None:
+    if not isinstance(action, Follow):
+        return None
+    return f"{d['unit']} decides now whether he drifts with {d['companion']}, not {action.leader}"
+
+
+def _why_not_hit(st: LandingTableState, d: Decision, action: Action) -> str | None:
+    if not isinstance(action, Hit):
+        return None
+    tied = ", ".join(d["units"])
+    return f"{action.unit} is not among the units tied for this hit ({tied})"
+
+
+def _why_not_orders(st: LandingTableState, d: Decision, action: Action) -> str | None:
+    unit = getattr(action, "unit", None)
+    if not isinstance(unit, str):
+        return None
+    current = str(d["unit"])
+    if unit not in st.us and not unit.startswith("NF"):
+        return f"{unit!r} is not a unit of this game (orders are for {current})"
+    if unit != current:
+        return f"orders go unit by unit: it is {current}'s turn, not {unit}'s"
+    if isinstance(action, Attack | Barrage) and action.target not in st.scen.pos_by_id:
+        return f"{action.target!r} is not a German position"
+    if current.startswith("NF"):
+        if isinstance(action, Barrage):
+            return f"{current} may barrage only a WN a unit with a radio sees within 3 hexes"
+        return f"{current} is a Naval Fire Marker: it may barrage, join an attack or hold"
+    s = st.us[current]
+    if s.disrupted and isinstance(action, Attack | Barrage | Clear):
+        return f"{unit} is disrupted: it may hold or move one hex only"
+    if isinstance(action, Attack):
+        return _why_no_attack(st, unit, action.target)
+    if isinstance(action, Move):
+        return _no_hex(st, action.hex) or f"{unit} cannot reach {action.hex} this turn"
+    if isinstance(action, Barrage):
+        return f"{unit} cannot barrage {action.target} (not artillery, or out of range)"
+    if isinstance(action, Clear):
+        return f"{unit} cannot clear obstacles here (engineers, in an uncleared obstacle hex)"
+    return None
+
+
+def _why_no_attack(st: LandingTableState, uid: str, pid: str) -> str:
+    p = st.scen.pos_by_id[pid]
+    if not st.occupied(pid):
+        return f"no German unit holds {pid}"
+    if pid in st.attacked:
+        return f"{pid} has already been attacked this turn (one attack per position)"
+    if st.strength(uid) <= 0:
+        return f"{uid} has no attack strength"
+    d = st.distance(st.us[uid].where, p.cell)
+    if d > st.unit_range(uid):
+        return f"{pid} is {d} hexes away, beyond {uid}'s range of {st.unit_range(uid)}"
+    return f"{uid} cannot attack {pid} across that hexside (Terrain Defense Table: prohibited)"
+
+
+def _why_not_attack(st: LandingTableState, d: Decision, action: Action) -> str | None:
+    if not isinstance(action, Join):
+        return None
+    return (
+        f"{action.unit} cannot join the attack on {st.ctx['target']}: it must not have "
+        "had its orders yet, be undisrupted and in range, and at most three units attack"
+    )
+
+
+def _why_not_attrition(st: LandingTableState, d: Decision, action: Action) -> str | None:
+    if not isinstance(action, Attrition):
+        return None
+    able = ", ".join(d["units"])
+    return f"only a unit that attacked from next to {st.ctx['target']} may give a step ({able})"
+
+
+#: Why an action is not legal, by the kind of decision awaited (None: the generic reason).
+WHY_NOT: dict[str, Callable[[LandingTableState, Decision, Action], str | None]] = {
+    "land": _why_not_land,
+    "drift": _why_not_drift,
+    "follow": _why_not_follow,
+    "hit": _why_not_hit,
+    "orders": _why_not_orders,
+    "attack": _why_not_attack,
+    "attrition": _why_not_attrition,
+}
 
 
 #: The prompt of each kind of decision.

@@ -6,6 +6,8 @@ down) or unrevealed depth markers; an observer (``player=None``) sees all.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from omaha.kernel.decks import Cup, Deck
@@ -14,13 +16,19 @@ from omaha.kernel.view import Mark, Piece, View
 from omaha.landing_table.components.charts import CHARTS
 from omaha.landing_table.core import (
     ASHORE,
+    ELIMINATED,
+    GERMAN_PLACES,
+    REMOVED,
     SCHEDULED,
+    STAT_KEYS,
     GermanState,
     LandingTableCore,
     Phase,
     PositionState,
     USState,
+    lookup_for,
 )
+from omaha.landing_table.procedures.orders import MAX_ATTACKERS
 
 
 def view(core: LandingTableCore, player: str | None) -> View:
@@ -192,55 +200,551 @@ def dump(core: LandingTableCore) -> dict[str, Any]:
     }
 
 
+SNAPSHOT_KEYS = (
+    "turn",
+    "phase",
+    "us",
+    "ger",
+    "pos",
+    "deck",
+    "cups",
+    "cleared",
+    "exits_open",
+    "exits_first",
+    "heroes",
+    "naval_used",
+    "attacked",
+    "decision",
+    "queue",
+    "ctx",
+    "card",
+    "seen",
+    "stats",
+    "result",
+)
+
+
+class Malformed(ValueError):
+    """A snapshot whose game part has the wrong shape (names the key)."""
+
+
 def restore(core: LandingTableCore, data: dict[str, Any]) -> None:
-    """Inverse of :func:`dump` (the kernel's base fields are already set)."""
+    """Inverse of :func:`dump` (the kernel's base fields are already set).
+
+    Data of the wrong shape (a missing or unknown key, a value of the wrong
+    type, a label that is no hex of the map) raises :class:`Malformed` naming
+    its key; what the values mean is checked by :func:`invariants`.
+    """
     scen = core.scen
-    board = scen.board
-    core.turn = int(data["turn"])
-    core.current_phase = Phase(str(data["phase"]))
+    core.lookup = lookup_for(scen)
+    cells = core.lookup.cells
+    d = _table(data, "state", SNAPSHOT_KEYS)
+
+    def cell(value: object, path: str) -> int:
+        label = _str(value, path)
+        if label not in cells:
+            raise Malformed(f"{path}: {label!r} is not a hex of the map")
+        return cells[label]
+
+    core.turn = _int(d["turn"], "state.turn")
+    phase = _str(d["phase"], "state.phase")
+    if phase not in PHASES:
+        raise Malformed(f"state.phase: {phase!r} is not a phase ({', '.join(PHASES)})")
+    core.current_phase = PHASES[phase]
+    us = _table(d["us"], "state.us", [u.id for u in scen.us])
     core.us = {}
     for u in scen.us:  # order-of-battle order, which the procedures follow
-        v = data["us"][u.id]
+        v = us[u.id]
+        if type(v) is list and tuple(map(type, v)) in _US_ROWS and (v[4] is None or v[4] in cells):
+            core.us[u.id] = USState(
+                u.id, v[1], v[0], v[2], v[3], -1 if v[4] is None else cells[v[4]], *v[5:]
+            )
+            continue
+        path = f"state.us.{u.id}"  # the slow way, to name what is wrong
+        v = _row(v, path, 11)
         core.us[u.id] = USState(
             u.id,
-            status=v[0],
-            steps=v[1],
-            turn=v[2],
-            box=v[3],
-            where=board.cell(v[4]) if v[4] is not None else -1,
-            no_check=v[5],
-            disrupted=v[6],
-            acted=v[7],
-            landed_box=v[8],
-            landed_turn=v[9],
-            committed=v[10],
+            status=_str(v[0], f"{path}[0]"),
+            steps=_int(v[1], f"{path}[1]"),
+            turn=_int(v[2], f"{path}[2]"),
+            box=_int(v[3], f"{path}[3]"),
+            where=-1 if v[4] is None else cell(v[4], f"{path}[4]"),
+            no_check=_bool(v[5], f"{path}[5]"),
+            disrupted=_bool(v[6], f"{path}[6]"),
+            acted=_bool(v[7], f"{path}[7]"),
+            landed_box=_int(v[8], f"{path}[8]"),
+            landed_turn=_int(v[9], f"{path}[9]"),
+            committed=_bool(v[10], f"{path}[10]"),
         )
+    ger = _table(d["ger"], "state.ger", list(scen.germans))
     core.ger = {}
     for gid in scen.germans:
-        v = data["ger"][gid]
-        core.ger[gid] = GermanState(gid, v[0], v[1], v[2])
+        v = ger[gid]
+        if type(v) is list and tuple(map(type, v)) == (str, bool, bool):
+            core.ger[gid] = GermanState(gid, *v)
+            continue
+        path = f"state.ger.{gid}"
+        v = _row(v, path, 3)
+        core.ger[gid] = GermanState(
+            gid, _str(v[0], f"{path}[0]"), _bool(v[1], f"{path}[1]"), _bool(v[2], f"{path}[2]")
+        )
+    pos = _table(d["pos"], "state.pos", [p.id for p in scen.positions])
     core.pos = {}
     for p in scen.positions:
-        v = data["pos"][p.id]
-        core.pos[p.id] = PositionState(v[0], v[1], v[2], v[3])
-    core.deck = Deck.from_data(data["deck"])
-    core.cups = {k: Cup.from_data(v) for k, v in data["cups"].items()}
-    core.cleared = {board.cell(c) for c in data["cleared"]}
-    core.exits_open = {k: int(v) for k, v in data["exits_open"].items()}
-    core.exits_first = {k: int(v) for k, v in data["exits_first"].items()}
-    core.heroes = int(data["heroes"])
-    core.naval_used = set(data["naval_used"])
-    core.attacked = set(data["attacked"])
-    core.decision = data["decision"]
-    core.queue = list(data["queue"])
-    core.ctx = data["ctx"]
-    core.card = data["card"]
-    core.seen = set(data["seen"])
-    core.stats = {k: float(v) for k, v in data["stats"].items()}
-    r = data["result"]
-    core.result = (
-        None
-        if r is None
-        else Outcome(r[0], r[1], points=tuple((str(a), float(b)) for a, b in r[2]), detail=r[3])
+        v = pos[p.id]
+        if type(v) is list and tuple(map(type, v)) in _POS_ROWS:
+            core.pos[p.id] = PositionState(*v)
+            continue
+        path = f"state.pos.{p.id}"
+        v = _row(v, path, 4)
+        core.pos[p.id] = PositionState(
+            _opt_str(v[0], f"{path}[0]"),
+            _opt_str(v[1], f"{path}[1]"),
+            _bool(v[2], f"{path}[2]"),
+            _bool(v[3], f"{path}[3]"),
+        )
+    deck = _table(d["deck"], "state.deck", ("pile", "discards", "reshuffles"))
+    core.deck = Deck(
+        _str_list(deck["pile"], "state.deck.pile"),
+        _str_list(deck["discards"], "state.deck.discards"),
     )
+    core.deck.reshuffles = _int(deck["reshuffles"], "state.deck.reshuffles")
+    cups = _table(d["cups"], "state.cups", CUPS)
+    core.cups = {k: Cup(_str_list(cups[k], f"state.cups.{k}")) for k in CUPS}
+    core.cleared = {
+        cell(c, f"state.cleared[{i}]") for i, c in enumerate(_list(d["cleared"], "state.cleared"))
+    }
+    core.exits_open = _int_table(d["exits_open"], "state.exits_open")
+    core.exits_first = _int_table(d["exits_first"], "state.exits_first")
+    core.heroes = _int(d["heroes"], "state.heroes")
+    core.naval_used = set(_str_list(d["naval_used"], "state.naval_used"))
+    core.attacked = set(_str_list(d["attacked"], "state.attacked"))
+    decision = d["decision"]
+    if decision is not None and not isinstance(decision, dict):
+        raise Malformed("state.decision is neither a table nor null")
+    core.decision = decision
+    core.queue = _str_list(d["queue"], "state.queue")
+    if not isinstance(d["ctx"], dict):
+        raise Malformed("state.ctx is not a table")
+    core.ctx = d["ctx"]
+    core.card = _opt_str(d["card"], "state.card")
+    core.seen = set(_str_list(d["seen"], "state.seen"))
+    stats = _table(d["stats"], "state.stats", STAT_KEYS)
+    core.stats = {k: _number(stats[k], f"state.stats.{k}") for k in STAT_KEYS}
+    r = d["result"]
+    if r is None:
+        core.result = None
+    else:
+        v = _row(r, "state.result", 4)
+        points = []
+        for i, pair in enumerate(_list(v[2], "state.result[2]")):
+            where = f"state.result[2][{i}]"
+            name, value = _row(pair, where, 2)
+            points.append((_str(name, f"{where}[0]"), _number(value, f"{where}[1]")))
+        core.result = Outcome(
+            _opt_str(v[0], "state.result[0]"),
+            _str(v[1], "state.result[1]"),
+            points=tuple(points),
+            detail=_str(v[3], "state.result[3]"),
+        )
     core.init_caches()
+
+
+CUPS = ("352", "716", "division")
+#: The types of a well-formed row of ``state.us`` (its hex a label, or None off the map).
+_POS_ROWS = frozenset(
+    (unit, depth, bool, bool) for unit in (str, type(None)) for depth in (str, type(None))
+)
+_US_ROWS = frozenset(
+    (str, int, int, int, where, bool, bool, bool, int, int, bool) for where in (str, type(None))
+)
+US_STATUSES = (SCHEDULED, ASHORE, ELIMINATED, REMOVED)
+DECISION_PHASES = {
+    "land": (Phase.LANDING,),
+    "drift": (Phase.LANDING,),
+    "follow": (Phase.LANDING,),
+    "hit": (Phase.GERMAN_FIRE, Phase.GERMAN_ACTION),
+    "orders": (Phase.US_ACTION,),
+    "attack": (Phase.US_ACTION,),
+    "attrition": (Phase.US_ACTION,),
+}
+
+
+def invariants(core: LandingTableCore) -> list[str]:
+    """What is inconsistent in a game (empty when sound): what the rules guarantee of
+    units, positions, markers, deck, cups, exits, the pending decision and the result."""
+    problems: list[str] = []
+    _units(core, problems)
+    _germans(core, problems)
+    _markers(core, problems)
+    _track(core, problems)
+    if not problems:  # the decision is read against sound units and positions
+        _decision(core, problems)
+    return problems
+
+
+def _units(core: LandingTableCore, out: list[str]) -> None:
+    nboxes = len(core.scen.boxes)
+    for uid, s in core.us.items():
+        most = core.unit(uid).kind.steps
+        if s.status not in US_STATUSES:
+            out.append(f"US unit {uid} has status {s.status!r} ({', '.join(US_STATUSES)})")
+            continue
+        low = 0 if s.status == ELIMINATED else 1
+        high = 0 if s.status == ELIMINATED else most
+        if not low <= s.steps <= high:
+            out.append(f"US unit {uid} ({s.status}) has {s.steps} steps (its counter has {most})")
+        if (s.where >= 0) != (s.status == ASHORE):
+            out.append(f"US unit {uid} is {s.status} but its hex is {s.where}")
+        if s.disrupted and s.status != ASHORE:
+            out.append(f"US unit {uid} is disrupted but not ashore")
+        if not 1 <= s.box <= nboxes or not 0 <= s.landed_box <= nboxes:
+            out.append(f"US unit {uid} names landing box {s.box} or {s.landed_box} (1-{nboxes})")
+        if s.status == SCHEDULED and s.turn < core.turn:
+            out.append(f"US unit {uid} is scheduled for turn {s.turn}, before turn {core.turn}")
+        if not 0 <= s.landed_turn <= core.turn:
+            out.append(f"US unit {uid} landed on turn {s.landed_turn}, after turn {core.turn}")
+
+
+def _germans(core: LandingTableCore, out: list[str]) -> None:
+    scen = core.scen
+    places = set(scen.pos_by_id) | set(GERMAN_PLACES)
+    for gid, g in core.ger.items():
+        if g.where not in places:
+            out.append(f"German unit {gid} is at {g.where!r}, no position or box")
+        elif g.where in scen.pos_by_id and core.pos[g.where].unit != gid:
+            out.append(f"German unit {gid} is at {g.where}, which holds {core.pos[g.where].unit}")
+        if g.disrupted and g.where not in scen.pos_by_id:
+            out.append(f"German unit {gid} is disrupted outside the positions")
+    for pid, ps in core.pos.items():
+        if ps.unit is None:
+            continue
+        if ps.unit not in core.ger:
+            out.append(f"position {pid} holds {ps.unit!r}, no German unit")
+        elif core.ger[ps.unit].where != pid:
+            out.append(f"position {pid} holds {ps.unit}, which is at {core.ger[ps.unit].where}")
+        elif ps.unit not in core.seen:
+            out.append(f"German unit {ps.unit} holds {pid} but was never seen")
+    unknown = sorted(core.seen - set(scen.germans))
+    if unknown:
+        out.append(f"seen German units {', '.join(unknown)} are not in the scenario")
+    boxed = sorted(gid for gid, g in core.ger.items() if g.where == "division")
+    cup = sorted(core.cups["division"].contents)
+    if cup != boxed:
+        out.append(f"the Division box holds {boxed} but its cup {cup}")
+    foreign = [g for g in cup if g in scen.germans and scen.germans[g].division != "352"]
+    if foreign:
+        out.append(f"the Division cup holds units of no 352nd Division: {', '.join(foreign)}")
+
+
+def _markers(core: LandingTableCore, out: list[str]) -> None:
+    scen = core.scen
+    cards = Counter(list(scen.cards))
+    deck = Counter(core.deck.pile) + Counter(core.deck.discards)
+    if deck != cards:
+        strange = sorted((deck - cards) | (cards - deck))
+        out.append(f"the fire cards are not the deck's: {', '.join(strange)} out of place")
+    if core.card is not None and core.card not in scen.cards:
+        out.append(f"fire card {core.card!r} is not in the deck")
+    printed = Counter(scen.depth_cups["716"]) + Counter(scen.depth_cups["352"])
+    on_board = Counter(ps.depth for ps in core.pos.values() if ps.depth is not None)
+    for name in ("716", "352"):
+        extra = Counter(core.cups[name].contents) - Counter(scen.depth_cups[name])
+        if extra:
+            out.append(f"the {name} cup holds markers it never had: {sorted(extra)}")
+    extra = Counter(core.cups["716"].contents) + Counter(core.cups["352"].contents) + on_board
+    extra -= printed
+    if extra:
+        out.append(f"depth markers beyond the cups' contents: {sorted(extra)}")
+    for pid, ps in core.pos.items():
+        if ps.depth_revealed and ps.depth is None:
+            out.append(f"position {pid} has a revealed depth marker but none")
+    if not core.cleared <= scen.obstacle_cells:
+        out.append("cleared hexes that hold no obstacles")
+
+
+def _track(core: LandingTableCore, out: list[str]) -> None:
+    scen = core.scen
+    if not 1 <= core.turn <= scen.turns:
+        out.append(f"turn {core.turn} is not on the track (1-{scen.turns})")
+    if not 0 <= core.heroes <= scen.heroes:
+        out.append(f"{core.heroes} Hero markers (the scenario has {scen.heroes})")
+    elif core.heroes + core.stats["heroes_used"] != scen.heroes:
+        out.append(f"{core.heroes} Hero markers left but {core.stats['heroes_used']:g} spent")
+    exits = {e.id for e in scen.exits}
+    for name, table in (("open", core.exits_open), ("first opened", core.exits_first)):
+        for eid, turn in table.items():
+            if eid not in exits or not 1 <= turn <= core.turn:
+                out.append(f"exit {eid!r} {name} on turn {turn}")
+    if not set(core.exits_open) <= set(core.exits_first):
+        out.append("an open exit has no first opening")
+    if not core.naval_used <= set(core.naval_ids()):
+        out.append(f"Naval Fire Markers {sorted(core.naval_used)} are not in play")
+    if not core.attacked <= set(scen.pos_by_id):
+        out.append(f"attacked positions {sorted(core.attacked)} are not all positions")
+    if core.result is not None:
+        vp = core.victory_points()[0]
+        if core.result.points != (("US VP", float(vp)),):
+            out.append(f"the result gives {core.result.points} but the board {vp} VP")
+        if core.result.level not in {lv.level for lv in scen.levels}:
+            out.append(f"the result {core.result.level!r} is no victory level")
+
+
+def _decision(core: LandingTableCore, out: list[str]) -> None:
+    """The pending decision and the procedure under way, as the procedures leave them."""
+    d = core.decision
+    if (d is None) != (core.result is not None):
+        out.append("a game in progress must wait for a decision, a finished one for none")
+        return
+    problem = _queue(core)
+    if problem:
+        out.append(f"the queue of the {core.phase} phase: {problem}")
+    german = core.current_phase in (Phase.GERMAN_FIRE, Phase.GERMAN_ACTION)
+    if (core.card is not None) != german:
+        out.append(f"fire card {core.card!r} in the {core.phase} phase")
+    if d is None:
+        return
+    kind = d.get("kind")
+    if kind not in DECISION_PHASES:
+        out.append(f"decision kind {kind!r} is not one of {', '.join(DECISION_PHASES)}")
+        return
+    if core.current_phase not in DECISION_PHASES[kind]:
+        out.append(f"a {kind} decision in the {core.phase} phase")
+        return
+    problem = _DECISION_CHECKS[kind](core, d)
+    if problem:
+        out.append(f"decision {kind}: {problem}")
+
+
+def _queue(core: LandingTableCore) -> str | None:
+    """Who is still to act in this phase, as the phase's procedure queued them."""
+    queue = core.queue
+    if len(set(queue)) != len(queue):
+        return f"{queue} names someone twice"
+    phase = core.current_phase
+    due = {u for u, s in core.us.items() if s.status == SCHEDULED and s.turn == core.turn}
+    if phase == Phase.LANDING:
+        deciding = core.decision.get("unit") if core.decision else None
+        missed = sorted(due - set(queue) - {deciding})
+        if missed:
+            return f"{', '.join(missed)} should land this turn but wait for no landing"
+    elif due:
+        return f"{', '.join(sorted(due))} should have landed this turn"
+    naval = core.naval_ids()
+    for who in queue:
+        if phase == Phase.LANDING:
+            s = core.us.get(who)
+            if s is None or s.status != SCHEDULED or s.turn != core.turn:
+                return f"{who!r} is no unit scheduled to land this turn"
+        elif phase in (Phase.GERMAN_FIRE, Phase.GERMAN_ACTION):
+            if who not in core.scen.pos_by_id:
+                return f"{who!r} is no German position"
+        elif phase == Phase.US_ACTION:
+            if who in naval:
+                if who in core.naval_used:
+                    return f"{who} has fired"
+            elif who not in core.us or core.us[who].acted:
+                return f"{who!r} is no unit still to act"
+        else:
+            return f"{who!r} waits in the end phase"
+    return None
+
+
+def _us_unit(core: LandingTableCore, uid: object, status: str) -> str | None:
+    if not isinstance(uid, str) or uid not in core.us:
+        return f"{uid!r} is not a US unit"
+    if core.us[uid].status != status:
+        return f"{uid} is {core.us[uid].status}, not {status}"
+    return None
+
+
+def _card(core: LandingTableCore, card: object) -> str | None:
+    if card is not None and card not in core.scen.cards:
+        return f"card {card!r} is not in the deck"
+    return None
+
+
+def _box(core: LandingTableCore, box: object) -> str | None:
+    if type(box) is not int or not 1 <= box <= len(core.scen.boxes):
+        return f"box {box!r} is not a landing box"
+    return None
+
+
+def _check_land(core: LandingTableCore, d: dict[str, Any]) -> str | None:
+    return (
+        _us_unit(core, d.get("unit"), SCHEDULED)
+        or _box(core, d.get("box"))
+        or _card(core, d.get("card"))
+    )
+
+
+def _check_drift(core: LandingTableCore, d: dict[str, Any]) -> str | None:
+    problem = _check_land(core, d)
+    if problem:
+        return problem
+    most = d.get("most")
+    if type(most) is not int or not 1 <= most <= len(core.scen.boxes) - int(d["box"]):
+        return f"a drift of up to {most!r} boxes"
+    return None
+
+
+def _check_follow(core: LandingTableCore, d: dict[str, Any]) -> str | None:
+    problem = _us_unit(core, d.get("unit"), SCHEDULED)
+    if problem:
+        return problem
+    if not core.is_leader(str(d["unit"])):
+        return f"{d['unit']} is no leader"
+    return _us_unit(core, d.get("companion"), ASHORE)
+
+
+def _check_hit(core: LandingTableCore, d: dict[str, Any]) -> str | None:
+    units, need, ctx = d.get("units"), d.get("need"), core.ctx
+    if not isinstance(units, list) or len(set(map(str, units))) != len(units) or not units:
+        return f"units {units!r} are not a list of units"
+    for uid in units:
+        problem = _us_unit(core, uid, ASHORE)
+        if problem:
+            return problem
+    if type(need) is not int or not 1 <= need < len(units):
+        return f"{need!r} of {len(units)} units to hit"
+    effects = ctx.get("effects")
+    if ctx.get("pos") not in core.scen.pos_by_id or not isinstance(effects, dict):
+        return "the fire under way names no position or effects"
+    for uid in units:
+        e = effects.get(uid)
+        shape = [bool, bool, str, str]
+        if not isinstance(e, list) or [type(x) for x in e] != shape:
+            return f"the fire under way has no effect for {uid}"
+    if ctx.get("stage") not in ("units", "leader") or type(ctx.get("leader")) is not bool:
+        return "the fire under way has no stage"
+    if not isinstance(ctx.get("rule"), str):
+        return "the fire under way cites no rule"
+    for key in ("limit", "hits"):
+        if type(ctx.get(key)) is not int:
+            return f"the fire under way has no {key}"
+    return None
+
+
+def _check_orders(core: LandingTableCore, d: dict[str, Any]) -> str | None:
+    uid = d.get("unit")
+    if not core.queue or uid != core.queue[0]:
+        return f"{uid!r} is not the next unit to act ({core.queue[:1]})"
+    if isinstance(uid, str) and uid in core.naval_ids():
+        return f"{uid} has fired" if uid in core.naval_used else None
+    problem = _us_unit(core, uid, ASHORE)
+    if problem:
+        return problem
+    return f"{uid} has had its orders" if core.us[str(uid)].acted else None
+
+
+def _check_attack(core: LandingTableCore, d: dict[str, Any]) -> str | None:
+    target, attackers = core.ctx.get("target"), core.ctx.get("attackers")
+    if not isinstance(target, str) or target not in core.scen.pos_by_id:
+        return f"the attack under way is on {target!r}, no position"
+    if not core.occupied(target) or target not in core.attacked:
+        return f"the attack under way is on {target}, held by nobody or not declared"
+    if not isinstance(attackers, list) or not 1 <= len(attackers) <= MAX_ATTACKERS:
+        return f"the attackers {attackers!r} are not one to {MAX_ATTACKERS} units"
+    naval = set(core.naval_ids())
+    for uid in attackers:
+        if uid in naval:
+            continue
+        problem = _us_unit(core, uid, ASHORE)
+        if problem:
+            return problem
+    return None
+
+
+def _check_attrition(core: LandingTableCore, d: dict[str, Any]) -> str | None:
+    units, target = d.get("units"), core.ctx.get("target")
+    if not isinstance(target, str) or target not in core.scen.pos_by_id:
+        return f"the attrition is at {target!r}, no position"
+    if core.pos[target].depth is None:
+        return f"{target} has no depth marker to eliminate"
+    if not isinstance(units, list) or not units:
+        return f"units {units!r} are not a list of units"
+    for uid in units:
+        problem = _us_unit(core, uid, ASHORE)
+        if problem:
+            return problem
+    return None
+
+
+_DECISION_CHECKS = {
+    "land": _check_land,
+    "drift": _check_drift,
+    "follow": _check_follow,
+    "hit": _check_hit,
+    "orders": _check_orders,
+    "attack": _check_attack,
+    "attrition": _check_attrition,
+}
+PHASES = {p.value: p for p in Phase}
+
+
+def _table(value: object, path: str, keys: Iterable[str]) -> dict[str, Any]:
+    """``value`` as a table with exactly ``keys``."""
+    if not isinstance(value, dict):
+        raise Malformed(f"{path} is not a table")
+    wanted = list(keys)
+    for key in wanted:
+        if key not in value:
+            raise Malformed(f"{path}.{key} is missing")
+    if len(value) == len(wanted):  # every wanted key is there, so nothing else
+        return value
+    known = set(wanted)
+    extra = sorted(str(k) for k in value if k not in known)
+    if extra:
+        raise Malformed(f"{path}.{extra[0]} is not part of a landing_table snapshot")
+    return value
+
+
+def _list(value: object, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise Malformed(f"{path} is not a list")
+    return value
+
+
+def _row(value: object, path: str, size: int) -> list[Any]:
+    row = _list(value, path)
+    if len(row) != size:
+        raise Malformed(f"{path} has {len(row)} entries, not {size}")
+    return row
+
+
+def _int(value: object, path: str) -> int:
+    if type(value) is not int:
+        raise Malformed(f"{path} = {value!r} is not a whole number")
+    return value
+
+
+def _number(value: object, path: str) -> float:
+    if type(value) not in (int, float):
+        raise Malformed(f"{path} = {value!r} is not a number")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _bool(value: object, path: str) -> bool:
+    if type(value) is not bool:
+        raise Malformed(f"{path} = {value!r} is not true or false")
+    return value
+
+
+def _str(value: object, path: str) -> str:
+    if type(value) is not str:
+        raise Malformed(f"{path} = {value!r} is not a string")
+    return value
+
+
+def _opt_str(value: object, path: str) -> str | None:
+    return None if value is None else _str(value, path)
+
+
+def _str_list(value: object, path: str) -> list[str]:
+    return [_str(v, f"{path}[{i}]") for i, v in enumerate(_list(value, path))]
+
+
+def _int_table(value: object, path: str) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise Malformed(f"{path} is not a table")
+    return {str(k): _int(v, f"{path}.{k}") for k, v in value.items()}

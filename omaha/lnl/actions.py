@@ -20,19 +20,21 @@ Every phase ends with ``end phase``.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from omaha.kernel.actions import Action
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Place(Action):
     notation = "place {unit} at {hex}"
     unit: str
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Deploy(Action):
     """A whole set-up: ``unit@hex`` for every unit still to place (validated, not listed)."""
 
@@ -40,136 +42,136 @@ class Deploy(Action):
     placements: tuple[str, ...]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FireWith(Action):
     notation = "fire with {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Bombard(Action):
     notation = "bombard {hex}"
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Target(Action):
     notation = "at {hex} {kind}"
     hex: str
     kind: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class AddNgfs(Action):
     notation = "add ngfs"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class AddBonus(Action):
     notation = "add bonus"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Add(Action):
     notation = "add {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Resolve(Action):
     notation = "resolve"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Cancel(Action):
     notation = "cancel"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class OpFire(Action):
     notation = "opfire {unit} {kind}"
     unit: str
     kind: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Pass(Action):
     notation = "pass"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Move(Action):
     notation = "move {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class With(Action):
     notation = "with {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Step(Action):
     notation = "step {hex}"
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Drop(Action):
     notation = "drop {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Stop(Action):
     notation = "stop"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Enter(Action):
     notation = "enter {unit} at {hex}"
     unit: str
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Assault(Action):
     notation = "assault {hex}"
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Lose(Action):
     notation = "lose {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Retreat(Action):
     notation = "retreat {unit} to {hex}"
     unit: str
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Advance(Action):
     notation = "advance {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Stay(Action):
     notation = "stay"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Strike(Action):
     notation = "strike {hex}"
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndPhase(Action):
     notation = "end phase"
 
@@ -202,3 +204,32 @@ ACTIONS: tuple[type[Action], ...] = (
     Strike,
     EndPhase,
 )
+
+
+# Interned actions: the legal actions of every decision are built from these
+# constructors, which hand back the same frozen object (its hash computed once) each
+# time, so sorting by notation and the legality lookups hash and format nothing.
+place = functools.cache(Place)
+fire_with = functools.cache(FireWith)
+bombard = functools.cache(Bombard)
+target = functools.cache(Target)
+add = functools.cache(Add)
+opfire = functools.cache(OpFire)
+move = functools.cache(Move)
+with_ = functools.cache(With)
+step = functools.cache(Step)
+drop = functools.cache(Drop)
+enter = functools.cache(Enter)
+assault = functools.cache(Assault)
+lose = functools.cache(Lose)
+retreat = functools.cache(Retreat)
+advance = functools.cache(Advance)
+strike = functools.cache(Strike)
+ADD_NGFS = AddNgfs()
+ADD_BONUS = AddBonus()
+RESOLVE = Resolve()
+CANCEL = Cancel()
+PASS = Pass()
+STOP = Stop()
+STAY = Stay()
+END_PHASE = EndPhase()

@@ -86,8 +86,12 @@ class Plan:
     score: float = 0.0
 
 
+#: Pure results kept across games: movement graphs and distance fields per scenario
+#: and class of unit, cheapest paths per (scenario, class, start, goal, blocked hexes).
 _GRAPHS: dict[tuple[str, str], MovementGraph] = {}
 _FIELDS: dict[tuple[str, str, int], dict[int, int]] = {}
+_PATHS: dict[tuple[str, str, int, int, frozenset[int]], tuple[int, ...] | None] = {}
+_PATHS_CAP = 100_000
 
 
 def move_class(state: LnlCore, u: int) -> str:
@@ -122,6 +126,19 @@ def graph(state: LnlCore, cls: str) -> MovementGraph:
 
         g = _GRAPHS[key] = MovementGraph(state.scen.board, cost, cls)
     return g
+
+
+def cheapest_path(
+    state: LnlCore, cls: str, start: int, goal: int, blocked: frozenset[int]
+) -> tuple[int, ...] | None:
+    """The cheapest way from ``start`` to ``goal`` around ``blocked`` (None: none)."""
+    key = (state.scen.hash, cls, start, goal, blocked)
+    if key in _PATHS:
+        return _PATHS[key]
+    if len(_PATHS) >= _PATHS_CAP:
+        _PATHS.clear()
+    path = _PATHS[key] = graph(state, cls).path(start, goal, blocked=blocked)
+    return path
 
 
 def field(state: LnlCore, cls: str, goal: int) -> dict[int, int]:
@@ -640,10 +657,14 @@ class HeuristicUS(BotBase):
 
     def route(self, state: LnlCore, u: int, here: int) -> list[int] | None:
         """Cheapest path to the goal around enemy hexes (ending next to an enemy goal)."""
+        path = state.cached(("heuristic US", "route", u, here), lambda: self._route(state, u, here))
+        return None if path is None else list(path)
+
+    def _route(self, state: LnlCore, u: int, here: int) -> list[int] | None:
         goal = self.goal(state, u, here)
         enemies = {state.loc[x] for x in state.units_of("German")}
-        blocked = enemies - {goal}
-        path = graph(state, move_class(state, u)).path(here, goal, blocked=blocked)
+        blocked = frozenset(enemies - {goal})
+        path = cheapest_path(state, move_class(state, u), here, goal, blocked)
         if path is None:
             return None
         if goal in enemies:
@@ -652,6 +673,9 @@ class HeuristicUS(BotBase):
 
     def will_move(self, state: LnlCore, u: int) -> bool:
         """Whether a unit has ground to gain this turn (else it fires)."""
+        return state.cached(("heuristic US", "will move", u), lambda: self._will_move(state, u))
+
+    def _will_move(self, state: LnlCore, u: int) -> bool:
         if not movement.movable(state, u):
             return False
         here = state.loc[u]
@@ -662,6 +686,9 @@ class HeuristicUS(BotBase):
 
     def fire_role(self, state: LnlCore, u: int) -> bool:
         """Tanks and machineguns fire; riflemen fire when they cannot advance or assault."""
+        return state.cached(("heuristic US", "fire role", u), lambda: self._fire_role(state, u))
+
+    def _fire_role(self, state: LnlCore, u: int) -> bool:
         t = state.u(u).type
         if t.kind == "armor" or t.kind == "gun" or (t.range >= 6 and t.kind == "infantry"):
             return True
@@ -694,14 +721,21 @@ class HeuristicUS(BotBase):
 
     # -- fire ------------------------------------------------------------------
     def attack_plans(self, state: LnlCore) -> list[Plan]:
+        """The attacks worth making, best first (none led by a unit refused this phase)."""
+        plans = state.cached(("heuristic US", "attack plans"), lambda: self._attack_plans(state))
+        return [p for p in plans if refusal_key(state, state.uid(p.first)) not in self._refused]
+
+    def _attack_plans(self, state: LnlCore) -> list[Plan]:
         plans: list[Plan] = []
         for (c, kind), groups in sorted(fire.fire_plan(state, "US").items()):
+            targets = fire.targets_in(state, "US", c, kind, None)
+            priority = self.priority(state, c)
+            values: dict[int, float] = {}  # expected damage by FRT column
             for g in groups:
                 g2 = self.filter_group(state, g, c)
-                if not g2 or refusal_key(state, state.uid(g2[0])) in self._refused:
+                if not g2:
                     continue
                 probe = Attack("US", "fire", g2, c, kind)
-                targets = fire.targets_in(state, "US", c, kind, None)
                 best: Plan | None = None
                 for k in range(0, min(2, state.ngfs_left) + 1):
                     if k and kind == "hard":
@@ -710,7 +744,10 @@ class HeuristicUS(BotBase):
                     col = fire.column(state, probe)
                     if col is None:
                         continue
-                    score = frt_value(col, targets, state) * self.priority(state, c) - 0.6 * k
+                    value = values.get(col)
+                    if value is None:
+                        value = values[col] = frt_value(col, targets, state)
+                    score = value * priority - 0.6 * k
                     if best is None or score > best.score:
                         best = Plan(g2[0], c, kind, tuple(g2), ngfs=k, bonus=True, score=score)
                 if best is not None:

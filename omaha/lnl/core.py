@@ -12,8 +12,8 @@ The sequence of play lives in :mod:`omaha.lnl.state`, the procedures in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal, get_args
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, TypeVar, cast, get_args
 
 import attrs
 
@@ -41,6 +41,10 @@ Decision = Literal[
 ]
 
 
+R = TypeVar("R")
+_MISSING = object()
+
+
 def other(side: str) -> str:
     return "German" if side == "US" else "US"
 
@@ -57,6 +61,11 @@ class Attack:
     ngfs: int = 0
     bonus: bool = False
 
+    def copy(self) -> Attack:
+        return Attack(
+            self.side, self.mode, list(self.firers), self.target, self.kind, self.ngfs, self.bonus
+        )
+
 
 @attrs.define
 class OppWindow:
@@ -65,6 +74,9 @@ class OppWindow:
     side: str
     cell: int
     movers: list[int]
+
+    def copy(self) -> OppWindow:
+        return OppWindow(self.side, self.cell, list(self.movers))
 
 
 @attrs.define
@@ -78,6 +90,11 @@ class MoveGroup:
     serial: int
     stepped: bool = False
 
+    def copy(self) -> MoveGroup:
+        return MoveGroup(
+            list(self.units), self.start, self.cell, dict(self.spent), self.serial, self.stepped
+        )
+
 
 @attrs.define
 class LossTask:
@@ -88,6 +105,9 @@ class LossTask:
     remaining: int
     hits: dict[int, int]
 
+    def copy(self) -> LossTask:
+        return LossTask(self.side, list(self.units), self.remaining, dict(self.hits))
+
 
 @attrs.define
 class RetreatTask:
@@ -95,6 +115,9 @@ class RetreatTask:
 
     side: str
     queue: list[int]
+
+    def copy(self) -> RetreatTask:
+        return RetreatTask(self.side, list(self.queue))
 
 
 @attrs.define
@@ -105,6 +128,9 @@ class AdvanceTask:
     units: list[int]
     cell: int
 
+    def copy(self) -> AdvanceTask:
+        return AdvanceTask(self.side, list(self.units), self.cell)
+
 
 @attrs.define
 class StrikeTask:
@@ -113,6 +139,9 @@ class StrikeTask:
     side: str
     he: int
     event: str
+
+    def copy(self) -> StrikeTask:
+        return StrikeTask(self.side, self.he, self.event)
 
 
 class LnlCore(State[LnlScenario]):
@@ -168,6 +197,9 @@ class LnlCore(State[LnlScenario]):
     steps_lost: dict[str, int]
     #: Results of pure queries (fire groups) valid until the state next changes.
     memo: dict[tuple[Any, ...], Any]
+    #: Fire groups by everything they depend on (a pure function's results, valid in
+    #: any position, so kept across changes and shared with clones).
+    groups_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]]
 
     # -- set-up of the fields ------------------------------------------------
     def init_fields(self) -> None:
@@ -213,9 +245,58 @@ class LnlCore(State[LnlScenario]):
         self.result = None
         self.steps_lost = {"US": 0, "German": 0}
         self.memo = {}
+        self.groups_cache = {}
 
     def _drop_caches(self) -> None:
+        """Forget the cached queries of the position (``memo``); the one place they
+        are dropped, after any change of the fields they read."""
         self.memo = {}
+
+    def cached(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
+        """The result of a pure query of this position (a procedure's or a bot's),
+        computed once and kept in ``memo`` until the state next changes.
+
+        The result is shared: callers must not change it in place.
+        """
+        hit = self.memo.get(key, _MISSING)
+        if hit is _MISSING:
+            hit = self.memo[key] = compute()
+        return cast(R, hit)
+
+    def _copy(self) -> LnlCore:
+        """A structural copy: every mutable field copied, the cached queries kept
+        (they describe the same position; their values are never changed in place)."""
+        twin = self._copy_base()
+        assert isinstance(twin, LnlCore)
+        twin.loc = self.loc[:]
+        twin.steps = self.steps[:]
+        twin.dis = self.dis[:]
+        twin.fired = self.fired[:]
+        twin.placed = self.placed[:]
+        twin.moved = self.moved[:]
+        twin.assaulted = self.assaulted[:]
+        twin.ashore = self.ashore[:]
+        twin.entered = self.entered[:]
+        twin.occ = {c: xs[:] for c, xs in self.occ.items()}
+        twin.control = self.control[:]
+        twin.deck = self.deck.copy()
+        twin.bonus = dict(self.bonus)
+        twin.perms = set(self.perms)
+        twin.fired_at = set(self.fired_at)
+        twin.due = dict(self.due)
+        twin.events_done = set(self.events_done)
+        twin.entered_by = {c: dict(m) for c, m in self.entered_by.items()}
+        twin.place_queue = self.place_queue[:]
+        twin.attack = None if self.attack is None else self.attack.copy()
+        twin.opp = None if self.opp is None else self.opp.copy()
+        twin.group = None if self.group is None else self.group.copy()
+        twin.loss = None if self.loss is None else self.loss.copy()
+        twin.retreat = None if self.retreat is None else self.retreat.copy()
+        twin.advance = None if self.advance is None else self.advance.copy()
+        twin.strike = None if self.strike is None else self.strike.copy()
+        twin.steps_lost = dict(self.steps_lost)
+        twin.memo = dict(self.memo)
+        return twin
 
     # -- the decision in progress ------------------------------------------------
     def decision(self) -> Decision:
@@ -266,7 +347,7 @@ class LnlCore(State[LnlScenario]):
     def unit_index(self, uid: str) -> int:
         idx = self.scen.unit_index.get(uid)
         if idx is None:
-            raise IllegalAction(f"there is no unit {uid!r} in this scenario")
+            raise IllegalAction(f'"{uid}" is not a unit of this scenario')
         return idx
 
     def label(self, cell: int) -> str:
@@ -276,7 +357,7 @@ class LnlCore(State[LnlScenario]):
         try:
             return self.scen.board.cell(label)
         except ValueError:
-            raise IllegalAction(f"{label!r} is not a hex of the map") from None
+            raise IllegalAction(f'"{label}" is not a hex of this map') from None
 
     def he(self, u: int) -> int:
         return self.scen.units[u].type.he[0 if self.steps[u] >= 2 else 1]
@@ -292,7 +373,14 @@ class LnlCore(State[LnlScenario]):
 
     def units_of(self, side: str) -> list[int]:
         """Units of a side on the map, in index order."""
-        return [u.idx for u in self.scen.units if u.side == side and self.loc[u.idx] >= 0]
+        key = ("units", side)
+        hit = self.memo.get(key)
+        if hit is None:
+            loc = self.loc
+            hit = self.memo[key] = [
+                u.idx for u in self.scen.units if u.side == side and loc[u.idx] >= 0
+            ]
+        return list(hit)
 
     def at(self, cell: int) -> list[int]:
         return self.occ.get(cell, [])
@@ -324,7 +412,7 @@ class LnlCore(State[LnlScenario]):
     # -- placing and removing ----------------------------------------------------
     def put(self, u: int, cell: int) -> None:
         """Put a unit in a hex (arrival, step, retreat, advance) and take control of it."""
-        self.memo = {}
+        self._drop_caches()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -343,7 +431,7 @@ class LnlCore(State[LnlScenario]):
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
-        self.memo = {}
+        self._drop_caches()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -362,7 +450,7 @@ class LnlCore(State[LnlScenario]):
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
         if self.loc[u] < 0:
             return
-        self.memo = {}
+        self._drop_caches()
         self.steps[u] -= 1
         self.steps_lost[self.u(u).side] += 1
         if self.steps[u] <= 0:
@@ -384,7 +472,7 @@ class LnlCore(State[LnlScenario]):
         """A Disrupted result: a marker, or a step for a unit already disrupted."""
         if self.loc[u] < 0:
             return
-        self.memo = {}
+        self._drop_caches()
         if self.dis[u]:
             self.lose_step(u, rule, "disrupted again")
         else:

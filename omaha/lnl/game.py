@@ -72,6 +72,11 @@ class LnlGame(Game[LnlScenario]):
             "heuristic": bots.HeuristicUS,
         }
 
+    def bot_sides(self, bot: str) -> tuple[str, ...]:
+        """The solitaire guidelines play the German side; the heuristic plays the US."""
+        one_sided = {"solitaire": ("German",), "heuristic": ("US",)}
+        return one_sided.get(bot) or super().bot_sides(bot)
+
     def lineup(self, bot: str) -> dict[str, str]:
         """``heuristic`` and ``solitaire`` each pair the heuristic US with the solitaire German."""
         if bot in ("heuristic", "solitaire"):

@@ -28,13 +28,16 @@ from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.lnl.components.counters import UnitDef, UnitType, load_counters
 from omaha.lnl.components.deck import Card, EventDef, load_deck
 from omaha.lnl.components.forces import SIDES, Force, load_forces
-from omaha.lnl.components.map import MapTables, cell_at, map_provenance
+from omaha.lnl.components.map import MapTables, StepCosts, cell_at, map_provenance
 
 DATA = Path(__file__).resolve().parent / "data"
 SCENARIOS = DATA / "scenarios"
 #: The shipped scenarios, the default first.
 SHIPPED = ("beach", "vierville")
 OPTIONS = ("turn11", "d6")
+#: Victory by hexes (LnL Omaha: Winning) has three levels below "all of them": four or
+#: more, three, fewer; they are distinct only with five victory hexes or more.
+MIN_VICTORY_HEXES = 5
 
 
 @attrs.define(kw_only=True, eq=False)
@@ -64,6 +67,8 @@ class LnlScenario(Scenario):
     setup_order: tuple[tuple[int, int], ...]
     force_of: dict[int, int]
     tables: MapTables
+    #: Per unit: its step costs from each hex to each neighbour (see MapTables.step_costs).
+    step_costs: tuple[StepCosts, ...]
 
     def unit(self, uid: str) -> UnitDef:
         try:
@@ -91,19 +96,21 @@ def load_scenario(ref: str) -> LnlScenario:
 def split_ref(ref: str) -> tuple[str, tuple[str, ...]]:
     """``"beach+turn11+d6"`` -> ``("beach", ("d6", "turn11"))`` (options sorted)."""
     base, *opts = ref.split("+")
-    for o in opts:
+    for i, o in enumerate(opts):
         if o not in OPTIONS:
             raise ScenarioError(
                 ref, "", f"unknown option {o!r} (options: {', '.join(OPTIONS)}, joined with '+')"
             )
-    return base, tuple(sorted(set(opts)))
+        if o in opts[:i]:
+            raise ScenarioError(ref, "", f"option {o!r} is given twice")
+    return base, tuple(sorted(opts))
 
 
 def _read(ref: str, path: Path, options: tuple[str, ...]) -> LnlScenario:
-    scen_node = load_toml(path)
-    map_node = load_toml(_component(scen_node, path, "map"))
-    units_node = load_toml(_component(scen_node, path, "units"))
-    deck_node = load_toml(_component(scen_node, path, "deck"))
+    scen_node = _load(path)
+    map_node = _load(_component(scen_node, path, "map"))
+    units_node = _load(_component(scen_node, path, "units"))
+    deck_node = _load(_component(scen_node, path, "deck"))
     board = board_from_node(map_node)
     provenance = map_provenance(map_node, board)
     counters = load_counters(units_node, provenance)
@@ -147,10 +154,20 @@ def _read(ref: str, path: Path, options: tuple[str, ...]) -> LnlScenario:
         provenance.append(ProvenanceItem("victory hexes", ", ".join(at.as_str_list()), vn.source()))
     if not victory_points:
         raise root.req("victory_hexes").error("the scenario has no victory hexes")
+    if victory_mode == "hexes" and len(victory_points) < MIN_VICTORY_HEXES:
+        raise root.req("victory_hexes").error(
+            f"{len(victory_points)} victory hexes: the levels of LnL Omaha: Winning (all of "
+            f"them, four or more, three) need at least {MIN_VICTORY_HEXES} to be distinct"
+        )
 
-    oob = load_forces(root, board, counters, set(deck.events), provenance)
+    oob = load_forces(root, board, counters, set(deck.events), turns, provenance)
     if "turn11" in options:
         turns = 11
+    tables = MapTables(board, victory_points)
+    step_costs = tuple(
+        tables.step_costs(u.type.ranger, u.armor_unit, farmland_infantry_cost if u.infantry else 2)
+        for u in oob.units
+    )
     return LnlScenario(
         id=ref,
         title=title + "".join(f" [{o}]" for o in options),
@@ -179,8 +196,19 @@ def _read(ref: str, path: Path, options: tuple[str, ...]) -> LnlScenario:
         forces=oob.forces,
         setup_order=oob.setup_order,
         force_of=oob.force_of,
-        tables=MapTables(board, victory_points),
+        tables=tables,
+        step_costs=step_costs,
     )
+
+
+def _load(path: Path) -> Node:
+    """A TOML data file; one that is not UTF-8 text is a ScenarioError naming it."""
+    try:
+        return load_toml(path)
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            path.name, "", f"is not UTF-8 text (byte {exc.start}: {exc.object[exc.start]:#04x})"
+        ) from None
 
 
 def _component(scen_node: Node, path: Path, key: str) -> Path:

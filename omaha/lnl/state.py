@@ -34,6 +34,7 @@ from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import (
+    END_PHASE,
     Add,
     AddBonus,
     AddNgfs,
@@ -41,14 +42,12 @@ from omaha.lnl.actions import (
     Bombard,
     Cancel,
     Deploy,
-    Drop,
     EndPhase,
     Enter,
     FireWith,
     Move,
     OpFire,
     Pass,
-    Stop,
     Target,
     With,
 )
@@ -92,8 +91,8 @@ register_templates(
     }
 )
 
-#: Decisions that only put an attack or a move together: they change nothing the
-#: cached fire-group queries depend on (``memo``).
+#: Decisions that only put an attack or a move together: they change no field the
+#: cached queries (``memo``) read, so the cache outlives them.
 _PURE = (
     FireWith,
     Bombard,
@@ -107,8 +106,6 @@ _PURE = (
     Pass,
     Move,
     With,
-    Stop,
-    Drop,
 )
 
 PHASE_NAMES: dict[Stage, str] = {
@@ -174,6 +171,9 @@ class LnlState(LnlCore):
     def _restore(self, data: dict[str, Any]) -> None:
         lnl_view.restore(self, data)
 
+    def invariants(self) -> list[str]:
+        return lnl_view.invariants(self)
+
     @property
     def pending(self) -> Pending | None:
         if self.result is not None:
@@ -195,7 +195,7 @@ class LnlState(LnlCore):
                 must_enter = must_enter or isinstance(act, Enter)
                 yield act
         if with_end and not must_enter:
-            yield EndPhase()
+            yield END_PHASE
 
     def _check_plan(self, action: Action) -> None:
         if isinstance(action, Deploy):
@@ -207,6 +207,14 @@ class LnlState(LnlCore):
         pend = self.pending
         wanted = f" (waiting for {pend.player}: {pend.prompt})" if pend else ""
         uid = getattr(action, "unit", None)
+        label = getattr(action, "hex", None)
+        kind = getattr(action, "kind", None)
+        if isinstance(label, str) and not self.scen.board.has(label):
+            return f'"{label}" is not a hex of this map'
+        if isinstance(uid, str) and uid not in self.scen.unit_index:
+            return f'"{uid}" is not a unit of this scenario'
+        if isinstance(kind, str) and kind not in ("hard", "soft"):
+            return f'"{kind}" is not a kind of target (hard or soft)'
         if isinstance(uid, str) and uid in self.scen.unit_index:
             u = self.scen.unit_index[uid]
             if self.dis[u] and isinstance(action, FireWith | Move | Add | OpFire):
@@ -226,7 +234,7 @@ class LnlState(LnlCore):
     def _apply(self, action: Action) -> None:
         APPLY[self.decision()](self, action)
         if not isinstance(action, _PURE):
-            self.memo = {}
+            self._drop_caches()
         self.proceed()
 
     # ------------------------------------------------------------------------
@@ -240,13 +248,13 @@ class LnlState(LnlCore):
                 if placement.place_hexes(self, u):
                     return
                 placement.cannot_place(self)
-                self.memo = {}
+                self._drop_caches()
                 continue
             if self.busy():
                 return
-            self.memo = {}
             if AUTOMATIC[self.stage](self):
                 return
+            self._drop_caches()  # the sequence moved on: cached queries may be stale
 
     def start_turn(self, n: int) -> None:
         self.turn = n

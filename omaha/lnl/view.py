@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from omaha.kernel.protocol import Outcome
@@ -12,6 +13,8 @@ from omaha.lnl.components.deck import ActionDeck
 from omaha.lnl.core import (
     ELIM,
     OFF,
+    SIDES,
+    STAGES,
     AdvanceTask,
     Attack,
     LnlCore,
@@ -236,116 +239,415 @@ def _dump_tasks(core: LnlCore) -> dict[str, Any]:
 
 
 def restore(core: LnlCore, data: dict[str, Any]) -> None:
-    """Set the game's fields from :func:`dump`'s data (the base fields are already set)."""
+    """Set the game's fields from :func:`dump`'s data (the base fields are already set).
+
+    Malformed data (a key missing, a value of the wrong type, a unit or hex the
+    scenario does not have) raises ``ValueError`` naming the key; values of the
+    right type that the rules cannot produce are left to :func:`invariants`.
+    """
     core.init_fields()
-    b = core.scen.board
-    ix = core.scen.unit_index
-    core.turn = data["turn"]
-    core.side = data["side"]
-    core.stage = data["stage"]
-    for uid, rec in data["units"].items():
-        u = ix[uid]
-        w = rec[0]
-        core.loc[u] = OFF if w == "off" else ELIM if w == "elim" else b.cell(w)
-        (
-            core.steps[u],
-            core.dis[u],
-            core.fired[u],
-            core.placed[u],
-            core.moved[u],
-            core.assaulted[u],
-            core.ashore[u],
-            core.entered[u],
-        ) = rec[1:]
+    r = _Reader(core)
+    root = r.table(data, "state")
+    core.turn = r.number(r.get(root, "turn", "state"), "state.turn")
+    core.side = r.choice(r.get(root, "side", "state"), "state.side", SIDES)
+    core.stage = r.choice(r.get(root, "stage", "state"), "state.stage", STAGES)
+    units = r.table(r.get(root, "units", "state"), "state.units")
+    for uid, rec in units.items():
+        path = f"state.units.{uid}"
+        u = r.unit(uid, "state.units")
+        rec = r.seq(rec, path)
+        if len(rec) != 9:
+            raise ValueError(f"{path}: expected 9 values, found {len(rec)}")
+        w = r.text(rec[0], f"{path}[0]")
+        core.loc[u] = OFF if w == "off" else ELIM if w == "elim" else r.cell(w, f"{path}[0]")
+        core.steps[u] = r.number(rec[1], f"{path}[1]")
+        core.dis[u] = r.flag(rec[2], f"{path}[2]")
+        core.fired[u] = r.flag(rec[3], f"{path}[3]")
+        core.placed[u] = r.number(rec[4], f"{path}[4]")
+        core.moved[u] = r.flag(rec[5], f"{path}[5]")
+        core.assaulted[u] = r.flag(rec[6], f"{path}[6]")
+        core.ashore[u] = r.number(rec[7], f"{path}[7]")
+        core.entered[u] = r.flag(rec[8], f"{path}[8]")
+    missing = [x.id for x in core.scen.units if x.id not in units]
+    if missing:
+        raise ValueError(f"state.units: {', '.join(missing)} missing")
     core.occ = {}
     for u, c in enumerate(core.loc):
         if c >= 0:
             core.occ.setdefault(c, []).append(u)
-    core.control = [""] * len(b)
-    for label, side in data["control"].items():
-        core.control[b.cell(label)] = side
-
-    core.deck = ActionDeck.from_data(data["deck"])
-    core.last_card = data["last_card"]
-    core.ngfs_left = data["ngfs_left"]
-    core.bonus = dict(data["bonus"])
-    core.perms = set(data["perms"])
-    core.fired_at = {(b.cell(x), b.cell(y), k) for x, y, k in data["fired_at"]}
-    core.due = {ix[k]: v for k, v in data["due"].items()}
-    core.events_done = set(data["events_done"])
-    core.entered_by = {
-        b.cell(s): {b.cell(c): v for c, v in m.items()} for s, m in data["entered_by"].items()
-    }
-    core.serial = data["serial"]
-    core.place_queue = [ix[x] for x in data["place_queue"]]
-    core.place_mode = data["place_mode"]
-    core.steps_lost = dict(data["steps_lost"])
-    r = data["result"]
-    core.result = (
-        None
-        if r is None
-        else Outcome(
-            r["winner"],
-            r["level"],
-            tuple((str(k), float(v)) for k, v in r["points"]),
-            r["detail"],
+    core.control = [""] * len(core.scen.board)
+    control = r.table(r.get(root, "control", "state"), "state.control")
+    for label, side in control.items():
+        core.control[r.cell(label, "state.control")] = r.choice(
+            side, f"state.control.{label}", SIDES
         )
-    )
-    _restore_tasks(core, data)
+    core.deck = r.deck(r.get(root, "deck", "state"), "state.deck")
+    core.last_card = r.text(r.get(root, "last_card", "state"), "state.last_card")
+    core.ngfs_left = r.number(r.get(root, "ngfs_left", "state"), "state.ngfs_left")
+    bonus = r.table(r.get(root, "bonus", "state"), "state.bonus")
+    core.bonus = {
+        side: r.flag(r.get(bonus, side, "state.bonus"), f"state.bonus.{side}") for side in SIDES
+    }
+    core.perms = {
+        r.text(x, "state.perms[]") for x in r.seq(r.get(root, "perms", "state"), "state.perms")
+    }
+    core.fired_at = set()
+    for i, item in enumerate(r.seq(r.get(root, "fired_at", "state"), "state.fired_at")):
+        path = f"state.fired_at[{i}]"
+        item = r.seq(item, path)
+        if len(item) != 3:
+            raise ValueError(f"{path}: expected [firing hex, target hex, kind]")
+        core.fired_at.add(
+            (
+                r.cell(item[0], path),
+                r.cell(item[1], path),
+                r.choice(item[2], path, ("hard", "soft")),
+            )
+        )
+    due = r.table(r.get(root, "due", "state"), "state.due")
+    core.due = {r.unit(k, "state.due"): r.number(v, f"state.due.{k}") for k, v in due.items()}
+    core.events_done = {
+        r.text(x, "state.events_done[]")
+        for x in r.seq(r.get(root, "events_done", "state"), "state.events_done")
+    }
+    entered_by = r.table(r.get(root, "entered_by", "state"), "state.entered_by")
+    core.entered_by = {
+        r.cell(start, "state.entered_by"): {
+            r.cell(c, f"state.entered_by.{start}"): r.number(v, f"state.entered_by.{start}.{c}")
+            for c, v in r.table(m, f"state.entered_by.{start}").items()
+        }
+        for start, m in entered_by.items()
+    }
+    core.serial = r.number(r.get(root, "serial", "state"), "state.serial")
+    core.place_queue = r.units(r.get(root, "place_queue", "state"), "state.place_queue")
+    core.place_mode = r.text(r.get(root, "place_mode", "state"), "state.place_mode")
+    lost = r.table(r.get(root, "steps_lost", "state"), "state.steps_lost")
+    core.steps_lost = {
+        side: r.number(r.get(lost, side, "state.steps_lost"), f"state.steps_lost.{side}")
+        for side in SIDES
+    }
+    res = r.get(root, "result", "state")
+    core.result = None if res is None else r.outcome(res, "state.result")
+    _restore_tasks(core, r, root)
 
 
-def _restore_tasks(core: LnlCore, data: dict[str, Any]) -> None:
-    ix = core.scen.unit_index
-    b = core.scen.board
-    a = data["attack"]
+def _restore_tasks(core: LnlCore, r: _Reader, root: dict[str, Any]) -> None:
+    a = r.optional(root, "attack")
     core.attack = (
         None
         if a is None
         else Attack(
-            a["side"],
-            a["mode"],
-            [ix[x] for x in a["firers"]],
-            b.cell(a["target"]) if a["target"] is not None else -1,
-            a["kind"],
-            a["ngfs"],
-            a["bonus"],
+            r.choice(r.get(a, "side", "state.attack"), "state.attack.side", SIDES),
+            r.choice(
+                r.get(a, "mode", "state.attack"),
+                "state.attack.mode",
+                ("fire", "opp", "bombard", "assault"),
+            ),
+            r.units(r.get(a, "firers", "state.attack"), "state.attack.firers"),
+            -1
+            if r.get(a, "target", "state.attack") is None
+            else r.cell(a["target"], "state.attack.target"),
+            r.choice(
+                r.get(a, "kind", "state.attack"), "state.attack.kind", ("", "hard", "soft", "both")
+            ),
+            r.number(r.get(a, "ngfs", "state.attack"), "state.attack.ngfs"),
+            r.flag(r.get(a, "bonus", "state.attack"), "state.attack.bonus"),
         )
     )
-    o = data["opp"]
+    o = r.optional(root, "opp")
     core.opp = (
-        None if o is None else OppWindow(o["side"], b.cell(o["cell"]), [ix[x] for x in o["movers"]])
-    )
-    g = data["group"]
-    core.group = (
         None
-        if g is None
-        else MoveGroup(
-            [ix[x] for x in g["units"]],
-            b.cell(g["start"]) if g["start"] is not None else -1,
-            b.cell(g["cell"]) if g["cell"] is not None else -1,
-            {ix[k]: v for k, v in g["spent"].items()},
-            g["serial"],
-            g["stepped"],
+        if o is None
+        else OppWindow(
+            r.choice(r.get(o, "side", "state.opp"), "state.opp.side", SIDES),
+            r.cell(r.get(o, "cell", "state.opp"), "state.opp.cell"),
+            r.units(r.get(o, "movers", "state.opp"), "state.opp.movers"),
         )
     )
-    lo = data["loss"]
-    core.loss = (
+    g = r.optional(root, "group")
+    if g is None:
+        core.group = None
+    else:
+        spent = r.table(r.get(g, "spent", "state.group"), "state.group.spent")
+        start, cell = r.get(g, "start", "state.group"), r.get(g, "cell", "state.group")
+        core.group = MoveGroup(
+            r.units(r.get(g, "units", "state.group"), "state.group.units"),
+            -1 if start is None else r.cell(start, "state.group.start"),
+            -1 if cell is None else r.cell(cell, "state.group.cell"),
+            {
+                r.unit(k, "state.group.spent"): r.number(v, f"state.group.spent.{k}")
+                for k, v in spent.items()
+            },
+            r.number(r.get(g, "serial", "state.group"), "state.group.serial"),
+            r.flag(r.get(g, "stepped", "state.group"), "state.group.stepped"),
+        )
+    lo = r.optional(root, "loss")
+    if lo is None:
+        core.loss = None
+    else:
+        hits = r.table(r.get(lo, "hits", "state.loss"), "state.loss.hits")
+        core.loss = LossTask(
+            r.choice(r.get(lo, "side", "state.loss"), "state.loss.side", SIDES),
+            r.units(r.get(lo, "units", "state.loss"), "state.loss.units"),
+            r.number(r.get(lo, "remaining", "state.loss"), "state.loss.remaining"),
+            {
+                r.unit(k, "state.loss.hits"): r.number(v, f"state.loss.hits.{k}")
+                for k, v in hits.items()
+            },
+        )
+    rt = r.optional(root, "retreat")
+    core.retreat = (
         None
-        if lo is None
-        else LossTask(
-            lo["side"],
-            [ix[x] for x in lo["units"]],
-            lo["remaining"],
-            {ix[k]: v for k, v in lo["hits"].items()},
+        if rt is None
+        else RetreatTask(
+            r.choice(r.get(rt, "side", "state.retreat"), "state.retreat.side", SIDES),
+            r.units(r.get(rt, "queue", "state.retreat"), "state.retreat.queue"),
         )
     )
-    r = data["retreat"]
-    core.retreat = None if r is None else RetreatTask(r["side"], [ix[x] for x in r["queue"]])
-    ad = data["advance"]
+    ad = r.optional(root, "advance")
     core.advance = (
         None
         if ad is None
-        else AdvanceTask(ad["side"], [ix[x] for x in ad["units"]], b.cell(ad["cell"]))
+        else AdvanceTask(
+            r.choice(r.get(ad, "side", "state.advance"), "state.advance.side", SIDES),
+            r.units(r.get(ad, "units", "state.advance"), "state.advance.units"),
+            r.cell(r.get(ad, "cell", "state.advance"), "state.advance.cell"),
+        )
     )
-    s = data["strike"]
-    core.strike = None if s is None else StrikeTask(s["side"], s["he"], s["event"])
+    st = r.optional(root, "strike")
+    core.strike = (
+        None
+        if st is None
+        else StrikeTask(
+            r.choice(r.get(st, "side", "state.strike"), "state.strike.side", SIDES),
+            r.number(r.get(st, "he", "state.strike"), "state.strike.he"),
+            r.choice(
+                r.get(st, "event", "state.strike"),
+                "state.strike.event",
+                ("german_air", "allied_air"),
+            ),
+        )
+    )
+
+
+class _Reader:
+    """Reads a snapshot's game data; anything malformed is a ``ValueError`` naming its key."""
+
+    def __init__(self, core: LnlCore) -> None:
+        self.core = core
+
+    @staticmethod
+    def table(value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise ValueError(f"{path}: expected a table, found {_kind(value)}")
+        return value
+
+    @staticmethod
+    def seq(value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise ValueError(f"{path}: expected a list, found {_kind(value)}")
+        return value
+
+    def get(self, table: Any, key: str, path: str) -> Any:
+        table = self.table(table, path)
+        if key not in table:
+            raise ValueError(f"{path}.{key} is missing")
+        return table[key]
+
+    def optional(self, root: dict[str, Any], key: str) -> dict[str, Any] | None:
+        value = self.get(root, key, "state")
+        return None if value is None else self.table(value, f"state.{key}")
+
+    @staticmethod
+    def number(value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{path}: expected a whole number, found {_kind(value)}")
+        return value
+
+    @staticmethod
+    def flag(value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{path}: expected true or false, found {_kind(value)}")
+        return value
+
+    @staticmethod
+    def text(value: Any, path: str) -> str:
+        if not isinstance(value, str):
+            raise ValueError(f"{path}: expected text, found {_kind(value)}")
+        return value
+
+    def choice(self, value: Any, path: str, options: Iterable[str]) -> Any:
+        options = tuple(options)
+        if self.text(value, path) not in options:
+            raise ValueError(f"{path}: {value!r} is not one of {', '.join(map(repr, options))}")
+        return value
+
+    def cell(self, label: Any, path: str) -> int:
+        label = self.text(label, path)
+        try:
+            return self.core.scen.board.cell(label)
+        except ValueError:
+            raise ValueError(f'{path}: "{label}" is not a hex of this map') from None
+
+    def unit(self, uid: Any, path: str) -> int:
+        uid = self.text(uid, path)
+        u = self.core.scen.unit_index.get(uid)
+        if u is None:
+            raise ValueError(f'{path}: "{uid}" is not a unit of this scenario')
+        return u
+
+    def units(self, value: Any, path: str) -> list[int]:
+        return [self.unit(x, f"{path}[{i}]") for i, x in enumerate(self.seq(value, path))]
+
+    def deck(self, value: Any, path: str) -> ActionDeck:
+        data = self.table(value, path)
+        for key in ("pile", "discards", "top"):
+            for i, card in enumerate(self.seq(self.get(data, key, path), f"{path}.{key}")):
+                self.text(card, f"{path}.{key}[{i}]")
+        self.number(self.get(data, "reshuffles", path), f"{path}.reshuffles")
+        return ActionDeck.from_data(data)
+
+    def outcome(self, value: Any, path: str) -> Outcome:
+        data = self.table(value, path)
+        winner = self.get(data, "winner", path)
+        points = []
+        for i, item in enumerate(self.seq(self.get(data, "points", path), f"{path}.points")):
+            item = self.seq(item, f"{path}.points[{i}]")
+            if len(item) != 2 or isinstance(item[1], bool) or not isinstance(item[1], int | float):
+                raise ValueError(f"{path}.points[{i}]: expected [name, number]")
+            points.append((self.text(item[0], f"{path}.points[{i}]"), float(item[1])))
+        return Outcome(
+            None if winner is None else self.choice(winner, f"{path}.winner", SIDES),
+            self.text(self.get(data, "level", path), f"{path}.level"),
+            tuple(points),
+            self.text(self.get(data, "detail", path), f"{path}.detail"),
+        )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true/false"
+    return type(value).__name__
+
+
+# ----------------------------------------------------------------------------
+# What a sound state guarantees
+# ----------------------------------------------------------------------------
+def invariants(core: LnlCore) -> list[str]:
+    """What in this state the rules could not have produced (empty when sound).
+
+    Units on land hexes of the map or off it, steps within the counter's, markers
+    only on the map, stacking (LnL Omaha: Stacking), one side a hex, the deck a
+    permutation of the scenario's cards, steps lost matching the counters, the
+    result matching the hexes held, and the decision in progress naming real units.
+    """
+    out: list[str] = []
+    scen = core.scen
+    defs = scen.units
+    T = core.T
+    if not 0 <= core.turn <= scen.turns:
+        out.append(f"turn {core.turn} is outside 0..{scen.turns}")
+    if (core.turn == 0) != (core.stage == "setup"):
+        out.append(f"turn {core.turn} in stage {core.stage!r}")
+    if (core.result is None) == (core.stage == "over"):
+        out.append("the game is over without a result, or has a result before it is over")
+    for u, unit in enumerate(defs):
+        where, steps, full = core.loc[u], core.steps[u], unit.type.steps
+        if where >= 0:
+            if where >= T.n or not T.land[where]:
+                out.append(f"{unit.id} is on {where}, not a land hex of the map")
+            if not 1 <= steps <= full:
+                out.append(f"{unit.id} has {steps} steps on the map (1..{full})")
+            if not core.entered[u]:
+                out.append(f"{unit.id} is on the map but never entered it")
+        elif where == ELIM:
+            if steps != 0:
+                out.append(f"{unit.id} is eliminated with {steps} steps")
+        elif where == OFF:
+            if steps != full:
+                out.append(f"{unit.id} is off the map with {steps} steps (not {full})")
+            if core.entered[u]:
+                out.append(f"{unit.id} is off the map but entered it before")
+        if where < 0 and (core.dis[u] or core.fired[u]):
+            out.append(f"{unit.id} has a marker off the map")
+        if not 0 <= core.placed[u] <= max(core.turn, 1):  # the set-up landing counts as turn 1
+            out.append(f"{unit.id} landed on turn {core.placed[u]} (turn is {core.turn})")
+        if not -1 <= core.ashore[u] <= full or (unit.side != "US" and core.ashore[u] != -1):
+            out.append(f"{unit.id} came ashore with {core.ashore[u]} steps")
+    for cell, here in core.occ.items():
+        if sorted(here) != here or any(core.loc[x] != cell for x in here):
+            out.append(f"the units listed in {core.label(cell)} are not the units there")
+        if len({defs[x].side for x in here}) > 1:
+            out.append(f"both sides stand in {core.label(cell)}")
+        if sum(1 for x in here if not defs[x].type.engineer) > 2:
+            out.append(f"more than two counters in {core.label(cell)} (LnL Omaha: Stacking)")
+    if sorted(core.occ) != sorted({c for c in core.loc if c >= 0}):
+        out.append("the hexes listed as occupied are not the units' hexes")
+    for c in T.victory:
+        if core.control[c] not in SIDES:
+            out.append(f"victory hex {core.label(c)} is controlled by nobody")
+    cards = sorted(c.id for c in scen.cards)
+    held = sorted([*core.deck.top, *core.deck.deck.pile, *core.deck.deck.discards])
+    if held != cards:
+        strange = sorted(set(held) - set(cards))
+        out.append(
+            "the deck is not the scenario's cards"
+            + (f" ({', '.join(strange)} not among them)" if strange else "")
+        )
+    if core.last_card and core.last_card not in scen.all_cards:
+        out.append(f"last card {core.last_card!r} is not a card of the deck")
+    if not 0 <= core.ngfs_left <= scen.ngfs_packets:
+        out.append(f"{core.ngfs_left} NGFS packets left (0..{scen.ngfs_packets})")
+    if not core.perms <= {"all", "armor"}:
+        out.append(f"unknown movement permissions {sorted(core.perms - {'all', 'armor'})}")
+    if not core.events_done <= set(scen.events):
+        out.append(f"unknown events done {sorted(core.events_done - set(scen.events))}")
+    if core.place_mode not in ("", "setup", "landing", "row"):
+        out.append(f"unknown placing mode {core.place_mode!r}")
+    if len(set(core.place_queue)) != len(core.place_queue) or any(
+        core.loc[u] != OFF for u in core.place_queue
+    ):
+        out.append("the units to place are not distinct units off the map")
+    for side in SIDES:
+        lost = sum(x.type.steps - core.steps[x.idx] for x in defs if x.side == side)
+        if core.steps_lost[side] != lost:
+            out.append(f"{side} steps lost {core.steps_lost[side]}, the counters show {lost}")
+    if core.result is not None:
+        if scen.victory_mode == "hexes":
+            expected: tuple[tuple[str, float], ...] = (
+                ("US victory hexes", float(len(core.held()))),
+            )
+        else:
+            pts = core.points()
+            expected = (("US", float(pts["US"])), ("German", float(pts["German"])))
+        if core.result.points != expected:
+            out.append(f"the result {core.result} does not match the hexes held")
+    out.extend(_task_problems(core))
+    return out
+
+
+def _task_problems(core: LnlCore) -> list[str]:
+    """What is wrong with the decision in progress (the tasks name real units)."""
+    out = []
+    a, g, lo, rt = core.attack, core.group, core.loss, core.retreat
+    if a is not None:
+        if any(core.loc[x] < 0 for x in a.firers):
+            out.append("an attacker is not on the map")
+        if a.mode in ("fire", "opp") and not a.firers:
+            out.append("a fire attack without a firer")
+        if a.mode != "fire" and a.target < 0:
+            out.append(f"an attack ({a.mode}) without a target")
+    if g is not None:
+        if not g.units or any(core.loc[x] != g.cell for x in g.units):
+            out.append("the moving units are not together in the hex they moved to")
+        if any(x not in g.spent for x in g.units):
+            out.append("a moving unit without its movement spent")
+    if lo is not None and (lo.remaining < 1 or not any(core.loc[x] >= 0 for x in lo.units)):
+        out.append("a step loss to take with no step or no unit left")
+    if rt is not None and not rt.queue:
+        out.append("a retreat with no unit to retreat")
+    if core.opp is not None and not core.opp.movers:
+        out.append("opportunity fire with no mover to fire at")
+    return out

@@ -100,7 +100,8 @@ def test_8_3_tanks_move_along_cleared_squares_and_leave_the_beach_only_by_an_exi
         units={"E/16": "B7", "A/116": "B2", "F/16": "H8", "G/16": "S6"},
         tokens={"H8": [], "S6": []},
     )
-    st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
+    with st.edit():
+        st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
     legal = legal_texts(st)
     assert "tank tank1 to A/116" in legal  # along the beach
     assert "tank tank1 to G/16" in legal  # through the cleared E1 exit (S6)
@@ -109,7 +110,8 @@ def test_8_3_tanks_move_along_cleared_squares_and_leave_the_beach_only_by_an_exi
     assert st.tanks[0] == [cell(st, "S6"), unit(st, "G/16")] and st.init_token == 4
     # the exit must be cleared
     st = staged(units={"E/16": "B7", "G/16": "B5"}, tokens={"S6": [("sp4", True)]})
-    st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
+    with st.edit():
+        st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
     assert "tank tank1 to G/16" in legal_texts(st)
     with st.edit():
         st.where[unit(st, "G/16")] = cell(st, "H17")
@@ -118,11 +120,13 @@ def test_8_3_tanks_move_along_cleared_squares_and_leave_the_beach_only_by_an_exi
 
 def test_8_3_reading_a_tank_follows_its_unit_only_where_a_tank_may_go() -> None:
     st = staged(units={"E/16": "B5", "F/16": "B5"}, tokens={"S6": [], "H8": []})
-    st.tanks[0] = [cell(st, "B5"), unit(st, "E/16")]
+    with st.edit():
+        st.tanks[0] = [cell(st, "B5"), unit(st, "E/16")]
     act(st, "move E/16 to S6")  # a cleared exit: the tank follows
     assert st.tanks[0] == [cell(st, "S6"), unit(st, "E/16")]
     st = staged(units={"E/16": "B7", "F/16": "B7"}, tokens={"H8": []})
-    st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
+    with st.edit():
+        st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
     act(st, "move E/16 to H8")  # up the bluff: the tank stays with F/16
     assert st.tanks[0] == [cell(st, "B7"), unit(st, "F/16")]
     act(st, "move F/16 to H8")  # nobody left: it waits on the beach...
@@ -133,7 +137,8 @@ def test_8_3_reading_a_tank_follows_its_unit_only_where_a_tank_may_go() -> None:
 
 def test_8_3_a_tank_advances_after_a_successful_attack_on_an_exit() -> None:
     st = staged(units={"5Rng": "B5"}, tokens={"S6": [("sp4", True)]}, dice=[6])
-    st.tanks[0] = [cell(st, "B5"), unit(st, "5Rng")]
+    with st.edit():
+        st.tanks[0] = [cell(st, "B5"), unit(st, "5Rng")]
     attack(st, "S6", "B5")
     assert st.tanks[0] == [cell(st, "S6"), unit(st, "5Rng")]
 

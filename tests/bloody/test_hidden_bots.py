@@ -6,10 +6,10 @@ import random
 from pathlib import Path
 
 import pytest
-from bloody_helpers import GAME, new
+from bloody_helpers import GAME, act, new, staged
 
 from omaha import cli
-from omaha.bloody.bots import read_view
+from omaha.bloody.bots import picture_of, read_view
 from omaha.bloody.components.tokens import is_strongpoint_token
 from omaha.bloody.state import BloodyState
 from omaha.kernel.svg import render_view
@@ -61,7 +61,8 @@ def test_revealed_tokens_show_in_the_us_view() -> None:
     st = new(3)
     s3 = st.board.cell("S3")
     face = st.tokens[s3][0][0]
-    st.tokens[s3] = [(face, True)]
+    with st.edit():
+        st.tokens[s3] = [(face, True)]
     piece = next(p for p in st.view("US").pieces if p.where == "S3" and p.name == "Strongpoint")
     assert not piece.hidden and piece.values == face.removeprefix("sp")
 
@@ -83,6 +84,26 @@ def test_the_picture_holds_no_hidden_identity() -> None:
         assert len(seen) == len(toks)
         for (_, revealed), (_, shown) in zip(toks, seen, strict=True):
             assert (shown is None) == (not revealed)
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_the_picture_built_from_the_state_is_the_picture_of_the_us_view(bot: str) -> None:
+    """The heuristic reads picture_of(state) for speed: it must be read_view(view("US"))."""
+    seen_tanks = False
+    for seed in range(6):
+        st = new(seed)
+        b = GAME.bots[bot](seed=seed)
+        while not st.is_terminal():
+            assert picture_of(st) == read_view(st.view("US"), st.scen)
+            seen_tanks |= any(w >= 0 for w, _ in st.tanks)
+            st.apply(b.choose(st))
+        assert picture_of(st) == read_view(st.view("US"), st.scen)
+    assert seen_tanks or bot == "random"
+    # an attack being put together shows in both
+    st = staged(units={"A/116": "B2", "G/116": "B3", "B/116": "S2"}, tokens={"S3": [("sp8", True)]})
+    act(st, "attack S3 from B2")
+    assert st.attack_target >= 0
+    assert picture_of(st) == read_view(st.view("US"), st.scen)
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "random"])

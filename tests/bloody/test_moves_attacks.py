@@ -97,7 +97,8 @@ def test_8_1_d_a_sniper_can_end_the_activation_phase() -> None:
 
 def test_8_1_e_stug_knocks_out_a_tank_or_disrupts() -> None:
     st = staged(units={"E/16": "B7"}, tokens={"H8": [("stug", False)]})
-    st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
+    with st.edit():
+        st.tanks[0] = [cell(st, "B7"), unit(st, "E/16")]
     act(st, "move E/16 to H8")
     assert st.tanks[0][0] == LOST
     assert not st.disrupted[unit(st, "E/16")]
@@ -204,7 +205,8 @@ def test_8_4_a_more_squares_for_more_initiative_only_the_first_advances() -> Non
 
 def test_8_4_b_tanks_add_strength() -> None:
     st = staged(units={"A/116": "B2"}, tokens={"S3": [("sp8", True)]}, dice=[1])
-    st.tanks[0] = [cell(st, "B2"), unit(st, "A/116")]
+    with st.edit():
+        st.tanks[0] = [cell(st, "B2"), unit(st, "A/116")]
     attack(st, "S3", "B2")  # 4 + 3 (tank) + 1 = 8
     ev = next(e for e in st.log if e.kind == "bloody.attack")
     assert ev.details["strength"] == 7 and ev.details["result"] == rules.SUCCESS_DISRUPTED

@@ -30,9 +30,10 @@ def test_2_3_score_breakdown() -> None:
 
 def test_2_3_from_the_state() -> None:
     st = staged(units={"A/116": "B2"}, gaps=["B1", "B2"])
-    for label in ("S5", "T1", "H31", "H32"):  # S5 is Town and Exit: +1 once (2.3.d)
-        st.tokens[cell(st, label)] = []
-    st.sp_removed, st.enc_removed = 1, 4
+    with st.edit():
+        for label in ("S5", "T1", "H31", "H32"):  # S5 is Town and Exit: +1 once (2.3.d)
+            st.tokens[cell(st, label)] = []
+        st.sp_removed, st.enc_removed = 1, 4
     in_box = sum(1 for w in st.where if w == -1)
     sc = st.score()
     assert sc.gaps == 2

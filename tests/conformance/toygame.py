@@ -23,10 +23,10 @@ from typing import Any
 
 import attrs
 
-from omaha.errors import IllegalAction
+from omaha.errors import IllegalAction, ScenarioError
 from omaha.kernel.actions import Action
 from omaha.kernel.boardfile import board_from_node
-from omaha.kernel.data import content_hash, load_toml
+from omaha.kernel.data import Node, content_hash
 from omaha.kernel.decks import Cup, Deck
 from omaha.kernel.events import register_templates
 from omaha.kernel.metrics import Metric
@@ -34,6 +34,19 @@ from omaha.kernel.movement import MovementGraph
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.protocol import Game, Limits, Outcome, State
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import resolve
+from omaha.kernel.schema import (
+    Check,
+    Field,
+    Int,
+    ListOf,
+    Problems,
+    Provenance,
+    Str,
+    Table,
+    raise_first,
+    validate,
+)
 from omaha.kernel.turns import TurnTrack
 from omaha.kernel.view import Pending, Piece, View
 
@@ -94,25 +107,92 @@ class ToyScenario(Scenario):
     move: MovementGraph
 
 
+SQUAD = Table(
+    {
+        "id": Field(Str(), "the squad's id"),
+        "hex": Field(Str(), "where it starts"),
+        "source": Field(Provenance(), "where this comes from"),
+    }
+)
+
+
+def _same_length(node: Node, problems: Problems) -> None:
+    german = node.value.get("german")
+    if isinstance(german, dict) and isinstance(german.get("hexes"), list):
+        tokens = german.get("tokens")
+        if isinstance(tokens, list) and len(tokens) != len(german["hexes"]):
+            problems.append(
+                ScenarioError(node.file, "german.tokens", "needs one token per German hex")
+            )
+
+
+SCHEMA = Table(
+    {
+        "scenario": Field(
+            Table(
+                {
+                    "id": Field(Str(), "the scenario's id"),
+                    "title": Field(Str(), "its title"),
+                    "turns": Field(Int(1, 50), "game length in turns"),
+                    "source": Field(Provenance(), "where the scenario comes from"),
+                    "extends": Field(Str(), "a scenario to start from", required=False),
+                }
+            ),
+            "the scenario",
+        ),
+        "components": Field(Table({"map": Field(Str(), "the map", False)}), "", False),
+        "overrides": Field(Table({}, open=True), "changes to components", False),
+        "us": Field(ListOf(SQUAD, unique_by="id", min_len=1), "the US squads"),
+        "german": Field(
+            Table(
+                {
+                    "hexes": Field(ListOf(Str(), unique=True), "German positions"),
+                    "tokens": Field(ListOf(Str(("mg", "dummy"))), "hidden tokens"),
+                    "source": Field(Provenance(), "provenance"),
+                }
+            ),
+            "the German positions",
+        ),
+        "deck": Field(
+            Table(
+                {
+                    "cards": Field(ListOf(Str(("calm", "barrage", "smoke"))), "event cards"),
+                    "source": Field(Provenance(), "provenance"),
+                }
+            ),
+            "the event deck",
+        ),
+    },
+    checks=[Check("one token per German position", _same_length)],
+)
+
+
 def load_scenario(ref: str) -> ToyScenario:
-    map_node = load_toml(HERE / "map.toml")
-    scen_node = load_toml(HERE / f"{ref}.toml")
+    files = resolve(ref, shipped_scenarios={"beach": HERE / "beach.toml"}, data_dir=HERE,
+                    defaults={"map": "map"}, game="toy")  # fmt: skip
+    scen_node = files.root
+    raise_first(validate(scen_node, SCHEMA))
+    map_node = files.components["map"]
     board = board_from_node(map_node)
     s = scen_node.req("scenario")
     turns = s.req("turns").as_int_in(1, 50)
     g = scen_node.req("german")
+    us = []
+    for u in scen_node.req("us").as_list():
+        label = u.req("hex")
+        if not board.has(label.as_str()):
+            raise label.error(f"{label.as_str()!r} is not on the map")
+        us.append((u.req("id").as_str(), board.cell(label.as_str())))
     return ToyScenario(
-        id=ref,
+        id=str(ref),
         title=s.req("title").as_str(),
         hash=content_hash(map_node.value, scen_node.value),
         board=board,
-        provenance=[ProvenanceItem("scenario", ref, s.source())],
+        provenance=[ProvenanceItem("scenario", str(ref), s.source())],
+        files=files.files,
         turns=turns,
         track=TurnTrack.numbered(turns, ("event", "move", "fire")),
-        us=[
-            (u.req("id").as_str(), board.cell(u.req("hex").as_str()))
-            for u in scen_node.req("us").as_list()
-        ],
+        us=us,
         positions=tuple(board.cell(h) for h in g.req("hexes").as_str_list()),
         tokens=tuple(g.req("tokens").as_str_list()),
         cards=tuple(scen_node.req("deck").req("cards").as_str_list()),
@@ -422,6 +502,15 @@ class ToyGame(Game[ToyScenario]):
 
     def _load_scenario(self, ref: str) -> ToyScenario:
         return load_scenario(ref)
+
+    def validate_file(self, path: Any) -> list[Any]:
+        """Every problem of the scenario file, its components resolved first."""
+        try:
+            files = resolve(path, shipped_scenarios={"beach": HERE / "beach.toml"},
+                            data_dir=HERE, defaults={"map": "map"}, game="toy")  # fmt: skip
+        except ScenarioError as exc:
+            return [exc]
+        return list(validate(files.root, SCHEMA))
 
     def limits(self, scenario: Any = None) -> Limits:
         scen = self.load_scenario(scenario)

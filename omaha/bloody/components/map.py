@@ -89,9 +89,15 @@ def read_map(board: Board, node: Node, prov: list[ProvenanceItem]) -> MapFeature
     exit_name = {
         i: str(board.prop(i, "exit")) for i in range(n) if board.prop(i, "exit") is not None
     }
-    for i in exit_name:
+    named: dict[str, int] = {}
+    for i, name in exit_name.items():
         if kind[i] != STRONGPOINT:
             raise node.error(f"{board.labels[i]}: an Exit must be on a Strongpoint square")
+        if name in named:
+            raise node.error(
+                f"{board.labels[i]}: exit {name} is already the exit of {board.labels[named[name]]}"
+            )
+        named[name] = i
     town_name = {
         i: str(board.prop(i, "town")) for i in range(n) if board.prop(i, "town") is not None
     }
@@ -142,8 +148,12 @@ def _arrows(
 ) -> dict[int, tuple[int, ...]]:
     """6.5.a, 8.5.a: the gray arrows, which strongpoints fire on each Beach square."""
     arrows: dict[int, list[int]] = {b: [] for b in beaches}
+    seen: set[frozenset[int]] = set()
     for link in board.links_of("arrow"):
         ends = [board.cell(link.start), board.cell(link.end)]
+        if frozenset(ends) in seen:
+            raise node.error(f"arrow {link.start}-{link.end} is listed twice")
+        seen.add(frozenset(ends))
         if sorted(kind[e] for e in ends) != [BEACH, STRONGPOINT]:
             raise node.error(
                 f"arrow {link.start}-{link.end} must join a Beach and a Strongpoint square"

@@ -59,10 +59,12 @@ def read_tables(node: Node, prov: list[ProvenanceItem]) -> Tables:
     re_node = node.req("random_events")
     re_node.only(set(TERRAINS))
     for terrain in TERRAINS:
-        entries = []
+        entries: list[EventEntry] = []
         for rn in re_node.req(terrain).as_list():
             rn.only({"roll", "effect", "amount", "title", "source"})
             roll = rn.req("roll").as_int_in(1, 6)
+            if any(e.roll == roll for e in entries):
+                raise rn.req("roll").error(f"roll {roll} appears twice in the {terrain} table")
             effect = rn.req("effect").as_choice(EVENT_EFFECTS)
             amount = rn.get("amount")
             if (

@@ -7,6 +7,8 @@ worth 7), ``"e2"`` (a numerical Encounter token worth 2), ``"mines"``,
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import attrs
 
 from omaha.kernel.data import Node
@@ -18,6 +20,7 @@ _FACE = {"mines": MINES, "sniper": SNIPER, "stug": STUG, "random_event": EVENT}
 _NAMES = {MINES: "Mines", SNIPER: "Sniper", STUG: "StuG", EVENT: "Random Event"}
 
 
+@lru_cache(maxsize=1024)
 def face_value(face: str) -> int | None:
     """The numerical value of a token face (``"sp7"`` -> 7, ``"e2"`` -> 2), else None."""
     if face.startswith("sp"):
@@ -56,9 +59,15 @@ def read_tokens(node: Node, prov: list[ProvenanceItem]) -> TokenMix:
     """``tokens.toml``: the Strongpoint and Encounter mixes, obstacles and tanks."""
     node.only({"strongpoints", "encounters", "obstacles", "tanks"})
     sp: list[str] = []
+    seen: set[str] = set()
     for tn in node.req("strongpoints").as_list():
         tn.only({"value", "count", "source"})
         value = tn.req("value").as_int_in(0, 99)
+        if f"sp{value}" in seen:
+            raise tn.req("value").error(
+                f"Strongpoint value {value} is listed twice: give one entry with its count"
+            )
+        seen.add(f"sp{value}")
         count = tn.req("count").as_int_in(1, 99)
         sp.extend([f"sp{value}"] * count)
         prov.append(ProvenanceItem("strongpoint token", f"value {value} x{count}", tn.source()))
@@ -74,6 +83,10 @@ def read_tokens(node: Node, prov: list[ProvenanceItem]) -> TokenMix:
             if tn.has("value"):
                 raise tn.req("value").error(f"a {kind} token has no value")
             face, key = _FACE[kind], f"{kind} x{count}"
+        if face in seen:
+            what = f"value {face[1:]}" if kind == "value" else kind
+            raise tn.error(f"Encounter {what} is listed twice: give one entry with its count")
+        seen.add(face)
         enc.extend([face] * count)
         prov.append(ProvenanceItem("encounter token", key, tn.source()))
     ob = node.req("obstacles").only({"count", "source"})

@@ -8,8 +8,9 @@ from omaha.kernel.events import register_templates
 
 from .. import rules
 from ..actions import (
+    AddSquare,
     Attack,
-    EndActivation,
+    ChooseEvent,
     Engineers,
     Move,
     MoveTank,
@@ -17,9 +18,10 @@ from ..actions import (
     PlayCardAt,
     Rally,
     Release,
+    ReturnCard,
 )
-from ..core import BOX, DEAD, BloodyCore, Step, tank_name
-from .cards import playable
+from ..core import BOX, DEAD, TANKS, BloodyCore, Step
+from .cards import playable_codes
 from .engineers import engineer_targets
 
 register_templates(
@@ -30,44 +32,44 @@ register_templates(
 )
 
 
-def activation_actions(st: BloodyCore) -> list[Action]:
+def activation_actions(st: BloodyCore) -> list[int]:
     """5.3: end the phase, play a card, or (1 Initiative each) move, attack, engineer,
-    rally, move a tank or release a reinforcement."""
-    out: list[Action] = [EndActivation()]
-    out.extend(playable(st, "activation"))
+    rally, move a tank or release a reinforcement (codes of the catalogue)."""
+    cat = st.catalogue
+    out = [cat.end_activation]
+    out.extend(playable_codes(st, "activation"))
     if st.init_token < 1:
         return out
-    labels = st.board.labels
     scen = st.scen
+    land, neighbours = scen.land, scen.land_neighbours
+    known = st.token_index().known_numerical
+    releasing = st.turn >= rules.FIRST_RELEASE_TURN
+    occupied = set()
+    disrupted = st.disrupted
     for u, w in enumerate(st.where):
-        if w < 0 or w not in scen.land:
-            continue
-        name = scen.units[u].id
-        for nb in scen.land_neighbours[w]:
-            if not st.known_numerical(nb):
-                out.append(Move(name, labels[nb]))
-        if st.disrupted[u]:
-            out.append(Rally(name))
-    occupied = st.occupied_land()
-    for target in sorted(st.tokens):
-        if st.known_numerical(target):
-            for nb in scen.land_neighbours[target]:
-                if nb in occupied:
-                    out.append(Attack(labels[target], labels[nb]))
+        if w in land:
+            occupied.add(w)
+            moves = cat.moves_from[u][w]
+            if known.isdisjoint(neighbours[w]):
+                out.extend(moves)
+            else:
+                out.extend(m for nb, m in zip(neighbours[w], moves, strict=True) if nb not in known)
+            if disrupted[u]:
+                out.append(cat.rally[u])
+        elif w == BOX and releasing:
+            out.extend(cat.release[u])
+    for target in known:
+        attacks = cat.attack[target]
+        out.extend(attacks[nb] for nb in neighbours[target] if nb in occupied)
     if st.eng_token >= 1:
         for cell in engineer_targets(st):
-            out.extend(Engineers(labels[cell], n) for n in range(1, st.eng_token + 1))
+            out.extend(cat.engineers[cell][: st.eng_token])
     for t, (tw, tu) in enumerate(st.tanks):
         if tw < 0:
             continue
         reach = st.tank_reach(tw)
-        for u, w in enumerate(st.where):
-            if w in reach and u != tu:
-                out.append(MoveTank(tank_name(t), scen.units[u].id))
-    if st.turn >= rules.FIRST_RELEASE_TURN:
-        for u, w in enumerate(st.where):
-            if w == BOX:
-                out.extend(Release(scen.units[u].id, labels[c]) for c in scen.entry)
+        tank_moves = cat.move_tank[t]
+        out.extend(tank_moves[u] for u, w in enumerate(st.where) if w in reach and u != tu)
     return out
 
 
@@ -92,14 +94,47 @@ def end_activation(st: BloodyCore) -> None:
 _ACTIVATION_ONLY = (Move, Rally, Attack, Engineers, MoveTank, Release)
 
 
+def _squares(action: Action) -> tuple[str, ...]:
+    """The square labels an action names."""
+    match action:
+        case Move(square=a) | AddSquare(square=a) | Engineers(square=a) | Release(square=a):
+            return (a,)
+        case PlayCardAt(square=a):
+            return (a,)
+        case Attack(target=a, square=b) | ChooseEvent(us=a, german=b):
+            return (a, b)
+    return ()
+
+
+def unknown_name(st: BloodyCore, action: Action) -> str | None:
+    """A square, unit, tank, card or option the action names that does not exist."""
+    scen = st.scen
+    for label in _squares(action):
+        if not st.board.has(label):
+            return f'"{label}" is not a square of this map'
+    if isinstance(action, Move | Rally | Release | MoveTank) and action.unit not in scen.unit_index:
+        return f'there is no unit "{action.unit}"'
+    if isinstance(action, MoveTank) and action.tank not in TANKS[: scen.tank_count]:
+        return f'there is no tank "{action.tank}" (tank1-tank{scen.tank_count})'
+    if isinstance(action, PlayCard | PlayCardAt | ReturnCard):
+        card = scen.cards.get(action.card)
+        if card is None:
+            return f'there is no card "{action.card}"'
+        if not isinstance(action, ReturnCard) and not 1 <= action.option <= len(card.options):
+            return f"{action.card} has no option {action.option} (1-{len(card.options)})"
+    if isinstance(action, Engineers) and action.assets < 1:
+        return "an engineer attempt uses at least 1 Engineer asset (8.5)"
+    return None
+
+
 def explain(st: BloodyCore, action: Action) -> str | None:
     """A player's explanation of why an action is not legal now, where we can say more."""
     scen = st.scen
     if st.result is not None:
         return None
-    unit = getattr(action, "unit", None)
-    if isinstance(action, Move | Rally | Release) and unit not in scen.unit_index:
-        return f"there is no unit {unit!r}"
+    unknown = unknown_name(st, action)
+    if unknown is not None:
+        return unknown
     if isinstance(action, _ACTIVATION_ONLY) and st.step != Step.ACTIVATE:
         return f"'{action}' is an Activation phase action (now: {st.phase})"
     if isinstance(action, _ACTIVATION_ONLY) and st.init_token < 1:
@@ -113,8 +148,6 @@ def explain(st: BloodyCore, action: Action) -> str | None:
             return f"{action.unit} is in the Reinforcements box: release it first (5.3.f)"
         if w in scen.channel:
             return f"{action.unit} is still at sea and cannot act until it lands (3.2.a)"
-        if not st.board.has(action.square):
-            return f"{action.square!r} is not a square of the map"
         to = st.board.cell(action.square)
         if to not in scen.land_neighbours[w]:
             return f"{action.square} is not next to {st.label(w)} (orthogonal moves only, 8.1)"
@@ -124,18 +157,10 @@ def explain(st: BloodyCore, action: Action) -> str | None:
         return f"reinforcements may be released from turn {rules.FIRST_RELEASE_TURN} (5.3.f)"
     if isinstance(action, Engineers) and action.assets > st.eng_token:
         return f"only {st.eng_token} Engineer asset(s) left this turn (8.5)"
-    if (
-        isinstance(action, Attack)
-        and st.board.has(action.target)
-        and not st.known_numerical(st.board.cell(action.target))
-    ):
+    if isinstance(action, Attack) and not st.known_numerical(st.board.cell(action.target)):
         return f"{action.target} shows no revealed numerical token to attack (5.3.b)"
     if isinstance(action, PlayCard | PlayCardAt) and action.card not in st.hand:
         return f"{action.card} is not in your hand"
-    if (
-        isinstance(action, Rally)
-        and unit in scen.unit_index
-        and not st.disrupted[scen.unit_index[action.unit]]
-    ):
+    if isinstance(action, Rally) and not st.disrupted[scen.unit_index[action.unit]]:
         return f"{action.unit} is not disrupted"
     return None

@@ -11,7 +11,6 @@ from __future__ import annotations
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
 
-from ..actions import PlayCard, PlayCardAt
 from ..components.cards import TARGETED, CardOption
 from ..components.tokens import MINES, face_value
 from ..core import ASIDE, BloodyCore
@@ -27,27 +26,16 @@ def targets(st: BloodyCore, opt: CardOption) -> list[int]:
     """The squares an option may be played on (empty when it has nothing to act on)."""
     scen = st.scen
     eff = opt.effect
-    landed = st.occupied_land()
     if eff == "rally":
-        return sorted(
-            {st.where[u] for u in range(len(st.where)) if st.where[u] in landed and st.disrupted[u]}
-        )
+        land, disrupted = scen.land, st.disrupted
+        return sorted({w for u, w in enumerate(st.where) if w in land and disrupted[u]})
     if eff == "reveal":
-        return [
-            c
-            for c in sorted(st.tokens)
-            if any(not r for _, r in st.tokens[c])
-            and any(n in landed for n in scen.land_neighbours[c])
-        ]
+        return sorted(st.token_index().face_down & st.next_to_landed())
     if eff == "naval_fire":
-        return [
-            c
-            for c in sorted(st.tokens)
-            if naval_token(st, c, opt.amount) is not None
-            and any(n in landed for n in scen.land_neighbours[c])
-        ]
+        near = st.token_index().known_numerical & st.next_to_landed()
+        return [c for c in sorted(near) if naval_token(st, c, opt.amount) is not None]
     if eff == "clear_mines":
-        return [c for c in sorted(st.tokens) if st.has_revealed(c, MINES)]
+        return sorted(st.token_index().revealed_mines)
     if eff == "gap":
         return [b for b in scen.beaches if not st.gap[b]]
     if eff == "tank":
@@ -71,15 +59,22 @@ def naval_token(st: BloodyCore, cell: int, most: int) -> int | None:
 
 def playable(st: BloodyCore, when: str) -> list[Action]:
     """Every (card, option, target) the US may play now at this moment ("activation"/"landing")."""
-    out: list[Action] = []
+    return st.catalogue.in_order(playable_codes(st, when))
+
+
+def playable_codes(st: BloodyCore, when: str) -> list[int]:
+    """:func:`playable` as codes of the action catalogue."""
+    out: list[int] = []
+    cat = st.catalogue
     for card in st.hand:
         for k, opt in enumerate(st.scen.cards[card].options, start=1):
             if opt.when != when or not opt.open_on(st.turn):
                 continue
             if opt.effect in TARGETED:
-                out.extend(PlayCardAt(card, k, st.label(c)) for c in targets(st, opt))
+                at = cat.play_card_at[card, k]
+                out.extend(at[c] for c in targets(st, opt))
             else:
-                out.append(PlayCard(card, k))
+                out.append(cat.play_card[card, k])
     return out
 
 

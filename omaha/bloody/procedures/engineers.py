@@ -24,7 +24,7 @@ def engineer_targets(st: BloodyCore) -> list[int]:
     Reading (READINGS.md, "Engineers"): any of them may be attempted, no unit needed.
     """
     out = [b for b in st.scen.beaches if not st.gap[b]]
-    out.extend(c for c in sorted(st.tokens) if st.has_revealed(c, MINES))
+    out.extend(sorted(st.token_index().revealed_mines))
     return out
 
 

@@ -31,27 +31,35 @@ def drift_rolls(st: BloodyCore) -> list[int]:
 
     Returns the units that reached the beach, in counter order.
     """
-    for u in st.at_sea():
-        spec = st.scen.units[u]
-        mod = rules.drift_modifier(st.turn, spec.battalion, st.drift_mod)
-        roll = st.dice.d6()
-        east = rules.drift_squares(st.scen.drift, roll + mod)
+    scen, labels, turn, card = st.scen, st.board.labels, st.turn, st.drift_mod
+    # the modifier and its wording depend only on whether the unit is a battalion
+    wording = {}
+    for battalion in (False, True):
         parts = []
-        if st.turn <= 4:
+        if turn <= 4:
             parts.append("+1 turn 1-4")
-        if spec.battalion:
+        if battalion:
             parts.append("-2 battalion")
-        if st.drift_mod:
-            parts.append(f"{st.drift_mod:+d} card")
+        if card:
+            parts.append(f"{card:+d} card")
+        wording[battalion] = (
+            rules.drift_modifier(turn, battalion, card),
+            ", ".join(parts) or "no modifier",
+        )
+    for u in st.at_sea():
+        spec = scen.units[u]
+        mod, mods = wording[spec.battalion]
+        roll = st.dice.d6()
+        east = rules.drift_squares(scen.drift, roll + mod)
         st.note(
             "bloody.drift",
             "6.2",
-            dice=[roll],
+            dice=(roll,),
             player="US",
             unit=spec.id,
-            square=st.label(st.where[u]),
+            square=labels[st.where[u]],
             roll=roll,
-            mods=", ".join(parts) or "no modifier",
+            mods=mods,
             total=roll + mod,
             result=f"{east} square(s) east" if east else "no drift",
         )
@@ -59,12 +67,13 @@ def drift_rolls(st: BloodyCore) -> list[int]:
             drift_unit(st, u, east, "drift (6.2)")
     arriving: list[int] = []
     moves = []
+    forward, channel = scen.forward, scen.channel
     for u in st.at_sea():
         start = st.where[u]
-        ahead = st.scen.forward[start]
+        ahead = forward[start]
         st.where[u] = ahead
-        moves.append(f"{st.uid(u)} {st.label(start)}->{st.label(ahead)}")
-        if ahead not in st.scen.channel:
+        moves.append(f"{scen.units[u].id} {labels[start]}->{labels[ahead]}")
+        if ahead not in channel:
             arriving.append(u)
     if moves:
         st.note("bloody.forward", "6.3", player="US", moves=moves)

@@ -25,6 +25,7 @@ def place_tokens_and_deal(st: BloodyCore) -> None:
             toks.append((enc_cup.draw(st.dice), False))
         if toks:
             st.tokens[cell] = toks
+            st.tokens_changed(cell)
     st.note(
         "bloody.setup",
         "4.1",

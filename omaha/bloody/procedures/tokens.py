@@ -24,6 +24,7 @@ def reveal(st: BloodyCore, cell: int, rule: str, why: str) -> None:
     if not toks or all(r for _, r in toks):
         return
     st.tokens[cell] = [(f, True) for f, _ in toks]
+    st.tokens_changed(cell)
     st.note(
         "bloody.reveal",
         rule,
@@ -37,6 +38,7 @@ def reveal(st: BloodyCore, cell: int, rule: str, why: str) -> None:
 def remove_token(st: BloodyCore, cell: int, k: int, rule: str, why: str) -> None:
     """Take token ``k`` of a square off the map, scoring it (2.3.b, 2.3.c); 2.4 cleared."""
     face, _ = st.tokens[cell].pop(k)
+    st.tokens_changed(cell)
     sp = is_strongpoint_token(face)
     if sp:
         st.sp_removed += 1

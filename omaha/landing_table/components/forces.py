@@ -15,6 +15,8 @@ from omaha.kernel.data import Node, Source
 from omaha.kernel.scenario import ProvenanceItem
 from omaha.landing_table.components.cards import SYMBOLS
 
+#: Turns on the turn track (a game lasts at most this long).
+TURN_TRACK = 32
 #: The unit classes the charts know.
 KINDS = frozenset(
     {
@@ -90,6 +92,8 @@ def load_forces(root: Node, boxes: tuple[str, ...], prov: list[ProvenanceItem]) 
             | {"clears", "leader", "armoured", "source"}
         )
         name = kn.req("kind").as_str()
+        if name in kinds:
+            raise kn.req("kind").error(f"unit class {name!r} is listed twice")
         cls = kn.req("class").as_choice(KINDS) if kn.has("class") else name
         if cls not in KINDS:
             raise kn.req("kind").error(f"{name!r} is not a unit class of the charts")
@@ -138,7 +142,7 @@ def load_forces(root: Node, boxes: tuple[str, ...], prov: list[ProvenanceItem]) 
             USUnit(
                 id=uid,
                 kind=kinds[kind],
-                turn=un.req("turn").as_int_in(1, 99),
+                turn=un.req("turn").as_int_in(1, TURN_TRACK),
                 box=boxes.index(box) + 1,
                 symbol=un.req("symbol").as_choice(SYMBOLS),
                 dd=dd.as_bool() if dd else False,

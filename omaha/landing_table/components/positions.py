@@ -99,6 +99,8 @@ def load_defences(
             | {"intense", "steady", "sporadic", "source"}
         )
         pid = pn.req("id").as_str()
+        if pid in {p.id for p in positions}:
+            raise pn.req("id").error(f"position {pid!r} is listed twice")
         where = cell(board, pn.req("hex"))
         if where in pos_at:
             raise pn.req("hex").error(f"{pos_at[where]} already stands there")
@@ -106,6 +108,8 @@ def load_defences(
         gar = garrison.as_str() if garrison else None
         if gar is not None and gar not in germans:
             raise pn.req("garrison").error(f"{gar!r} is not a German unit")
+        if gar is not None and gar in {p.garrison for p in positions}:
+            raise pn.req("garrison").error(f"{gar!r} already garrisons another position")
         fof: dict[int, str] = {}
         for dot in reversed(DOTS):  # stronger dots overwrite weaker ones
             if (dn := pn.get(dot)) is not None:
@@ -140,6 +144,8 @@ def load_defences(
     exits: list[Exit] = []
     for en in root.req("exit").as_list():
         en.only({"id", "name", "hex", "draw", "covered_by", "source"})
+        if en.req("id").as_str() in {e.id for e in exits}:
+            raise en.req("id").error(f"exit {en.req('id').as_str()!r} is listed twice")
         cov = tuple(en.req("covered_by").as_str_list())
         for pid in cov:
             if pid not in ids:

@@ -25,7 +25,7 @@ def start(core: LandingTableCore, uid: str, pid: str) -> None:
     """``attack P with U``: the first attacker declares the attack."""
     done(core, uid)
     core.attacked.add(pid)
-    core.touch()
+    core.forget_orders()
     core.ctx = {"target": pid, "attackers": [uid]}
     core.decision = {"kind": "attack"}
 
@@ -120,7 +120,7 @@ def resolve(core: LandingTableCore, hero: bool) -> None:
     assert gid is not None
     verdict: WeaponsVerdict = plan["verdict"]
     if not core.ger[gid].revealed:
-        core.ger[gid].revealed = True
+        core.own_ger(gid).revealed = True
         core.note(
             "ddob.german",
             ATTACK + " (reconstructed: attack reveals)",
@@ -168,6 +168,7 @@ def _apply_results(
         if r == "reveal_compare":
             marker = ps.depth
             assert marker is not None
+            ps = core.own_pos(pid)
             ps.depth_revealed = True
             value = 0 if marker == "TR" else int(marker) * plan["depth_mult"]
             again = rules.reveal_results(marker, plan["attack"], plan["unit_def"], value, core.turn)
@@ -196,14 +197,15 @@ def _apply_results(
             _gain_depth(core, pid)
         elif r == "german_unrevealed" and gid is not None:
             if core.scen.germans[gid].division == "352":
-                core.ger[gid].revealed = False
+                core.own_ger(gid).revealed = False
                 core.note("ddob.german", ATTACK, unit=gid, position=pid, what="flipped face down")
         elif r == "german_disrupted" and gid is not None:
-            core.ger[gid].disrupted = True
+            core.own_ger(gid).disrupted = True
             core.note("ddob.german", ATTACK, unit=gid, position=pid, what="disrupted")
         elif r == "german_defeated" and gid is not None:
             defeat(core, pid, ATTACK)
         elif r == "depth_eliminated" and ps.depth is not None:
+            ps = core.own_pos(pid)
             ps.depth = None
             ps.depth_revealed = False
             core.note("ddob.german", ATTACK, unit="depth marker", position=pid, what="eliminated")
@@ -221,10 +223,11 @@ def _gain_depth(core: LandingTableCore, pid: str) -> None:
     gid = ps.unit
     if gid is None or ps.depth is not None or not core.in_communication(pid):
         return
-    cup = core.cups[core.scen.germans[gid].division]
-    if not len(cup):
+    cup = core.scen.germans[gid].division
+    if not len(core.cups[cup]):
         return
-    ps.depth = cup.draw(core.dice)
+    ps = core.own_pos(pid)
+    ps.depth = core.draw_from(cup)
     ps.depth_revealed = False
     core.note("ddob.gains_depth", ATTACK + ", notes", position=pid)
 
@@ -232,28 +235,21 @@ def _gain_depth(core: LandingTableCore, pid: str) -> None:
 def defeat(core: LandingTableCore, pid: str, rule: str) -> None:
     """German defeated (Attack Results Chart notes): a 352nd unit in communication goes
     back to the Division box, any other is removed from play."""
-    ps = core.pos[pid]
-    gid = ps.unit
+    gid = core.pos[pid].unit
     assert gid is not None
     g = core.scen.germans[gid]
     p = core.scen.pos_by_id[pid]
     if g.division == "352" and core.in_communication(pid):
         where, what = "division", "defeated: back to the Division reinforcement box"
-        core.cups["division"].put(gid)
+        core.put_in("division", gid)
     elif p.kind == "wn" and p.garrison == gid:
         where, what = "eliminated", "defeated: removed from play"
     else:
         where, what = "removed", "defeated: removed from play"
-    core.ger[gid].where = where
-    core.ger[gid].revealed = g.division == "716"
-    core.ger[gid].disrupted = False
-    ps.unit = None
-    ps.depth = None
-    ps.depth_revealed = False
-    ps.defeated = True
+    core.remove_german(pid, where, revealed=g.division == "716")
+    core.own_pos(pid).defeated = True
     core.stats["german_units_defeated"] += 1
     core.note("ddob.german", rule, unit=gid, position=pid, what=what)
-    core.touch()
 
 
 def attrition(core: LandingTableCore, uid: str | None) -> None:
@@ -265,5 +261,6 @@ def attrition(core: LandingTableCore, uid: str | None) -> None:
         return
     core.note("ddob.attrition", ATTACK + ", Optional Attrition", unit=uid, position=pid)
     core.lose_steps(uid, 1, "optional attrition", ATTACK + ", Optional Attrition")
-    core.pos[pid].depth = None
-    core.pos[pid].depth_revealed = False
+    ps = core.own_pos(pid)
+    ps.depth = None
+    ps.depth_revealed = False

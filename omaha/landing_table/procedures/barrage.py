@@ -38,7 +38,8 @@ def barrage(core: LandingTableCore, uid: str, pid: str) -> None:
         result=result.replace("_", " "),
     )
     if result in ("disrupt", "disrupt_remove_depth"):
-        core.ger[gid].disrupted = True
+        core.own_ger(gid).disrupted = True
     if result == "disrupt_remove_depth":
+        ps = core.own_pos(pid)
         ps.depth = None
         ps.depth_revealed = False

@@ -68,8 +68,9 @@ def next_position(core: LandingTableCore) -> bool:
 
 def end_phase(core: LandingTableCore) -> None:
     """German disruption ends; the first wave's landed steps are counted."""
-    for g in core.ger.values():
-        g.disrupted = False
+    for gid, g in core.ger.items():
+        if g.disrupted:
+            core.own_ger(gid).disrupted = False
     for uid, s in core.us.items():
         if core.unit(uid).first_wave and s.landed_turn == core.turn and s.status == ASHORE:
             core.stats["first_wave_ashore"] += s.steps
@@ -101,24 +102,29 @@ def fire(core: LandingTableCore, pid: str, card: Card, firer: str | None = None)
     armour_bonus = card.icon == "armour"
     cands: Candidates = []
     effects: Effects = {}
-    board = core.scen.board
-    for cell, uids in sorted(core.us_at().items()):
-        dot = p.fof.get(cell)
+    labels = core.scen.board.labels
+    distances = core.lookup.distances(p.cell)
+    fof = p.fof
+    by_id = core.scen.us_by_id
+    symbols = (card.symbol,)
+    # the order of the candidates does not matter: select_hits sorts them
+    for cell, uids in core.us_at().items():
+        dot = fof.get(cell)
         if dot is None:
             continue
         hex_steps = core.steps_in(cell)
         for uid in uids:
-            u = core.unit(uid)
+            u = by_id[uid]
             if u.kind.leader:
                 continue
-            matches = rules.matches_target(u.symbol, (card.symbol,), hex_steps)
+            matches = rules.matches_target(u.symbol, symbols, hex_steps)
             armoured = rules.counts_as_armoured(u.kind.armoured, armour_bonus)
             eff = rules.fire_effect(dot, mode, armoured, matches)
-            if eff is None or (not eff.lose and core.us[uid].disrupted):
+            s = core.us[uid]
+            if eff is None or (not eff.lose and s.disrupted):
                 continue
-            steps = core.us[uid].steps
-            cands.append((rules.selection_key(dot, board.distance(p.cell, cell), steps), uid))
-            effects[uid] = [eff.lose, eff.disrupt, f"{dot} fire", board.labels[cell]]
+            cands.append((rules.selection_key(dot, distances[cell], s.steps), uid))
+            effects[uid] = [eff.lose, eff.disrupt, f"{dot} fire", labels[cell]]
     if cands:
         core.note("ddob.fires", FIRE, position=pid, firer=_FIRER_TEXT[mode], limit=limit)
     leader = mode != "ambush" and card.icon == "leader"
@@ -270,9 +276,9 @@ def _reoccupy(core: LandingTableCore, p: Position, card: Card) -> None:
 
 def _resupply_fire(core: LandingTableCore, p: Position, card: Card) -> None:
     """Re-supply: a depth marker (if none) before the position fires."""
-    ps = core.pos[p.id]
-    if ps.depth is None and len(core.cups["352"]):
-        ps.depth = core.cups["352"].draw(core.dice)
+    if core.pos[p.id].depth is None and len(core.cups["352"]):
+        ps = core.own_pos(p.id)
+        ps.depth = core.draw_from("352")
         ps.depth_revealed = False
         core.note("ddob.resupply", SUMMARY, position=p.id)
     fire(core, p.id, card)
@@ -314,12 +320,13 @@ def _reinforce(core: LandingTableCore, p: Position, card: Card) -> None:
         return
     if not len(core.cups["division"]):
         return
-    gid = core.cups["division"].draw(core.dice)
+    gid = core.draw_from("division")
     core.place_german(gid, p.id, revealed=False)
     depth = ""
     if core.pos[p.id].depth is None and len(core.cups["352"]):
-        core.pos[p.id].depth = core.cups["352"].draw(core.dice)
-        core.pos[p.id].depth_revealed = False
+        ps = core.own_pos(p.id)
+        ps.depth = core.draw_from("352")
+        ps.depth_revealed = False
         depth = " with a depth marker"
     core.note(
         "ddob.reinforce", SUMMARY + " (16.4)", unit="a 352nd unit", position=p.id, depth=depth

@@ -38,7 +38,7 @@ def land_next(core: LandingTableCore) -> bool:
 def land_unit(core: LandingTableCore, uid: str) -> None:
     """One unit's landing check: its row of the table for the turn, one fire card."""
     u = core.unit(uid)
-    s = core.us[uid]
+    s = core.own_us(uid)
     first_check = not s.committed
     if first_check:
         s.committed = True
@@ -80,7 +80,7 @@ def _landing_effect(
     core: LandingTableCore, uid: str, effect: LandingEffect, card: Card, row: str
 ) -> None:
     u = core.unit(uid)
-    s = core.us[uid]
+    s = core.own_us(uid)
     boxes = core.scen.boxes
     e = effect.effect
     text = effect.describe()
@@ -145,13 +145,9 @@ def _ask_land(core: LandingTableCore, uid: str, box: int, card: str | None) -> N
 def come_ashore(core: LandingTableCore, uid: str, cell: int, box: int, card: str | None) -> None:
     """The unit lands at ``cell``; a mine strike if its card shows a mine (note *)."""
     u = core.unit(uid)
-    s = core.us[uid]
-    s.status = ASHORE
-    s.where = cell
+    s = core.land(uid, cell)
     s.landed_box = box
     s.landed_turn = core.turn
-    s.disrupted = False
-    core.touch()
     core.stats["landed"] += 1
     if box != u.box:
         core.stats["landed_off_target"] += 1

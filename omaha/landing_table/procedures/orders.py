@@ -9,8 +9,7 @@ move one hex. ``end actions`` ends the phase for everyone still waiting.
 from __future__ import annotations
 
 from omaha.kernel.actions import Action
-from omaha.landing_table import rules
-from omaha.landing_table.actions import Attack, Barrage, Clear, Hold, Move
+from omaha.landing_table.actions import Attack, Barrage, Clear, Hold
 from omaha.landing_table.core import ASHORE, LandingTableCore, Phase
 
 #: At most three units (a Naval Fire Marker counts as one) attack together (reconstructed).
@@ -20,22 +19,23 @@ MAX_ATTACKERS = 3
 def begin_phase(core: LandingTableCore) -> None:
     """Leaders rally the units in their hex; everyone ashore, then the markers, will act."""
     core.current_phase = Phase.US_ACTION
-    for s in core.us.values():
-        s.acted = False
+    for uid, s in core.us.items():
+        if s.acted:
+            core.own_us(uid).acted = False
     core.naval_used = set()
     core.attacked = set()
+    core.forget_orders()
     at = core.us_at()
     for uid in core.ashore():
         s = core.us[uid]
         if core.is_leader(uid) and not s.disrupted:
             rallied = [u for u in at.get(s.where, ()) if core.us[u].disrupted]
             for u in rallied:
-                core.us[u].disrupted = False
+                core.set_disrupted(u, False)
             if rallied:
                 core.note("ddob.rally", "leaders (reconstructed)", leader=uid, units=rallied)
     core.queue = [*core.ashore(), *core.naval_ids()]
     core.ctx = {}
-    core.touch()
 
 
 def next_unit(core: LandingTableCore) -> bool:
@@ -64,11 +64,8 @@ def can_attack(core: LandingTableCore, uid: str, pid: str) -> bool:
         return False
     if pid in core.attacked:
         return False
-    p = core.scen.pos_by_id[pid]
-    d = core.scen.board.distance(s.where, p.cell)
-    if not 1 <= d <= core.unit_range(uid):
-        return False
-    return not rules.approach(core.scen.board, s.where, p.cell).prohibited
+    cell = core.scen.pos_by_id[pid].cell
+    return s.where in core.lookup.attack_from(cell, core.unit_range(uid))
 
 
 def can_attack_joining(core: LandingTableCore, uid: str, pid: str) -> bool:
@@ -81,7 +78,13 @@ def can_attack_joining(core: LandingTableCore, uid: str, pid: str) -> bool:
 
 
 def attack_targets(core: LandingTableCore, uid: str) -> list[str]:
-    return [pid for _, pid in sorted(core.german_cells().items()) if can_attack(core, uid, pid)]
+    """The occupied positions the unit may attack now (:func:`can_attack`), by cell."""
+    s = core.us[uid]
+    if s.status != ASHORE or s.disrupted or core.strength(uid) <= 0:
+        return []
+    targets = core.lookup.targets_from(s.where, core.unit_range(uid))
+    attacked = core.attacked
+    return [pid for cell, pid in core.german_by_cell() if cell in targets and pid not in attacked]
 
 
 def barrage_targets(core: LandingTableCore, uid: str) -> list[str]:
@@ -90,34 +93,31 @@ def barrage_targets(core: LandingTableCore, uid: str) -> list[str]:
     reach = core.unit(uid).kind.barrage
     if reach <= 0 or s.disrupted or core.strength(uid) <= 0:
         return []
-    board = core.scen.board
-    return [
-        pid
-        for cell, pid in sorted(core.german_cells().items())
-        if board.distance(s.where, cell) <= reach
-    ]
+    distances = core.lookup.distances(s.where)
+    return [pid for cell, pid in core.german_by_cell() if distances[cell] <= reach]
 
 
-def orders(core: LandingTableCore, uid: str) -> list[Action]:
+def orders(core: LandingTableCore, uid: str) -> tuple[Action, ...]:
     """Every order the unit may be given (``hold`` first)."""
     got = core.orders_cache.get(uid)
     if got is not None:
-        return list(got)
-    out: list[Action] = [Hold(uid)]
+        return got
+    action = core.lookup.action
+    out: list[Action] = [action(Hold, uid)]
     if uid.startswith("NF"):
-        out += [Barrage(pid, uid) for pid in core.naval_targets()]
+        out += [action(Barrage, pid, uid) for pid in core.naval_targets()]
     else:
         s = core.us[uid]
-        labels = core.scen.board.labels
-        out += [Move(uid, labels[c]) for c in sorted(core.reachable(uid)) if c != s.where]
+        here = s.where
+        move_to = core.lookup.move
+        out += [move_to(uid, c) for c in sorted(core.reachable(uid)) if c != here]
         if not s.disrupted:
-            out += [Attack(pid, uid) for pid in attack_targets(core, uid)]
-            out += [Barrage(pid, uid) for pid in barrage_targets(core, uid)]
-            k = core.unit(uid).kind
-            if k.clears and core.obstacle(s.where) and not core.flooded(s.where):
-                out.append(Clear(uid))
-    core.orders_cache[uid] = out
-    return list(out)
+            out += [action(Attack, pid, uid) for pid in attack_targets(core, uid)]
+            out += [action(Barrage, pid, uid) for pid in barrage_targets(core, uid)]
+            if core.unit(uid).kind.clears and core.obstacle(here) and not core.flooded(here):
+                out.append(action(Clear, uid))
+    got = core.orders_cache[uid] = tuple(out)
+    return got
 
 
 def joiners(core: LandingTableCore) -> list[str]:
@@ -142,10 +142,9 @@ def done(core: LandingTableCore, uid: str) -> None:
     if uid.startswith("NF"):
         core.naval_used.add(uid)
     else:
-        core.us[uid].acted = True
+        core.own_us(uid).acted = True
     if uid in core.queue:
         core.queue.remove(uid)
-    core.orders_cache.pop(uid, None)
 
 
 def hold(core: LandingTableCore, uid: str) -> None:
@@ -166,9 +165,8 @@ def move(core: LandingTableCore, uid: str, cell: int) -> None:
         start=labels[s.where],
         end=labels[cell],
     )
-    s.where = cell
+    core.move(uid, cell)
     done(core, uid)
-    core.touch()
 
 
 def clear_obstacles(core: LandingTableCore, uid: str) -> None:
@@ -176,6 +174,7 @@ def clear_obstacles(core: LandingTableCore, uid: str) -> None:
     core.decision = None
     cell = core.us[uid].where
     core.cleared.add(cell)
+    core.forget_orders()
     core.note("ddob.clear", "engineers (reconstructed)", unit=uid, hex=core.scen.board.labels[cell])
     done(core, uid)
 

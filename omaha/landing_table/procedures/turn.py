@@ -41,6 +41,7 @@ def start_turn(core: LandingTableCore) -> None:
     scen = core.scen
     if rules.obstacles_all_cleared(core.turn) and not scen.obstacle_cells <= core.cleared:
         core.cleared |= scen.obstacle_cells
+        core.forget_orders()
         core.note("ddob.cleared_all", "DDOB Amphibious Landing Table, Notes *")
 
 
@@ -61,15 +62,15 @@ def end_turn(core: LandingTableCore) -> None:
                 core.eliminate(
                     u, "caught by the rising tide", "DDOB Amphibious Landing Table, Notes"
                 )
-    pinned: set[int] = set()
-    for p in core.scen.positions:
-        if core.occupied(p.id):
-            pinned |= {c for c, dot in p.fof.items() if dot == "intense"}
+    intense = core.lookup.intense
+    pinned = [intense[pid] for cell, pid in core.german_by_cell()]
     recovered = [
-        u for u in core.ashore() if core.us[u].disrupted and core.us[u].where not in pinned
+        u
+        for u in core.ashore()
+        if core.us[u].disrupted and not any(core.us[u].where in cells for cells in pinned)
     ]
     for u in recovered:
-        core.us[u].disrupted = False
+        core.set_disrupted(u, False)
     if recovered:
         core.note("ddob.recover", END, units=recovered)
     update_exits(core)
@@ -92,10 +93,12 @@ def update_exits(core: LandingTableCore) -> None:
         if e.id in core.exits_open:
             if not clear:
                 del core.exits_open[e.id]
+                core.exits_changed()
                 core.note("ddob.exit", END, exit=e.id, name=e.name, state="is closed again")
         elif clear and e.cell in us_cells:
             core.exits_open[e.id] = core.turn
             core.exits_first.setdefault(e.id, core.turn)
+            core.exits_changed()
             core.note("ddob.exit", END, exit=e.id, name=e.name, state="is open")
 
 

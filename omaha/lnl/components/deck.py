@@ -134,6 +134,13 @@ class ActionDeck:
             self.deck.remove(card)
         self.top = list(card_ids) + self.top
 
+    def copy(self) -> ActionDeck:
+        """An independent deck holding the same cards in the same places."""
+        twin = ActionDeck()
+        twin.deck = Deck.from_data(self.deck.to_data())
+        twin.top = list(self.top)
+        return twin
+
     def to_data(self) -> dict[str, Any]:
         data = self.deck.to_data()
         data["top"] = list(self.top)

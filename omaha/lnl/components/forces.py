@@ -45,10 +45,11 @@ def load_forces(
     board: Board,
     counters: CounterData,
     events: set[str],
+    turns: int,
     provenance: list[ProvenanceItem],
 ) -> OrderOfBattle:
-    """Read the ``[[forces]]`` of a scenario file; each counter and force is added to
-    ``provenance``."""
+    """Read the ``[[forces]]`` of a scenario file (arrivals within its ``turns``); each
+    counter and force is added to ``provenance``."""
     units: list[UnitDef] = []
     index: dict[str, int] = {}
     forces: list[Force] = []
@@ -67,6 +68,8 @@ def load_forces(
             where = Node(uid, root.file, f"forces[{k}].units[{i}]")
             if uid not in counters.entries:
                 raise where.error(f"{uid!r} is not a counter of units.toml")
+            if uid in unode.as_str_list()[:i]:
+                raise where.error(f"{uid!r} is listed twice in this force")
             if uid in index:
                 raise where.error(f"{uid!r} appears in two forces")
             un = counters.entries[uid]
@@ -84,6 +87,8 @@ def load_forces(
         when = fn.req("when").as_choice({"setup", "turn", "event"})
         how = fn.req("how").as_choice({"free", "landing", "near", "edge", "row"})
         turn = fn.req("turn").as_int_in(1, 50) if when == "turn" else 0
+        if turn > turns:
+            raise fn.req("turn").error(f"turn {turn} is after the last turn of the game ({turns})")
         event = fn.req("event").as_choice(events) if when == "event" else ""
         cells: tuple[int, ...] = ()
         if how == "near" or (how == "edge" and fn.has("near")):

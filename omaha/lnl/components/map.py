@@ -99,9 +99,12 @@ class MapTables:
             + (rules.FORTIFICATION_SHIFT if self.fort[c] else 0)
             for c in range(n)
         )
-        self._los: dict[int, bool] = {}
-        self._shelter: dict[int, bool] = {}
+        #: Sight and shelter by ``a * n + b``, filled as asked: 0 not yet known, 1 no, 2 yes.
+        self.los_known = bytearray(n * n)
+        self.shelter_known = bytearray(n * n)
         self._paths: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._step_costs: dict[tuple[bool, bool, int], StepCosts] = {}
+        self.land_cells: tuple[int, ...] = tuple(c for c in range(n) if self.land[c])
         # the landing hexes: part ocean/beach next to a beach hex (Setting up the Game)
         self.landing: tuple[int, ...] = tuple(
             c
@@ -137,15 +140,15 @@ class MapTables:
         line exactly at a hex corner crosses the crest. Reading R24 (READINGS.md):
         a thread between two blocking hexes.
         """
-        key = a * self.n + b
-        hit = self._los.get(key)
-        if hit is None:
-            if a == b or self.dist[a][b] <= 1:
-                hit = True
-            else:
-                p1, p2 = self.paths(a, b)
-                hit = not self._blocked(p1, a, b) or not self._blocked(p2, a, b)
-            self._los[key] = self._los[b * self.n + a] = hit
+        known = self.los_known[a * self.n + b]
+        if known:
+            return known == 2
+        if a == b or self.dist[a][b] <= 1:
+            hit = True
+        else:
+            p1, p2 = self.paths(a, b)
+            hit = not self._blocked(p1, a, b) or not self._blocked(p2, a, b)
+        self.los_known[a * self.n + b] = self.los_known[b * self.n + a] = 2 if hit else 1
         return hit
 
     def _blocked(self, path: tuple[int, ...], a: int, b: int) -> bool:
@@ -233,17 +236,54 @@ class MapTables:
         of its crest hexsides; a crest on the firer's side only gives no shift.
         """
         key = firer * self.n + target
-        hit = self._shelter.get(key)
-        if hit is None:
-            if self.dist[firer][target] == 1:
-                hit = self.crest(firer, target)
-            else:
-                hit = all(
-                    p[-2] >= 0 and self.crest(p[-2], target) for p in self.paths(firer, target)
-                )
-            self._shelter[key] = hit
+        known = self.shelter_known[key]
+        if known:
+            return known == 2
+        if self.dist[firer][target] == 1:
+            hit = self.crest(firer, target)
+        else:
+            hit = all(p[-2] >= 0 and self.crest(p[-2], target) for p in self.paths(firer, target))
+        self.shelter_known[key] = 2 if hit else 1
         return hit
 
     def terrain_shift(self, cell: int) -> int:
         """Left shifts of the defender's hex: its terrain plus a fortification."""
         return self.shift[cell]
+
+    def step_costs(self, ranger: bool, armor: bool, farmland_cost: int) -> StepCosts:
+        """What a unit of this kind pays to step from each hex to each of its neighbours.
+
+        ``costs[a][i]`` is ``(plain, with engineers)`` for the step to
+        ``neighbours[a][i]`` (None: it may not), by :func:`rules.enter_cost`.
+        """
+        key = (ranger, armor, farmland_cost)
+        table = self._step_costs.get(key)
+        if table is None:
+            table = self._step_costs[key] = tuple(
+                tuple(
+                    (
+                        self._enter_cost(a, b, ranger, armor, farmland_cost, False),
+                        self._enter_cost(a, b, ranger, armor, farmland_cost, True),
+                    )
+                    for b in self.neighbours[a]
+                )
+                for a in range(self.n)
+            )
+        return table
+
+    def _enter_cost(
+        self, a: int, b: int, ranger: bool, armor: bool, farmland_cost: int, engineers: bool
+    ) -> int | None:
+        return rules.enter_cost(
+            self.terrain[b],
+            road_to_road=self.road[b] and self.road[a],
+            crest=self.crest(a, b),
+            ranger=ranger,
+            armor=armor,
+            engineers=engineers,
+            farmland_infantry_cost=farmland_cost,
+        )
+
+
+#: Per hex, per neighbour (in board order): the step's cost plain and with engineers.
+StepCosts = tuple[tuple[tuple[int | None, int | None], ...], ...]

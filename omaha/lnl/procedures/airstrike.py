@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
-from omaha.lnl.actions import Pass, Strike
+from omaha.lnl.actions import PASS, Pass, Strike, strike
 from omaha.lnl.core import LnlCore
 from omaha.lnl.procedures.fire import targets_in
 from omaha.lnl.procedures.losses import apply_fire_result, result_text
@@ -20,10 +20,10 @@ def strike_column(core: LnlCore, cell: int, he: int) -> int | None:
 def strike_options(core: LnlCore) -> Iterator[Action]:
     s = core.strike
     assert s is not None
-    yield Pass()
+    yield PASS
     for c in sorted(core.occ):
         if core.enemy_at(c, s.side) and strike_column(core, c, s.he) is not None:
-            yield Strike(core.label(c))
+            yield strike(core.label(c))
 
 
 def apply_strike(core: LnlCore, action: Action) -> None:

@@ -13,7 +13,22 @@ from collections.abc import Iterator
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
-from omaha.lnl.actions import Add, Advance, Assault, Cancel, Resolve, Retreat, Stay
+from omaha.lnl.actions import (
+    CANCEL,
+    RESOLVE,
+    STAY,
+    Add,
+    Advance,
+    Assault,
+    Cancel,
+    Resolve,
+    Retreat,
+    Stay,
+    add,
+    advance,
+    assault,
+    retreat,
+)
 from omaha.lnl.core import AdvanceTask, Attack, LnlCore, RetreatTask
 
 
@@ -97,8 +112,11 @@ def assault_candidates(core: LnlCore, side: str, target: int) -> list[int]:
 def best_group(core: LnlCore, side: str, target: int) -> tuple[int | None, list[int]]:
     """The company group (with its stacked support) giving the best CAT column,
     and that column (None: no assault possible)."""
+    return _best_group(core, assault_candidates(core, side, target), target)
+
+
+def _best_group(core: LnlCore, cands: list[int], target: int) -> tuple[int | None, list[int]]:
     defs = core.scen.units
-    cands = assault_candidates(core, side, target)
     best: tuple[int | None, list[int]] = (None, [])
     for company in sorted({defs[x].company for x in cands}):
         company_cells = {core.loc[x] for x in cands if defs[x].company == company}
@@ -115,16 +133,32 @@ def best_group(core: LnlCore, side: str, target: int) -> tuple[int | None, list[
 
 def best_assault(core: LnlCore, side: str, target: int) -> int | None:
     """The best CAT column ``side`` can reach against ``target`` (None: none)."""
-    return best_group(core, side, target)[0]
+    return core.cached(("best assault", side, target), lambda: best_group(core, side, target)[0])
+
+
+def assault_targets(core: LnlCore, side: str) -> list[int]:
+    """Enemy hexes ``side`` may close assault now, in board order."""
+    key = ("assault targets", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = []
+        eligible = [x for x in core.units_of(side) if assault_eligible(core, x, side)]
+        defs = core.scen.units
+        for c in sorted(core.occ) if eligible else ():
+            if defs[core.occ[c][0]].side == side:
+                continue
+            cands = [x for x in eligible if can_assault_into(core, x, c)]
+            if cands and _best_group(core, cands, c)[0] is not None:
+                hit.append(c)
+    return list(hit)
 
 
 # ----------------------------------------------------------------------------
 # The close assault phase's own decisions
 # ----------------------------------------------------------------------------
 def phase_options(core: LnlCore) -> Iterator[Action]:
-    for c in sorted(core.occ):
-        if core.enemy_at(c, core.side) and best_assault(core, core.side, c) is not None:
-            yield Assault(core.label(c))
+    for c in assault_targets(core, core.side):
+        yield assault(core.label(c))
 
 
 def open_assault(core: LnlCore, action: Action) -> None:
@@ -138,10 +172,10 @@ def assault_options(core: LnlCore) -> Iterator[Action]:
     assert a is not None and a.mode == "assault"
     for x in assault_candidates(core, a.side, a.target):
         if x not in a.firers and assault_group_ok(core, [*a.firers, x]):
-            yield Add(core.uid(x))
+            yield add(core.uid(x))
     if assault_column(core, a.firers, a.target) is not None:
-        yield Resolve()
-    yield Cancel()
+        yield RESOLVE
+    yield CANCEL
 
 
 def apply_assault_action(core: LnlCore, action: Action) -> None:
@@ -259,7 +293,7 @@ def retreat_options(core: LnlCore) -> Iterator[Action]:
     assert r is not None
     u = r.queue[0]
     for n in retreat_hexes(core, u):
-        yield Retreat(core.uid(u), core.label(n))
+        yield retreat(core.uid(u), core.label(n))
 
 
 def apply_retreat(core: LnlCore, action: Action) -> None:
@@ -303,9 +337,9 @@ def settle_advance(core: LnlCore) -> None:
 
 
 def advance_options(core: LnlCore) -> Iterator[Action]:
-    yield Stay()
+    yield STAY
     for x in advance_units(core):
-        yield Advance(core.uid(x))
+        yield advance(core.uid(x))
 
 
 def apply_advance(core: LnlCore, action: Action) -> None:

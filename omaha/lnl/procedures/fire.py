@@ -16,6 +16,10 @@ from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
 from omaha.lnl.actions import (
+    ADD_BONUS,
+    ADD_NGFS,
+    CANCEL,
+    RESOLVE,
     Add,
     AddBonus,
     AddNgfs,
@@ -24,6 +28,10 @@ from omaha.lnl.actions import (
     FireWith,
     Resolve,
     Target,
+    add,
+    bombard,
+    fire_with,
+    target,
 )
 from omaha.lnl.core import Attack, LnlCore
 from omaha.lnl.procedures.losses import apply_fire_result, result_text
@@ -48,17 +56,18 @@ def reach(core: LnlCore, u: int, target: int) -> int:
     d = core.T.dist[here][target]
     if d > 2 * t.range or d == 0:
         return 0
-    if not core.T.los(here, target):
-        if not t.mortar:
-            return 0
-        side = core.scen.units[u].side
-        if not any(
-            core.T.los(c, target)
-            for c, xs in core.occ.items()
-            if core.scen.units[xs[0]].side == side
-        ):
-            return 0
+    if not core.T.los(here, target) and not (
+        t.mortar and spotted(core, core.scen.units[u].side, target)
+    ):
+        return 0
     return 2 if d > t.range else 1
+
+
+def spotted(core: LnlCore, side: str, target: int) -> bool:
+    """Whether any unit of ``side`` on the map sees ``target`` (a mortar's spotter)."""
+    defs = core.scen.units
+    los = core.T.los
+    return any(los(c, target) for c, xs in core.occ.items() if defs[xs[0]].side == side)
 
 
 def may_combine(core: LnlCore, units: list[int]) -> bool:
@@ -90,11 +99,15 @@ def connected(core: LnlCore, cells: set[int]) -> bool:
 
 def component(core: LnlCore, start: int, cells: set[int]) -> set[int]:
     """The cells of ``cells`` connected to ``start`` through neighbouring cells."""
+    return _component(core.T.neighbours, start, cells)
+
+
+def _component(neighbours: tuple[tuple[int, ...], ...], start: int, cells: set[int]) -> set[int]:
     seen = {start}
     todo = [start]
     while todo:
         c = todo.pop()
-        for n in core.T.neighbours[c]:
+        for n in neighbours[c]:
             if n in cells and n not in seen:
                 seen.add(n)
                 todo.append(n)
@@ -207,13 +220,85 @@ def feasible_groups(
     target's crest costs a column, so each cluster is also tried without such
     firers. Any unit of a listed group can lead an attack that is legal.
     """
+    if mode == "fire" and movers is None:
+        return list(fire_plan(core, side).get((target, kind), ()))
     key = ("groups", side, target, kind, mode, tuple(movers) if movers is not None else None)
     hit = core.memo.get(key)
-    if hit is not None:
-        return list(hit)
-    out = _feasible_groups(core, side, target, kind, mode, movers)
-    core.memo[key] = out
-    return list(out)
+    if hit is None:
+        hit = core.memo[key] = []
+        targets = targets_in(core, side, target, kind, movers)
+        if targets:
+            cands = _candidates(core, side, target, (kind,), mode)[kind]
+            hit.extend(_groups(core, side, target, kind, mode, targets, cands))
+    return list(hit)
+
+
+def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]]:
+    """Every (target hex, kind) of the fire phase with its feasible groups."""
+    key = ("plan", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = {}
+        targets = {
+            c: (targets_in(core, side, c, "hard", None), targets_in(core, side, c, "soft", None))
+            for c in enemy_cells(core, side)
+        }
+        cands = _plan_candidates(core, side, targets)
+        for c, (hard, soft) in targets.items():
+            for kind, units, found in (("hard", hard, cands[c][0]), ("soft", soft, cands[c][1])):
+                if units:
+                    groups = _groups(core, side, c, kind, "fire", units, found)
+                    if groups:
+                        hit[(c, kind)] = groups
+    return dict(hit)
+
+
+def _plan_candidates(
+    core: LnlCore, side: str, targets: dict[int, tuple[list[int], list[int]]]
+) -> dict[int, tuple[list[Candidate], list[Candidate]]]:
+    """:func:`_candidates` in the fire phase for every enemy hex at once, hard and
+    soft (one pass over the units that may fire)."""
+    out: dict[int, tuple[list[Candidate], list[Candidate]]] = {c: ([], []) for c in targets}
+    wanted = [(c, bool(hard), bool(soft), out[c]) for c, (hard, soft) in targets.items()]
+    defs = core.scen.units
+    T = core.T
+    n = T.n
+    los_known = T.los_known
+    fired_at = core.fired_at
+    spotters: dict[int, bool] = {}
+    for x in shooters(core, side):
+        t = defs[x].type
+        here = core.loc[x]
+        i = 0 if core.steps[x] >= 2 else 1
+        ap, he = t.ap[i], t.he[i]
+        if ap <= 0 and he <= 0:
+            continue
+        near = T.dist[here]
+        rng = t.range
+        base = here * n
+        for c, has_hard, has_soft, (hard_out, soft_out) in wanted:
+            d = near[c]
+            if d > 2 * rng or d == 0:
+                continue
+            a = ap if has_hard and ap > 0 and (here, c, "hard") not in fired_at else 0
+            h = he if has_soft and he > 0 and (here, c, "soft") not in fired_at else 0
+            if not a and not h:
+                continue
+            seen = los_known[base + c]
+            if not (seen == 2 if seen else T.los(here, c)):
+                if not t.mortar:
+                    continue
+                spotted_c = spotters.get(c)
+                if spotted_c is None:
+                    spotted_c = spotters[c] = spotted(core, side, c)
+                if not spotted_c:
+                    continue
+            halved, adjacent, crest = d > rng, d == 1, T.sheltered(here, c)
+            if a:
+                hard_out.append((x, here, a, halved, adjacent, crest))
+            if h:
+                soft_out.append((x, here, h, halved, adjacent, crest))
+    return out
 
 
 def shooters(core: LnlCore, side: str) -> list[int]:
@@ -225,55 +310,141 @@ def shooters(core: LnlCore, side: str) -> list[int]:
     return list(hit)
 
 
-def _feasible_groups(
-    core: LnlCore, side: str, target: int, kind: str, mode: str, movers: list[int] | None
-) -> list[list[int]]:
-    if not targets_in(core, side, target, kind, movers):
-        return []
+#: A candidate firer: (unit, its hex, factor, halved, adjacent, firing across the target's
+#: crest).
+Candidate = tuple[int, int, int, bool, bool, bool]
+
+
+def _candidates(
+    core: LnlCore, side: str, target: int, kinds: tuple[str, ...], mode: str
+) -> dict[str, list[Candidate]]:
+    """For each kind, the units of ``side`` that may join an attack on it, in index order.
+
+    A unit in reach (:func:`reach`), with a factor against the kind, and (fire
+    phase) not from a hex that already fired at it (reading R17).
+    """
+    hard: list[Candidate] | None = [] if "hard" in kinds else None
+    soft: list[Candidate] | None = [] if "soft" in kinds else None
+    both: list[Candidate] | None = [] if "both" in kinds else None
+    out = {k: v for k, v in (("hard", hard), ("soft", soft), ("both", both)) if v is not None}
+    if not kinds:
+        return out
     defs = core.scen.units
-    row = core.T.dist
-    hard = kind == "hard"
-    cands = []
+    T = core.T
+    n = T.n
+    near = T.dist[target]  # distances are symmetric
+    los_known = T.los_known
+    loc = core.loc
+    steps = core.steps
+    fired_at = core.fired_at if mode == "fire" else ()
     for x in shooters(core, side):
         t = defs[x].type
-        here = core.loc[x]
-        if row[here][target] > 2 * t.range:
+        here = loc[x]
+        d = near[here]
+        if d > 2 * t.range or d == 0:
             continue
-        if (t.ap if hard else t.he)[0 if core.steps[x] >= 2 else 1] <= 0:
+        i = 0 if steps[x] >= 2 else 1
+        ap = t.ap[i] if hard is not None and (here, target, "hard") not in fired_at else 0
+        he = t.he[i] if soft is not None and (here, target, "soft") not in fired_at else 0
+        he_both = t.he[i] if both is not None else 0
+        if ap <= 0 and he <= 0 and he_both <= 0:
             continue
-        if mode == "fire" and (here, target, kind) in core.fired_at:
+        seen = los_known[here * n + target]
+        if not (seen == 2 if seen else T.los(here, target)) and not (
+            t.mortar and spotted(core, side, target)
+        ):
             continue
-        if reach(core, x, target):
-            cands.append(x)
+        halved, adjacent, crest = d > t.range, d == 1, T.sheltered(here, target)
+        if ap > 0 and hard is not None:
+            hard.append((x, here, ap, halved, adjacent, crest))
+        if he > 0 and soft is not None:
+            soft.append((x, here, he, halved, adjacent, crest))
+        if he_both > 0 and both is not None:
+            both.append((x, here, he_both, halved, adjacent, crest))
+    return out
+
+
+def _groups(
+    core: LnlCore,
+    side: str,
+    target: int,
+    kind: str,
+    mode: str,
+    targets: list[int],
+    cands: list[Candidate],
+) -> list[list[int]]:
+    """The feasible groups among the candidates (see :func:`feasible_groups`)."""
     if not cands:
         return []
+    defs = core.scen.units
+    T = core.T
+    # the column of a group, with every NGFS packet and bonus the attack could add
     probe = Attack(side, mode, [], target, kind)
     if ngfs_allowed(probe):
         probe.ngfs = core.ngfs_left
     probe.bonus = core.bonus[side] and kind != "hard"
-    out: list[list[int]] = []
-    for company in sorted({defs[x].company for x in cands}):
-        company_cells = {core.loc[x] for x in cands if defs[x].company == company}
+    if kind == "hard":
+        armor = max(defs[x].type.armor for x in targets)
+        extra = 0
+    else:
+        armor = 0
+        extra = NGFS_PACKET * probe.ngfs + (BONUS_HE if probe.bonus else 0)
+    shift = (1 if mode == "opp" else 0) - T.terrain_shift(target)
+    sea = bool(probe.ngfs) and T.sea_sheltered[target]
+    key = (kind != "hard", armor, extra, shift, sea, tuple(cands))
+    cache = core.groups_cache
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) >= GROUPS_CACHE_CAP:
+            cache.clear()
+        hit = cache[key] = _group_up(core, key[0], armor, extra, shift, sea, cands)
+    return [list(g) for g in hit]
+
+
+#: Entries kept in ``LnlCore.groups_cache`` before it starts afresh.
+GROUPS_CACHE_CAP = 20_000
+
+
+def _group_up(
+    core: LnlCore,
+    he: bool,
+    armor: int,
+    extra: int,
+    base_shift: int,
+    sea: bool,
+    cands: list[Candidate],
+) -> tuple[tuple[int, ...], ...]:
+    """The feasible groups among ``cands``: a pure function of its arguments (and of
+    the scenario's companies and map), so its results are kept across positions."""
+    defs = core.scen.units
+    neighbours = core.T.neighbours
+
+    def feasible(group: list[Candidate]) -> bool:
+        parts = [(c[2], c[3]) for c in group]
+        if he:
+            parts.append((extra, False))
+        shift = base_shift + (1 if any(c[4] for c in group) else 0)
+        if sea or any(c[5] for c in group):
+            shift -= rules.CREST_SHIFT
+        return rules.frt_final(rules.fire_total(parts) - armor, shift) is not None
+
+    out: list[tuple[int, ...]] = []
+    for company in sorted({defs[c[0]].company for c in cands}):
+        company_cells = {c[1] for c in cands if defs[c[0]].company == company}
         remaining = set(company_cells)
         while remaining:
-            comp = component(core, min(remaining), company_cells)
+            comp = _component(neighbours, min(remaining), company_cells)
             remaining -= comp
             group = [
-                x
-                for x in cands
-                if core.loc[x] in comp and (defs[x].company == company or defs[x].type.support)
+                c
+                for c in cands
+                if c[1] in comp and (defs[c[0]].company == company or defs[c[0]].type.support)
             ]
-            for variant in (
-                group,
-                [x for x in group if not core.T.sheltered(core.loc[x], target)],
-            ):
-                if not variant:
-                    continue
-                probe.firers = variant
-                if column(core, probe, movers) is not None:
-                    out.append(variant)
+            for variant in (group, [c for c in group if not c[5]]):
+                if variant and feasible(variant):
+                    out.append(tuple(c[0] for c in variant))
                     break
-    return out
+    return tuple(out)
 
 
 def enemy_cells(core: LnlCore, side: str) -> list[int]:
@@ -281,24 +452,17 @@ def enemy_cells(core: LnlCore, side: str) -> list[int]:
     return sorted(c for c, xs in core.occ.items() if core.scen.units[xs[0]].side != side)
 
 
-def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]]:
-    """Every (target hex, kind) of the fire phase with its feasible groups."""
-    out = {}
-    for c in enemy_cells(core, side):
-        for kind in KINDS:
-            groups = feasible_groups(core, side, c, kind, "fire", None)
-            if groups:
-                out[(c, kind)] = groups
-    return out
-
-
 def fire_leaders(core: LnlCore, side: str) -> list[int]:
     """Units that may open an attack in the fire phase."""
-    lead: set[int] = set()
-    for groups in fire_plan(core, side).values():
-        for g in groups:
-            lead.update(g)
-    return sorted(lead)
+    key = ("leaders", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        lead: set[int] = set()
+        for groups in fire_plan(core, side).values():
+            for g in groups:
+                lead.update(g)
+        hit = core.memo[key] = sorted(lead)
+    return list(hit)
 
 
 def fire_targets(core: LnlCore, u: int) -> list[tuple[int, str]]:
@@ -325,13 +489,22 @@ def bombard_column(core: LnlCore, cell: int, packets: int, bonus: bool) -> int |
 def phase_options(core: LnlCore) -> Iterator[Action]:
     """Open an attack with a unit, or (the Americans) bombard a hex with NGFS alone."""
     for u in fire_leaders(core, core.side):
-        yield FireWith(core.uid(u))
+        yield fire_with(core.uid(u))
     if core.side == "US" and core.ngfs_left > 0:
-        for c in sorted(core.occ):
-            if core.enemy_at(c, "US") and (
-                bombard_column(core, c, core.ngfs_left, core.bonus["US"]) is not None
-            ):
-                yield Bombard(core.label(c))
+        for c in bombard_targets(core):
+            yield bombard(core.label(c))
+
+
+def bombard_targets(core: LnlCore) -> list[int]:
+    """German hexes an NGFS bombardment of every packet left could attack."""
+    hit = core.memo.get(("bombard",))
+    if hit is None:
+        hit = core.memo[("bombard",)] = [
+            c
+            for c in enemy_cells(core, "US")
+            if bombard_column(core, c, core.ngfs_left, core.bonus["US"]) is not None
+        ]
+    return list(hit)
 
 
 def open_fire(core: LnlCore, action: Action) -> None:
@@ -361,23 +534,23 @@ def attack_options(core: LnlCore) -> Iterator[Action]:
     if a.target < 0:
         first = a.firers[0]
         for c, kind in fire_targets(core, first):
-            yield Target(core.label(c), kind)
-        yield Cancel()
+            yield target(core.label(c), kind)
+        yield CANCEL
         return
-    for x in core.units_of(a.side) if a.mode != "bombard" else ():
+    for x in shooters(core, a.side) if a.mode != "bombard" else ():
         if x in a.firers:
             continue
         if firer_reach(core, x, a.side, a.target, a.kind, a.mode) and may_combine(
             core, [*a.firers, x]
         ):
-            yield Add(core.uid(x))
+            yield add(core.uid(x))
     if ngfs_allowed(a) and a.ngfs < core.ngfs_left:
-        yield AddNgfs()
+        yield ADD_NGFS
     if core.bonus[a.side] and not a.bonus and a.kind != "hard":
-        yield AddBonus()
+        yield ADD_BONUS
     if column(core, a, movers) is not None:
-        yield Resolve()
-    yield Cancel()
+        yield RESOLVE
+    yield CANCEL
 
 
 def apply_attack_action(core: LnlCore, action: Action) -> None:

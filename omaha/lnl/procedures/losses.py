@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
-from omaha.lnl.actions import Lose
+from omaha.lnl.actions import Lose, lose
 from omaha.lnl.core import LnlCore, LossTask
 
 
@@ -83,7 +83,7 @@ def loss_options(core: LnlCore) -> Iterator[Action]:
     low = min(t.hits.get(x, 0) for x in alive)
     for x in alive:
         if t.hits.get(x, 0) == low:
-            yield Lose(core.uid(x))
+            yield lose(core.uid(x))
 
 
 def apply_lose(core: LnlCore, action: Action) -> None:

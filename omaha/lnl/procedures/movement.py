@@ -15,7 +15,20 @@ from collections.abc import Iterator
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
-from omaha.lnl.actions import Drop, Enter, Move, Step, Stop, With
+from omaha.lnl.actions import (
+    STOP,
+    Drop,
+    Enter,
+    Move,
+    Step,
+    Stop,
+    With,
+    drop,
+    enter,
+    move,
+    step,
+    with_,
+)
 from omaha.lnl.core import OFF, LnlCore, MoveGroup
 from omaha.lnl.procedures.opportunity import open_window
 
@@ -68,50 +81,89 @@ def movable(core: LnlCore, u: int) -> bool:
 
 
 def group_steps(core: LnlCore, g: MoveGroup) -> list[int]:
-    """Hexes the whole group may enter next."""
-    out = []
-    T = core.T
-    side = core.side
-    closed = core.entered_by.get(g.start, {}) if g.start >= 0 else {}
-    for n in T.neighbours[g.cell]:
-        if not T.land[n] or core.enemy_at(n, side):
-            continue
-        if closed.get(n, g.serial) != g.serial:
-            continue
-        if not core.room_for(n, g.units):
-            continue
-        eng = engineers_help(core, g.units, n)
-        ok = True
-        for x in g.units:
-            c = step_cost(core, x, g.cell, n, eng)
-            if c is None or g.spent[x] + c > core.scen.units[x].mf:
-                ok = False
-                break
-        if ok:
-            out.append(n)
-    return out
+    """Hexes the whole group may enter next (LnL Omaha: Movement, Stacking)."""
+    return _steps(core, g.units, g.cell, g.start, g.serial, g.spent)
 
 
 def first_steps(core: LnlCore, u: int) -> bool:
     """Whether a unit alone could take at least one step now."""
-    g = MoveGroup([u], core.loc[u], core.loc[u], {u: 0}, -1)
-    g.serial = core.serial + 1
-    return bool(group_steps(core, g))
+    here = core.loc[u]
+    return bool(_steps(core, [u], here, here, core.serial + 1, {u: 0}, first=True))
+
+
+def _steps(
+    core: LnlCore,
+    units: list[int],
+    cell: int,
+    start: int,
+    serial: int,
+    spent: dict[int, int],
+    *,
+    first: bool = False,
+) -> list[int]:
+    """Hexes ``units`` moving together from ``cell`` may enter next (``first``: stop at one).
+
+    Not the sea, not an enemy hex, not a hex another group from the same start
+    hex entered (reading R10), within the stacking limit (R11), and every unit
+    able to pay the step from what it has left.
+    """
+    T = core.T
+    occ = core.occ
+    defs = core.scen.units
+    side = core.side
+    land = T.land
+    beachlike = T.beachlike
+    closed = core.entered_by.get(start) if start >= 0 else None
+    extra = 0
+    with_engineers = False
+    for x in units:
+        if defs[x].type.engineer:
+            with_engineers = True
+        else:
+            extra += 1
+    costs = [(core.scen.step_costs[x][cell], spent[x], defs[x].mf) for x in units]
+    out = []
+    for i, n in enumerate(T.neighbours[cell]):
+        if not land[n]:
+            continue
+        here = occ.get(n)
+        eng = False
+        stacked = 0
+        if here is not None:
+            if defs[here[0]].side != side:
+                continue
+            if extra:
+                stacked = sum(1 for y in here if not defs[y].type.engineer)
+        if extra and stacked + extra > 2:
+            continue
+        if closed is not None and closed.get(n, serial) != serial:
+            continue
+        if beachlike[n]:
+            eng = with_engineers or (here is not None and any(defs[y].type.engineer for y in here))
+        for table, used, mf in costs:
+            c = table[i][1 if eng else 0]
+            if c is None or used + c > mf:
+                break
+        else:
+            out.append(n)
+            if first:
+                break
+    return out
 
 
 def move_options(core: LnlCore) -> Iterator[Action]:
     g = core.group
     assert g is not None
-    yield Stop()
+    yield STOP
     if not g.stepped and g.start >= 0:
         for x in core.at(g.start):
             if x not in g.units and movable(core, x):
-                yield With(core.uid(x))
+                yield with_(core.uid(x))
     if len(g.units) > 1:
         for x in g.units:
-            yield Drop(core.uid(x))
+            yield drop(core.uid(x))
     for n in group_steps(core, g):
-        yield Step(core.label(n))
+        yield step(core.label(n))
 
 
 def apply_move_action(core: LnlCore, action: Action) -> None:
@@ -211,7 +263,7 @@ def entry_hexes(core: LnlCore, u: int) -> list[int]:
 def enter_options(core: LnlCore) -> Iterator[Action]:
     for u in due_entries(core):
         for c in entry_hexes(core, u):
-            yield Enter(core.uid(u), core.label(c))
+            yield enter(core.uid(u), core.label(c))
 
 
 def phase_options(core: LnlCore) -> Iterator[Action]:
@@ -221,9 +273,19 @@ def phase_options(core: LnlCore) -> Iterator[Action]:
     end, so the caller offers no ``end phase`` while any ``enter`` is listed.
     """
     yield from enter_options(core)
-    for u in core.units_of(core.side):
-        if movable(core, u) and first_steps(core, u):
-            yield Move(core.uid(u))
+    for u in movers(core):
+        yield move(core.uid(u))
+
+
+def movers(core: LnlCore) -> list[int]:
+    """Units of the phasing side that may start a move and take a first step."""
+    key = ("movers", core.side)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = [
+            u for u in core.units_of(core.side) if movable(core, u) and first_steps(core, u)
+        ]
+    return list(hit)
 
 
 def apply_enter(core: LnlCore, action: Action) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from omaha.kernel.actions import Action
-from omaha.lnl.actions import OpFire, Pass
+from omaha.lnl.actions import PASS, OpFire, Pass, opfire
 from omaha.lnl.core import Attack, LnlCore, OppWindow, other
 from omaha.lnl.procedures.fire import feasible_groups
 
@@ -20,13 +20,13 @@ def opp_options(core: LnlCore) -> Iterator[Action]:
     o = core.opp
     assert o is not None
     kinds = mover_kinds(core, o.movers)
-    yield Pass()
+    yield PASS
     for kind in kinds:
         lead: set[int] = set()
         for g in feasible_groups(core, o.side, o.cell, kind, "opp", o.movers):
             lead.update(g)
         for f in sorted(lead):
-            yield OpFire(core.uid(f), kind)
+            yield opfire(core.uid(f), kind)
 
 
 def opp_possible(core: LnlCore, side: str, cell: int, movers: list[int]) -> bool:

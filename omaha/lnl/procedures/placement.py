@@ -9,12 +9,20 @@ from collections.abc import Iterator
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
-from omaha.lnl.actions import Deploy, Place
+from omaha.lnl.actions import Deploy, Place, place
 from omaha.lnl.core import LnlCore
 
 
 def place_hexes(core: LnlCore, u: int) -> list[int]:
     """Legal hexes for the next unit to place, by how its force is placed."""
+    key = ("place", u)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = _place_hexes(core, u)
+    return list(hit)
+
+
+def _place_hexes(core: LnlCore, u: int) -> list[int]:
     unit = core.scen.units[u]
     force = core.scen.forces[core.scen.force_of[u]]
     side = unit.side
@@ -30,17 +38,26 @@ def place_hexes(core: LnlCore, u: int) -> list[int]:
             if unit.type.engineer or core.stack_count(c) == 0:
                 out.append(c)
         return out
-    if force.how == "free":
-        cells: tuple[int, ...] = tuple(c for c in range(T.n) if T.land[c])
-    else:
-        cells = force.cells
-    return [c for c in cells if not core.enemy_at(c, side) and core.room_for(c, [u])]
+    # anywhere allowed that holds no enemy and has room (LnL Omaha: Stacking)
+    cells = T.land_cells if force.how == "free" else force.cells
+    defs = core.scen.units
+    occ = core.occ
+    engineer = unit.type.engineer
+    out = []
+    for c in cells:
+        here = occ.get(c)
+        if here is None or (
+            defs[here[0]].side == side
+            and (engineer or sum(1 for y in here if not defs[y].type.engineer) < 2)
+        ):
+            out.append(c)
+    return out
 
 
 def place_options(core: LnlCore) -> Iterator[Action]:
     u = core.place_queue[0]
     for c in place_hexes(core, u):
-        yield Place(core.uid(u), core.label(c))
+        yield place(core.uid(u), core.label(c))
 
 
 def apply_place_action(core: LnlCore, action: Action) -> None:
