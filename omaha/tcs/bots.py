@@ -484,7 +484,10 @@ class HeuristicGerman:
 
 
 class HeuristicBot:
-    """Both sides heuristic (``game.bots['heuristic']``)."""
+    """The heuristic players of both sides: the US lands the historical plan, tests the
+    beach obstacles, breaches the shingle, fires, and moves off the beach through one
+    draw at a time; the German keeps its pill boxes firing, releases the reserve nearest
+    the US and counterattacks with released companies."""
 
     def __init__(self, seed: int = 0) -> None:
         self.us = HeuristicUS(seed)
