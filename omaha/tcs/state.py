@@ -43,6 +43,7 @@ from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.tcs import view as seen
 from omaha.tcs.actions import CommitPlan, CommitSetup, PlacePillbox, PlaceRocketPit, Rockets
+from omaha.tcs.components.snapshot import check_snapshot
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures import (
     action,
@@ -214,6 +215,25 @@ STEPS: dict[Step, Callable[[TcsCore], bool]] = {
 }
 
 
+#: What a begun step keeps in ``sd`` (key -> type); a step absent here keeps nothing.
+STEP_DATA: dict[Step, dict[str, type]] = {
+    Step.TIDE: {"queue": list},
+    Step.OVERDRAFT: {"ended": bool},
+    Step.RELEASE: {"result": str, "done": bool},
+    Step.US_SHEETS: {"ended": bool},
+    Step.TRANSPORTS: {"ended": bool},
+    Step.AIR: {},
+    Step.US_MISSIONS: {"ended": bool},
+    Step.GERMAN_MISSIONS: {"ended": bool},
+    Step.CONVERSIONS: {"ended": bool},
+    Step.US_MODES: {"ended": bool, "done": list, "side": str},
+    Step.GERMAN_MODES: {"ended": bool, "done": list, "side": str},
+    Step.US_ACTION: {"ended": bool},
+    Step.US_TESTS: {"ended": bool},
+    Step.GERMAN_ACTION: {"ended": bool},
+}
+
+
 def _nothing_to_explain(core: TcsCore, action: Action) -> str:
     return ""
 
@@ -366,7 +386,48 @@ class TcsState(TcsCore):
         return seen.dump(self)
 
     def _restore(self, data: dict[str, Any]) -> None:
+        check_snapshot(data, self.snapshot_names())
         seen.restore(self, data)
+
+    def invariants(self) -> list[str]:
+        """The core's invariants, and where the sequence of play stands: a step of the
+        sequence, a decision awaited until the game ends, and that decision offering
+        legal actions (a tampered snapshot is refused, never half-loaded)."""
+        out = super().invariants()
+        steps = SETUP_STEPS if self.in_setup else TURN_STEPS
+        if self.result is not None:
+            return out
+        if not 0 <= self.cursor < len(steps):
+            out.append(f"step {self.cursor} is not in the sequence of play (0..{len(steps) - 1})")
+        elif self.wait is None:
+            out.append("the game is not over, but no decision is awaited")
+        else:
+            out += self._step_data_problems(steps[self.cursor][1])
+        if out:
+            return out
+        try:
+            legal = self.legal_actions()
+        except Exception as exc:  # the probe of a tampered state: any error is a problem
+            return [f"the decision awaited cannot be offered ({type(exc).__name__}: {exc})"]
+        if not legal:
+            out.append("the decision awaited offers no legal action")
+        return out
+
+    def _step_data_problems(self, step: Step) -> list[str]:
+        """What is wrong with the data the current step keeps (``sd``)."""
+        if not self.started or step not in STEP_DATA:
+            return [f"step {step.value!r} not begun holds data"] if self.sd or self.started else []
+        wanted = STEP_DATA[step]
+        side = {Step.US_MODES: "US", Step.GERMAN_MODES: "German"}.get(step)
+        out = [f"step {step.value!r} lacks {k}" for k in wanted if k not in self.sd]
+        out += [
+            f"step {step.value!r}: {k} is not its"
+            for k, v in self.sd.items()
+            if k in wanted and type(v) is not wanted[k]
+        ]
+        if side is not None and self.sd.get("side") != side:
+            out.append(f"step {step.value!r} is for the {side}")
+        return out
 
     def _copy(self) -> TcsState:
         """A copy sharing nothing mutable: the plan, boats and actions are immutable."""
