@@ -218,7 +218,7 @@ def test_victory_thresholds_are_unique(data: Path) -> None:
 
 def test_the_victory_turn_is_on_the_track(data: Path) -> None:
     path = e1(data, EARLY, 'early_by = "1300 6 June"')
-    with pytest.raises(omaha.ScenarioError, match=r"victory\.early_by: '1300 6 June' is not a turn"):
+    with pytest.raises(omaha.ScenarioError, match=r"early_by: '1300 6 June' is not a turn"):
         GAME.load_scenario(str(path))
 
 
