@@ -278,9 +278,12 @@ def retreaters(core: TcsCore, side: str) -> list[int]:
     """Units that may take a voluntary SYR (2.3d, 1.13a): those in contact (an enemy
     within two hexes) that cannot simply move away: suppressed units, and US units
     beyond the shingle with no leader or op sheet (2.3d); and somewhere to go."""
+    return list(_retreaters(core, side))
+
+
+def _retreaters(core: TcsCore, side: str) -> Iterator[int]:
     far = combat.enemy_field(core, side)
     land = core.scenario.beach.land
-    out = []
     for c in friendly_cells(core, side):
         if far[c] > 2:
             continue
@@ -296,8 +299,7 @@ def retreaters(core: TcsCore, side: str) -> list[int]:
             if side == "German" and not _released(core, i):
                 continue
             if combat.retreat_options(core, i, voluntary=True):
-                out.append(i)
-    return out
+                yield i
 
 
 STACK = "@"  # ``selected`` names a stack as "@<hex>"
@@ -415,10 +417,34 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
             if known:
                 yield kind()
         elif menu == "move":
-            if movable(core, side) or (side == "US" and _leader_may_move(core)):
+            if _any_movable(core, side) or (side == "US" and _leader_may_move(core)):
                 yield kind()
-        elif menu_list(core, side, menu):
+        elif _any_option(core, side, menu):
             yield kind()
+
+
+def _any_movable(core: TcsCore, side: str) -> bool:
+    """Whether :func:`movable` has anything, looked for stack by stack until found."""
+    known = core.peek(_movable_key(core, side))
+    if known is not None:
+        return bool(known)
+    return any(
+        may_move(core, i) and first_steps(core, i)
+        for c in friendly_cells(core, side)
+        for i in core.side_units_at(c, side)
+    )
+
+
+def _any_option(core: TcsCore, side: str, menu: str) -> bool:
+    """Whether a list of the Action Phase has anything (the first found is enough to
+    offer the list; it is worked out whole when opened)."""
+    if menu == "point":
+        return next(point_pairs(core, side), None) is not None
+    if menu == "assault":
+        return next(assaults(core, side), None) is not None
+    if menu == "retreat":
+        return next(_retreaters(core, side), None) is not None
+    return bool(menu_list(core, side, menu))
 
 
 def _leader_may_move(core: TcsCore) -> bool:
