@@ -424,7 +424,7 @@ class TcsCore(State[TcsScenario]):
             leader_states=LEADER_STATES,
             obstacle_states=OBSTACLE_STATES,
             statuses=range(len(Status)),
-            menus=("move", "fire", "point fire", "assault", "retreat"),
+            menus=("move", "fire", "point", "assault", "retreat"),  # procedures.action.MENUS
         )
 
     def invariants(self) -> list[str]:

@@ -15,6 +15,8 @@ import omaha
 from omaha import testing
 from omaha.tcs import GAME
 from omaha.tcs.actions import CommitPlan, CommitSetup, PlacePillbox, PlaceRocketPit
+from omaha.tcs.core import TcsCore
+from omaha.tcs.procedures.action import MENUS
 
 DATA = Path(omaha.tcs.__file__).parent / "data"
 
@@ -252,3 +254,9 @@ def test_the_invariants_hold_after_every_action(seed: int) -> None:
         assert state.invariants() == []
         state.apply(bots[state.current_player() or ""].choose(state))
     assert state.invariants() == []
+
+
+def test_the_snapshot_names_every_menu_of_the_action_phase() -> None:
+    state = GAME.new_state("e1-draw", seed=1)
+    assert isinstance(state, TcsCore)
+    assert set(state.snapshot_names().menus) == set(MENUS)
