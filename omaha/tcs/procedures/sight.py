@@ -344,12 +344,26 @@ class Sighting:
         return self._table
 
     def _build(self) -> SightTable:
+        """The table, or the one of an earlier position with the same enemy hexes, spot
+        ranges, observers and smoke (kept per scenario: that is all it depends on)."""
         core = self.core
         other = "German" if self.side == "US" else "US"
         enemy = sorted(core.cells_of(other))
         seers = self.observer_cells()
+        ranges = [self.range(b) for b in enemy]
+        key = ("sight", self.side, *enemy, -1, *ranges, -1, *seers, frozenset(core.smoke))
+        cache = core.scenario.reach_cache
+        hit: SightTable | None = cache.get(key)
+        if hit is None:
+            if len(cache) > 20_000:
+                cache.clear()
+            hit = cache[key] = self._compute(enemy, seers, ranges)
+        return hit
+
+    def _compute(self, enemy: list[int], seers: list[int], ranges: list[int]) -> SightTable:
+        core = self.core
         dist, codes = matrices(core)
-        reach = np.array([self.range(b) for b in enemy], dtype=np.int16)
+        reach = np.array(ranges, dtype=np.int16)
         d = dist[np.ix_(enemy, seers)]
         within = d <= reach[:, None]
         sub = codes[np.ix_(seers, enemy)].T
@@ -364,6 +378,7 @@ class Sighting:
                 if _smoked(core, line(core, seers[j], enemy[k])):
                     seen[k, j] = False
         spotted = frozenset(enemy[k] for k in np.flatnonzero(seen.any(axis=1)))
+        d.flags.writeable = seen.flags.writeable = False  # shared between positions
         return SightTable(enemy, seers, d, seen, spotted)
 
     def observers(self, b: int) -> list[int]:
