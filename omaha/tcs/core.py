@@ -77,6 +77,43 @@ class Decision(StrEnum):
     TEST = "test"
 
 
+#: The core's fields by how a copy copies them (``TcsCore.copy_into``); the rest are
+#: immutable values, or the nested records copied as plain data.
+_LISTS = (
+    "where", "steps", "carried", "planned_beach", "on_task", "fire_mode", "status", "dug_in",
+    "defense_turns", "leader_status", "leader_cell", "leader_boat", "draft_boats",
+    "draft_groups", "lctr_targets", "air_loadout",
+)  # fmt: skip
+_SETS = (
+    "moved", "acted", "fired_point", "spared", "free", "marked", "marked_point", "revealed",
+    "road_moved", "fired_upon", "tested", "smoke", "missions", "us_implemented", "released",
+    "german_sheets",
+)  # fmt: skip
+_TABLES = (
+    "counters", "overdraft_added", "obstacles", "clear_from", "breaching", "breaches",
+    "breach_traffic", "exits", "company_morale", "us_sheets", "entered", "batteries", "stats",
+)  # fmt: skip
+#: Fields never changed in place (replaced whole): shared by a copy.
+IMMUTABLE = (
+    "in_setup", "turn", "cursor", "started", "wait", "result", "tide_hour", "selected",
+    "plan", "partial", "lctr_done", "air_controller",
+)  # fmt: skip
+NESTED = (
+    "sd", "combat", "trigger", "open_boat", "transport_open", "landing", "smoke_sessions",
+    "air_attacks", "transports", "ammo", "nfst",
+)  # fmt: skip
+COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
+
+
+def _plain(value: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, anything else shared)."""
+    if type(value) is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_plain(v) for v in value]
+    return value
+
+
 class TcsCore(State[TcsScenario]):
     """Every field of a TCS Omaha game in progress (the rules are the procedures')."""
 
@@ -406,6 +443,32 @@ class TcsCore(State[TcsScenario]):
         """Record the decision the current step waits for; returns False (not done)."""
         self.wait = (kind, player, prompt)
         return False
+
+    # -- copies -------------------------------------------------------------------------
+    def copy_into(self, twin: TcsCore) -> None:
+        """Give ``twin`` (a shallow copy of this core) its own copy of every mutable
+        field: lists and sets of plain values copied, tables of lists one level down,
+        the few nested records (step data, fire, triggers, boats being loaded, the
+        landing) as plain data; the plan, boats and outcome are immutable and shared."""
+        mine, theirs = self.__dict__, twin.__dict__
+        theirs.update({name: mine[name][:] for name in _LISTS})
+        theirs.update({name: set(mine[name]) for name in _SETS})
+        theirs.update({name: dict(mine[name]) for name in _TABLES})
+        twin.transports = {k: v[:] for k, v in self.transports.items()}
+        twin.ammo = {k: v[:] for k, v in self.ammo.items()}
+        twin.nfst = {k: v[:] for k, v in self.nfst.items()}
+        twin.sd = _plain(self.sd)
+        twin.combat = _plain(self.combat)
+        twin.trigger = _plain(self.trigger)
+        twin.open_boat = _plain(self.open_boat)
+        twin.transport_open = _plain(self.transport_open)
+        twin.landing = _plain(self.landing)
+        twin.smoke_sessions = _plain(self.smoke_sessions)
+        twin.air_attacks = _plain(self.air_attacks)
+        twin._derived = {}  # memos of this position: the twin starts afresh
+        occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
+        twin._occupancy = None if occ is None else dict(occ)
+        twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}
 
     # -- soundness (issue 10) ------------------------------------------------------------
     def snapshot_names(self) -> Names:

@@ -29,7 +29,6 @@ inside ``apply`` until a player must decide; every roll is logged with its rule.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
@@ -430,26 +429,8 @@ class TcsState(TcsCore):
         return out
 
     def _copy(self) -> TcsState:
-        """A copy sharing nothing mutable: the plan, boats and actions are immutable."""
+        """A copy sharing nothing mutable (field by field: :meth:`TcsCore.copy_into`)."""
         twin = self._copy_base()
         assert isinstance(twin, TcsState)
-        for name, value in vars(self).items():
-            if name in ("game", "scenario", "plan", "dice", "log", "actions"):
-                continue
-            if name == "_derived":  # memos of the original's position: the twin starts afresh
-                twin._derived = {}
-                continue
-            if name in ("_occupancy", "_side_occupancy"):  # lists are replaced, never changed
-                continue
-            if isinstance(value, list) and (not value or isinstance(value[0], int | str | None)):
-                setattr(twin, name, list(value))
-            elif isinstance(value, set):
-                setattr(twin, name, set(value))
-            elif isinstance(value, dict | list):
-                setattr(twin, name, copy.deepcopy(value))
-        occ, sides = self._occupancy, self._side_occupancy
-        twin._occupancy = None if occ is None else dict(occ)
-        twin._side_occupancy = (
-            None if sides is None else {side: dict(o) for side, o in sides.items()}
-        )
+        self.copy_into(twin)
         return twin

@@ -15,7 +15,7 @@ import omaha
 from omaha import testing
 from omaha.tcs import GAME
 from omaha.tcs.actions import CommitPlan, CommitSetup, PlacePillbox, PlaceRocketPit
-from omaha.tcs.core import TcsCore
+from omaha.tcs.core import COPIED, TcsCore
 from omaha.tcs.procedures.action import MENUS
 
 DATA = Path(omaha.tcs.__file__).parent / "data"
@@ -260,3 +260,14 @@ def test_the_snapshot_names_every_menu_of_the_action_phase() -> None:
     state = GAME.new_state("e1-draw", seed=1)
     assert isinstance(state, TcsCore)
     assert set(state.snapshot_names().menus) == set(MENUS)
+
+
+def test_a_copy_copies_every_field_of_the_core() -> None:
+    """Every field of a game in progress is named in how a copy copies it, so none is
+    shared between a state and its clone by oversight."""
+    state = played("landing", seed=2, steps=400)
+    kernel = {"game", "scenario", "dice", "log", "actions", "seed"}
+    fields = {name for name in vars(state) if not name.startswith("_")} - kernel
+    assert fields <= COPIED, sorted(fields - COPIED)
+    twin = state.clone()
+    assert twin.to_json() == state.to_json()
