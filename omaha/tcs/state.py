@@ -233,6 +233,36 @@ STEP_DATA: dict[Step, dict[str, type]] = {
 }
 
 
+_ACTION = (Decision.ACT, Decision.CHOOSE, Decision.FIRE, Decision.MOVE)
+#: The decisions each step may wait for, with who decides ("" the side the position
+#: names: the controller of the aircraft, 2.10); a step absent here decides nothing.
+STEP_WAITS: dict[Step, dict[Decision, str]] = {
+    Step.GERMAN_SETUP: {Decision.PILLBOX: "German", Decision.ROCKET_PIT: "German"},
+    Step.US_PLAN: {Decision.PLAN: "US"},
+    Step.ROCKET_TARGETS: {Decision.ROCKETS: "US"},
+    Step.NFST: {Decision.NFST: "US"},
+    Step.TIDE: {Decision.TIDE: "US"},
+    Step.OVERDRAFT: {Decision.OVERDRAFT: "US"},
+    Step.RELEASE: {Decision.RELEASE: "German"},
+    Step.US_SHEETS: {Decision.SHEETS: "US"},
+    Step.TRANSPORTS: {Decision.TRANSPORTS: "US"},
+    Step.AIR: {Decision.AIR: "US"},
+    Step.AIR_STRIKES: {Decision.STRIKE: ""},
+    Step.SMOKE: {Decision.SMOKE: "US"},
+    Step.US_MISSIONS: {Decision.MISSIONS: "US"},
+    Step.GERMAN_MISSIONS: {Decision.MISSIONS: "German"},
+    Step.CONVERSIONS: {Decision.CONVERT: "German"},
+    Step.US_MODES: {Decision.MODES: "US"},
+    Step.GERMAN_MODES: {Decision.MODES: "German"},
+    Step.LANDING_CHOICES: {Decision.LAND: "US"},
+    Step.TRANSPORT_CHOICES: {Decision.LAND: "US"},
+    Step.US_ACTION: {**dict.fromkeys(_ACTION, "US"), Decision.OVERWATCH: "German"},
+    Step.US_TESTS: {Decision.TEST: "US"},
+    Step.GERMAN_ENTRY: {Decision.ENTRY: "German"},
+    Step.GERMAN_ACTION: {**dict.fromkeys(_ACTION, "German"), Decision.OVERWATCH: "US"},
+}
+
+
 def _nothing_to_explain(core: TcsCore, action: Action) -> str:
     return ""
 
@@ -401,7 +431,14 @@ class TcsState(TcsCore):
         elif self.wait is None:
             out.append("the game is not over, but no decision is awaited")
         else:
-            out += self._step_data_problems(steps[self.cursor][1])
+            step = steps[self.cursor][1]
+            kind, player, _ = self.wait
+            who = STEP_WAITS.get(step, {}).get(kind)
+            if who is None:
+                out.append(f"step {step.value!r} does not ask for a {kind.value} decision")
+            elif player != (who or self.air_controller or "US"):
+                out.append(f"the {kind.value} decision is not the {player}'s")
+            out += self._step_data_problems(step)
         if out:
             return out
         try:

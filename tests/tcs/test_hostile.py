@@ -36,7 +36,12 @@ def played(scenario: str = "e1-draw", seed: int = 3, steps: int = 60) -> omaha.S
 
 @pytest.fixture(scope="module")
 def saved() -> str:
-    return played().to_json()
+    """A snapshot in the US Action Phase of the E-1 draw, the US to act."""
+    state = played()
+    bots = {p: GAME.bots["random"](seed=k) for k, p in enumerate(GAME.players)}
+    while not (state.pending and state.pending.kind == "action" and state.pending.player == "US"):
+        state.apply(bots[state.current_player() or ""].choose(state))
+    return state.to_json()
 
 
 def tampered(text: str, change: Callable[[dict[str, Any]], None]) -> str:
@@ -130,11 +135,33 @@ def test_a_leader_on_the_map_without_a_hex_is_refused(saved: str) -> None:
     refused(tampered(saved, change), r"leader .* is 'map' but placed at -1")
 
 
+def test_a_decision_the_step_does_not_ask_for_is_refused(saved: str) -> None:
+    def change(s: dict[str, Any]) -> None:
+        s["wait"][0] = "land"  # a landing choice in an Action Phase
+
+    refused(tampered(saved, change), r"step 'us action' does not ask for a land decision")
+
+
+def test_a_decision_of_the_wrong_player_is_refused(saved: str) -> None:
+    def change(s: dict[str, Any]) -> None:
+        s["wait"][1] = "German" if s["wait"][1] == "US" else "US"
+
+    refused(tampered(saved, change), r"decision is not the (US|German)'s")
+
+
+def test_a_step_with_no_decision_is_refused(saved: str) -> None:
+    refused(
+        tampered(saved, lambda s: s.update(cursor=1, started=False, sd={})),
+        r"step 'leaders out' does not ask for a",
+    )
+
+
 def test_a_decision_that_offers_nothing_is_refused(saved: str) -> None:
     def change(s: dict[str, Any]) -> None:
-        s["wait"][0] = "land"  # a landing choice with no landing in progress
+        assert s["selected"] is None
+        s["wait"][0] = "move"  # a move with nothing selected
 
-    refused(tampered(saved, change), r"the decision awaited cannot be offered")
+    refused(tampered(saved, change), r"the decision awaited (cannot be offered|offers no)")
 
 
 # --------------------------------------------------------------------------
