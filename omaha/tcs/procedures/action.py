@@ -54,6 +54,7 @@ from omaha.tcs.procedures.movement import (
     may_move,
     path_to,
     piece_cell,
+    stack_movers_by_cell,
     unit_destinations,
 )
 from omaha.tcs.procedures.release import check_automatic
@@ -214,18 +215,26 @@ def fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> 
         return []
     units = core.scenario.units
     column = {c: j for j, c in enumerate(table.seers)}
-    direct = np.full(len(table.seers), -1, dtype=np.int16)
-    indirect = np.full(len(table.seers), -1, dtype=np.int16)
+    direct = [-1] * len(table.seers)
+    indirect = [-1] * len(table.seers)
+    status, acted, spared = core.status, core.acted, core.spared
+    german = side == "German"
     for a, here in core.side_occupancy(side).items():
-        for i in here:
-            if can_fire(core, i):
-                t = units[i].type
-                ranges = indirect if t.indirect else direct
-                j = column[a]
-                ranges[j] = max(int(ranges[j]), t.range)
+        j = column[a]
+        for i in here:  # can_fire, inline: this loop runs for every listing of the phase
+            t = units[i].type
+            if t.area <= 0 or status[i] != Status.OK or i in acted or i in spared:
+                continue
+            if german and not _released(core, i):
+                continue
+            ranges = indirect if t.indirect else direct
+            if t.range > ranges[j]:
+                ranges[j] = t.range
     d = table.dist
-    hit = (table.seen & (d <= direct)).any(axis=1)
-    hit |= (d <= indirect).any(axis=1) & np.array([b in table.spotted for b in table.enemy])
+    hit = (table.seen & (d <= np.array(direct, dtype=np.int16))).any(axis=1)
+    if any(r >= 0 for r in indirect):
+        spotted = np.array([b in table.spotted for b in table.enemy])
+        hit |= (d <= np.array(indirect, dtype=np.int16)).any(axis=1) & spotted
     return [
         b
         for b in (table.enemy[k] for k in np.flatnonzero(hit))
@@ -317,22 +326,12 @@ def _movable_key(core: TcsCore, side: str) -> tuple[object, ...]:
     return ("movable", side, len(core.acted), len(core.moved))
 
 
-def _stack_may_move(core: TcsCore, side: str, cell: int) -> list[int]:
-    here = core.side_units_at(cell, side)
-    return [i for i in here if may_move(core, i) and first_steps(core, i)]
-
-
 def movable(core: TcsCore, side: str) -> dict[int, list[int]]:
     """Cell -> the units there that may move now and have somewhere to go (read only;
     kept until units move, fall or act)."""
 
     def make() -> dict[int, list[int]]:
-        out = {}
-        for c in friendly_cells(core, side):
-            here = _stack_may_move(core, side, c)
-            if here:
-                out[c] = here
-        return out
+        return stack_movers_by_cell(core, side, friendly_cells(core, side))
 
     return core.derived(_movable_key(core, side), make)
 

@@ -295,6 +295,50 @@ def first_steps(core: TcsCore, i: int) -> list[int]:
     return hit
 
 
+def stack_movers_by_cell(core: TcsCore, side: str, cells: list[int]) -> dict[int, list[int]]:
+    """Cell -> the units of ``side`` there that :func:`may_move` and have
+    :func:`first_steps` (the same tests, read once for every stack of a side)."""
+    m = movers(core)
+    status, acted, moved = core.status, core.acted, core.moved
+    fire_mode, carried = core.fire_mode, core.carried
+    strand = core.scenario.beach.strand
+    german = side == "German"
+    tkey = terrain_key(core, side)
+    cache = core.scenario.reach_cache
+    out: dict[int, list[int]] = {}
+    for c in cells:
+        here = []
+        for i in core.side_units_at(c, side):
+            st = status[i]
+            if st == Status.PARALYZED or i in acted or m.uid[i] in moved:
+                continue
+            ma = (10 if carried[i] else 0) if m.tow[i] else m.ma[i]  # allowance()
+            if fire_mode[i]:
+                ma -= ma // 2
+            if st == Status.SUPPRESSED:
+                ma //= 2
+            if ma <= 0:
+                continue
+            if german:
+                if not german_may_move(core, i):
+                    continue
+                free = True
+            else:
+                free = command_free(core, i)
+                if not free and c not in strand:
+                    continue
+            vehicle, rifle = m.vehicle[i], m.rifle[i]
+            key = ("first", tkey, c, vehicle, rifle, free, ma)  # first_steps()
+            steps: list[int] | None = cache.get(key)
+            if steps is None:
+                steps = first_steps(core, i)
+            if steps:
+                here.append(i)
+        if here:
+            out[c] = here
+    return out
+
+
 def mover(core: TcsCore, pid: str) -> tuple[int, bool, bool, bool, str]:
     """Allowance, vehicle, rifle (may clear wire), free of the shingle limit, side."""
     if is_leader(pid):
