@@ -298,3 +298,10 @@ def test_a_copy_copies_every_field_of_the_core() -> None:
     assert fields <= COPIED, sorted(fields - COPIED)
     twin = state.clone()
     assert twin.to_json() == state.to_json()
+
+
+def test_a_german_unit_with_a_us_units_id_is_named(data: Path) -> None:
+    e1(data, 'id = "PB-{n:02d}"', 'id = "E/2/16.{n}"', file="german.toml")
+    path = e1(data, "pillboxes = 4", "pillboxes = 1")
+    with pytest.raises(omaha.ScenarioError, match=r"German unit 'E/2/16\.1' has the id of a US"):
+        GAME.load_scenario(str(path))
