@@ -246,6 +246,14 @@ def seen_from_the_ships(core: TcsCore, target: int) -> bool:
     cache = core.scenario.sight_cache
     key = ("ships", target)
     eyes: tuple[int, ...] | None = cache.get(key)
+    if eyes is None and not core.smoke:  # whether any sees it: the nearest first
+        seen: bool | None = cache.get(("ships?", target))
+        if seen is None:
+            edge = sorted(core.scenario.beach.north_edge, key=lambda c: (core.dist(c, target), c))
+            seen = cache[("ships?", target)] = any(
+                _compute(core, c, target, eye) & (_CLEAR | _FIRE) == _CLEAR | _FIRE for c in edge
+            )
+        return seen
     if eyes is None:
         eyes = cache[key] = tuple(
             c
