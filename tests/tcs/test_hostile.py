@@ -305,3 +305,9 @@ def test_a_german_unit_with_a_us_units_id_is_named(data: Path) -> None:
     path = e1(data, "pillboxes = 4", "pillboxes = 1")
     with pytest.raises(omaha.ScenarioError, match=r"German unit 'E/2/16\.1' has the id of a US"):
         GAME.load_scenario(str(path))
+
+
+def test_an_lctr_target_named_twice_is_sound(saved: str) -> None:
+    """Two LCT(R)s may fire at one hex (the harness found such a snapshot refused)."""
+    text = tampered(saved, lambda s: s.update(lctr_targets=["A14.13", "A14.13"]))
+    assert GAME.state_from_json(text).invariants() == []

@@ -167,7 +167,8 @@ def state_shape(n: Names) -> Check:
     cell = one_of(n.cells, "a hex of this map")
     unit = one_of(n.units, "a unit of this scenario")
     side = one_of(n.sides, "a side (US, German)")
-    cells = list_of(cell, unique=True)
+    cells = list_of(cell)  # lists of hexes (an LCT(R) target may be named twice)
+    cell_set = list_of(cell, unique=True)  # a set of hexes, written sorted
     units = list_of(unit, unique=True)
     where = one_of({*n.cells, *n.places}, "a hex of this map or a place off it")
 
@@ -261,7 +262,7 @@ def state_shape(n: Names) -> Check:
             ),
             "lctr_targets": cells,
             "lctr_done": is_bool,
-            "smoke": cells,
+            "smoke": cell_set,
             "smoke_sessions": list_of(
                 table({"fire": is_count, "area": cells, "left": is_count, "checked": cells})
             ),
@@ -309,7 +310,7 @@ def _done(value: Any, path: str) -> None:
     """``done``: a flag (release) or the hexes whose mode was set (modes)."""
     if type(value) is bool:
         return
-    list_of(is_str, unique=True)(value, path)
+    list_of(is_str)(value, path)
 
 
 def check_snapshot(data: Any, names: Names) -> None:
