@@ -23,6 +23,7 @@ from omaha.lnl.core import (
     OppWindow,
     RetreatTask,
     StrikeTask,
+    other,
 )
 
 
@@ -624,30 +625,117 @@ def invariants(core: LnlCore) -> list[str]:
             expected = (("US", float(pts["US"])), ("German", float(pts["German"])))
         if core.result.points != expected:
             out.append(f"the result {core.result} does not match the hexes held")
+    if core.serial < 0 or any(
+        not 1 <= v <= core.serial for m in core.entered_by.values() for v in m.values()
+    ):
+        out.append(f"moves numbered outside 1..{core.serial} (the last started)")
     out.extend(_task_problems(core))
     return out
 
 
 def _task_problems(core: LnlCore) -> list[str]:
-    """What is wrong with the decision in progress (the tasks name real units)."""
-    out = []
-    a, g, lo, rt = core.attack, core.group, core.loss, core.retreat
-    if a is not None:
-        if any(core.loc[x] < 0 for x in a.firers):
-            out.append("an attacker is not on the map")
-        if a.mode in ("fire", "opp") and not a.firers:
-            out.append("a fire attack without a firer")
-        if a.mode != "fire" and a.target < 0:
-            out.append(f"an attack ({a.mode}) without a target")
+    """What is wrong with the decision in progress (the tasks name real units of the
+    side that owns them, where the procedure that made them would have put them)."""
+    out: list[str] = []
+    defs = core.scen.units
+
+    def sided(units: list[int], side: str, what: str) -> None:
+        if any(defs[x].side != side for x in units):
+            out.append(f"{what}: a unit of the other side")
+        if len(set(units)) != len(units):
+            out.append(f"{what}: a unit named twice")
+
+    out.extend(_attack_problems(core))
+    o, g, lo, rt, ad, sk = core.opp, core.group, core.loss, core.retreat, core.advance, core.strike
+    if o is not None:
+        sided(o.movers, other(o.side), "opportunity fire")
+        if not o.movers:
+            out.append("opportunity fire with no mover to fire at")
+        if any(core.loc[x] != o.cell for x in o.movers):
+            out.append("opportunity fire at movers that are not in its hex")
+        if core.stage != "move" or o.side == core.side:
+            out.append("opportunity fire outside the other side's movement phase")
     if g is not None:
+        sided(g.units, core.side, "the moving group")
+        if core.stage != "move":
+            out.append(f"units moving in the {core.stage} stage")
         if not g.units or any(core.loc[x] != g.cell for x in g.units):
             out.append("the moving units are not together in the hex they moved to")
         if any(x not in g.spent for x in g.units):
             out.append("a moving unit without its movement spent")
-    if lo is not None and (lo.remaining < 1 or not any(core.loc[x] >= 0 for x in lo.units)):
-        out.append("a step loss to take with no step or no unit left")
-    if rt is not None and not rt.queue:
-        out.append("a retreat with no unit to retreat")
-    if core.opp is not None and not core.opp.movers:
-        out.append("opportunity fire with no mover to fire at")
+        elif any(not 0 <= g.spent[x] <= max(defs[x].mf, 1) for x in g.units):
+            out.append("a moving unit spent more than its movement factor")
+        if not g.stepped and g.start != g.cell:
+            out.append("a group that has not stepped is not in the hex it starts from")
+        if g.start < 0 and (not g.stepped or len(g.units) != 1):
+            out.append("a reinforcement entering with others, or before its first step")
+        if any(core.moved[x] for x in g.units):
+            out.append("a unit moving again in one movement phase")
+        if not 1 <= g.serial <= core.serial:
+            out.append(f"move number {g.serial} (the last started is {core.serial})")
+    if lo is not None:
+        sided(lo.units, lo.side, "the step losses")
+        alive = [x for x in lo.units if core.loc[x] >= 0]
+        if lo.remaining < 1 or not alive:
+            out.append("a step loss to take with no step or no unit left")
+        if lo.remaining > sum(core.steps[x] for x in alive):
+            out.append(f"{lo.remaining} step losses to take from fewer steps")
+        if any(x not in lo.units or n < 1 for x, n in lo.hits.items()):
+            out.append("step losses noted on a unit not hit")
+    if rt is not None:
+        sided(rt.queue, rt.side, "the retreat")
+        if not rt.queue:
+            out.append("a retreat with no unit to retreat")
+        if any(core.loc[x] < 0 for x in rt.queue):
+            out.append("a unit to retreat that is not on the map")
+    if ad is not None:
+        sided(ad.units, ad.side, "the advance")
+        if ad.cell < 0 or not core.T.land[ad.cell]:
+            out.append("an advance into a hex that is not land")
+    if sk is not None:
+        wanted = {"german_air": ("German", 6), "allied_air": ("US", 12)}[sk.event]
+        if (sk.side, sk.he) != wanted:
+            out.append(f"the {sk.event} strike is {sk.side}'s with {sk.he} HE")
+    return out
+
+
+def _attack_problems(core: LnlCore) -> list[str]:
+    """What is wrong with the attack being put together (LnL Omaha: Fire Combat,
+    Opportunity Fire, Naval Gunfire Support, Close Assault)."""
+    a = core.attack
+    if a is None:
+        return []
+    out = []
+    defs = core.scen.units
+    if any(core.loc[x] < 0 for x in a.firers):
+        out.append("an attacker is not on the map")
+    if any(defs[x].side != a.side for x in a.firers):
+        out.append(f"a {a.side} attack with a unit of the other side")
+    if len(set(a.firers)) != len(a.firers):
+        out.append("an attack naming a unit twice")
+    if a.mode in ("fire", "opp") and not a.firers:
+        out.append("a fire attack without a firer")
+    if a.mode != "fire" and a.target < 0:
+        out.append(f"an attack ({a.mode}) without a target")
+    if a.mode == "opp":
+        o = core.opp
+        if o is None or o.side != a.side or o.cell != a.target:
+            out.append("an opportunity attack outside its window")
+    elif a.side != core.side:
+        out.append(f"a {a.side} attack in the {core.side} player turn")
+    stage = {"fire": "fire", "bombard": "fire", "opp": "move", "assault": "assault"}[a.mode]
+    if core.stage != stage:
+        out.append(f"a {a.mode} attack in the {core.stage} stage")
+    if (a.mode == "assault" or a.target < 0) != (a.kind == ""):
+        out.append(f"a {a.mode} attack on targets of kind {a.kind!r}")
+    if a.mode == "bombard" and a.firers:
+        out.append("a bombardment with firing units")
+    if a.ngfs and not (
+        a.side == "US" and a.mode in ("fire", "bombard") and a.kind in ("soft", "both")
+    ):
+        out.append("NGFS packets in an attack they may not join (LnL Omaha: NGFS)")
+    if not 0 <= a.ngfs <= core.ngfs_left or (a.mode == "bombard" and a.ngfs < 1):
+        out.append(f"an attack with {a.ngfs} NGFS packets ({core.ngfs_left} left)")
+    if a.bonus and (not core.bonus[a.side] or a.kind == "hard" or a.mode == "assault"):
+        out.append(f"an attack with a +6 HE card {a.side} does not hold")
     return out

@@ -68,9 +68,6 @@ _NO_INVARIANTS = "no invariants() yet: a tampered snapshot loads, then breaks wh
 KNOWN: dict[tuple[str, str], str] = {
     ("snapshots", "toy-beach"): _NO_INVARIANTS
     + "toy/beach seed=0 step=0: snapshot.state.moving None -> {}: TypeError (unhashable dict)",
-    ("snapshots", "lnl-beach"): "the invariants miss an attack's NGFS count: "
-    "lnl/beach seed=2 step=255: snapshot.state.attack.ngfs 0 -> 99: loaded, then "
-    "AssertionError '-98 NGFS packets left (0..4)'",
     ("snapshots", "landing_table-omaha"): "the invariants miss the landing queue: "
     "landing_table/omaha seed=4 step=61: snapshot.state.queue [...'Canham'...] with "
     "'Canham' twice: loaded, then AssertionError 'Canham is ashore, not scheduled'",
