@@ -108,6 +108,12 @@ class ActionSpace:
         self._by_class = {b.cls: b for b in blocks}
         self._offsets = [b.offset for b in blocks]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
+        return self  # never changed once made: shared by every copy of whoever holds it
+
+    def __copy__(self) -> ActionSpace:
+        return self
+
     @property
     def classes(self) -> tuple[type[Action], ...]:
         return tuple(b.cls for b in self._blocks)
