@@ -58,7 +58,7 @@ from .scenario import BloodyScenario
 
 #: Opportunity cost of one Initiative point, in VP.
 V_INIT = 0.45
-_SPECIAL = {"Mines": "mines", "Sniper": "sniper", "StuG": "stug", "Random Event": "event"}
+_SPECIAL = {"Mines": "mines", "Sniper": "sniper", "StuG": "stug", "Event": "event"}
 
 
 @attrs.define
@@ -102,8 +102,7 @@ def read_view(view: View, scen: BloodyScenario) -> Picture:
         elif p.name in ("Obstacle", "Gap"):
             gap[board.cell(p.where)] = p.name == "Gap"
         elif p.name == "Tank":
-            unit = next((m[5:] for m in p.marks if m.startswith("with ")), None)
-            tanks[p.id] = (board.cell(p.where) if p.where else -1, unit)
+            tanks[p.id] = (board.cell(p.where) if p.where else -1, None)
         elif p.side == "US":
             if "eliminated" in p.marks:
                 at[p.id] = -2
@@ -114,6 +113,9 @@ def read_view(view: View, scen: BloodyScenario) -> Picture:
             disrupted[p.id] = "disrupted" in p.marks
     attack = None
     for note in view.notes:
+        tank, supports, unit = note.partition(" (")[0].partition(" supports ")
+        if supports and tank in tanks:
+            tanks[tank] = (tanks[tank][0], unit)
         if note.startswith("attack on "):
             head, _, tail = note[len("attack on ") :].partition(" from ")
             attack = (board.cell(head), [board.cell(x) for x in tail.split(", ")])

@@ -16,10 +16,14 @@ import weakref
 from collections import Counter, deque
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
 
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.decks import Deck
+from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.protocol import Outcome, State
 
 from . import rules
@@ -133,10 +137,11 @@ class ActionCatalogue:
         move_tank = [
             [make(MoveTank(tank_name(t), uid)) for uid in ids] for t in range(scen.tank_count)
         ]
-        choose_event = {
+        choose_event = {  # German tokens and Beach Obstacles are only on land
             (us, g): make(ChooseEvent(labels[us], labels[g]))
             for us in sorted(scen.land | scen.first_wave)
             for g in scen.board.neighbours[us]
+            if g in scen.land
         }
         play_card: dict[tuple[str, int], Action] = {}
         play_card_at: dict[tuple[str, int], dict[int, Action]] = {}
@@ -148,7 +153,9 @@ class ActionCatalogue:
                 }
         #: code -> action, in notation order
         self.action: tuple[Action, ...] = tuple(sorted(made, key=sort_key))
-        code_of = {id(a): code for code, a in enumerate(self.action)}
+        self._numbered: tuple[ActionSpace, npt.NDArray[np.int64]] | None = None
+        code_of = self._code_of = {id(a): code for code, a in enumerate(self.action)}
+        self._code_by_value = {a: code for code, a in enumerate(self.action)}
 
         def code(action: Action) -> int:
             return code_of[id(action)]
@@ -175,6 +182,28 @@ class ActionCatalogue:
             key: {c: code(a) for c, a in row.items()} for key, row in play_card_at.items()
         }
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionCatalogue:
+        return self  # shared by every state of the scenario, never changed
+
+    def __copy__(self) -> ActionCatalogue:
+        return self
+
+    def numbers(self, space: ActionSpace) -> npt.NDArray[np.int64]:
+        """Each action's number in ``space``, indexed by its code (made once per space)."""
+        if self._numbered is None or self._numbered[0] is not space:
+            numbers = np.array([space.encode(a) for a in self.action], dtype=np.int64)
+            self._numbered = (space, numbers)
+        return self._numbered[1]
+
+    def codes_of(self, actions: Iterable[Action]) -> list[int]:
+        """The codes of actions of this catalogue (found by identity)."""
+        return [self._code_of[id(a)] for a in actions]
+
+    def code_of_equal(self, action: Action) -> int | None:
+        """The code of the catalogue's action equal to ``action`` (None: no such action).
+        ``action`` must have fields of its declared types (``ActionCodec.check``)."""
+        return self._code_by_value.get(action)
+
     def in_order(self, codes: list[int]) -> list[Action]:
         """The actions of ``codes``, sorted by notation (the codes are sorted in place)."""
         codes.sort()
@@ -186,21 +215,26 @@ class TokenIndex:
 
     ``uncleared``: squares holding a token (2.4); ``face_down``: a token not yet
     revealed; ``known_numerical``: a revealed numerical token (8.1.a);
-    ``revealed_mines``: a revealed Mines token (8.5).
+    ``revealed_mines``: a revealed Mines token (8.5). ``derived`` holds what other
+    modules compute from the tokens alone (the observation's token planes), forgotten
+    at every change.
     """
 
-    __slots__ = ("face_down", "known_numerical", "revealed_mines", "uncleared")
+    __slots__ = ("derived", "face_down", "known_numerical", "revealed_mines", "uncleared")
 
     def __init__(self, tokens: dict[int, list[tuple[str, bool]]] | None = None) -> None:
         self.uncleared: set[int] = set()
         self.face_down: set[int] = set()
         self.known_numerical: set[int] = set()
         self.revealed_mines: set[int] = set()
+        self.derived: dict[str, Any] = {}
         for cell, toks in (tokens or {}).items():
             self.update(cell, toks)
 
     def update(self, cell: int, toks: Iterable[tuple[str, bool]]) -> None:
         """Read the tokens of one square again."""
+        if self.derived:
+            self.derived = {}
         any_token = down = known = mines = False
         for face, revealed in toks:
             any_token = True
@@ -227,6 +261,7 @@ class TokenIndex:
         twin.face_down = set(self.face_down)
         twin.known_numerical = set(self.known_numerical)
         twin.revealed_mines = set(self.revealed_mines)
+        twin.derived = dict(self.derived)  # values are never changed in place
         return twin
 
 
@@ -274,6 +309,8 @@ class BloodyCore(State[BloodyScenario]):
     result: Outcome | None
     #: The scenario's action objects (shared, never changed).
     catalogue: ActionCatalogue
+    #: The catalogue codes of the last legal actions listed, in notation order.
+    _listed_codes: list[int]
     # caches derived from the fields above: dropped by _drop_caches (edit, restore);
     # the token procedures keep them in step through tokens_changed()
     _token_index: TokenIndex | None
@@ -315,6 +352,7 @@ class BloodyCore(State[BloodyScenario]):
     def prepare(self) -> None:
         """The shared action catalogue and empty caches (a new game, a restored one)."""
         self.catalogue = ActionCatalogue.of(self.scenario)
+        self._listed_codes = []
         self._drop_caches()
 
     def _drop_caches(self) -> None:
@@ -334,6 +372,10 @@ class BloodyCore(State[BloodyScenario]):
             self._token_index.update(cell, self.tokens.get(cell, ()))
         if self._tank_reach:
             self._tank_reach = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BloodyCore:
+        """``copy.deepcopy`` (OpenSpiel clones states so) is the structural copy."""
+        return self._copy()
 
     def _copy(self) -> BloodyCore:
         """A structural copy: every mutable field copied, the scenario and catalogue shared."""

@@ -1,8 +1,11 @@
-"""Bloody Omaha: the Game object behind the registry."""
+"""Bloody Omaha: the Game object behind the registry, with its agent surface (the
+action numbering's field domains, the bounds of a game, the observation layout)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import (
@@ -15,12 +18,17 @@ from omaha.kernel.metrics import (
     US_WIN,
     Metric,
 )
-from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
+from omaha.kernel.observation import ObservationLayout
+from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
 
 from .actions import ACTIONS
 from .bots import HeuristicBot
+from .components.cards import TARGETED
+from .components.tokens import EVENT
+from .core import TANKS
 from .scenario import SHIPPED, BloodyScenario, load_scenario
 from .state import BloodyState
+from .view import observation_layout
 
 
 class BloodyGame(Game[BloodyScenario]):
@@ -67,6 +75,108 @@ class BloodyGame(Game[BloodyScenario]):
     @property
     def bots(self) -> Mapping[str, BotFactory]:
         return {"random": RandomBot, "heuristic": HeuristicBot}
+
+    # -- the agent surface (issue 15) ----------------------------------------------
+    def field_domains(self, scenario: BloodyScenario) -> Mapping[str, Sequence[Any]]:
+        """Every value an action field can take in ``scenario``: exactly the actions of
+        the scenario's action catalogue (``core.ActionCatalogue``), about 11,000 in all."""
+        return field_domains(scenario)
+
+    def limits(self, scenario: str | Path | None = None) -> Limits:
+        return limits(self.load_scenario(scenario))
+
+    def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
+        return observation_layout(self.load_scenario(scenario))
+
+
+def field_domains(scen: BloodyScenario) -> dict[str, tuple[Any, ...]]:
+    """The finite domain of every action field, in board and counter order.
+
+    Squares: a unit moves, attacks from, is added to an attack, engineers work and
+    cards aim only on land (3.2.b-e); reinforcements enter at C19-C27 (5.3.f); a
+    Random Event pairs a landed or First Wave square (5.2, 6.4) with a land square
+    (German tokens and Beach Obstacles are only on land). Numbers: card options
+    1..the most any card has (9.2), Engineer assets 1..the Game Track (8.5, 7.0).
+    """
+    labels = scen.board.labels
+    land = tuple(labels[c] for c in sorted(scen.land))
+    options = max((len(card.options) for card in scen.cards.values()), default=1)
+    return {
+        "card": scen.card_ids,
+        "option": tuple(range(1, options + 1)),
+        "square": land,
+        "Release.square": tuple(labels[c] for c in scen.entry),
+        "target": land,
+        "us": tuple(labels[c] for c in sorted(scen.land | scen.first_wave)),
+        "german": land,
+        "unit": tuple(u.id for u in scen.units),
+        "tank": TANKS[: scen.tank_count],
+        "assets": tuple(range(1, scen.track_max + 1)),
+    }
+
+
+def limits(scen: BloodyScenario) -> Limits:
+    """Real bounds of a game of ``scen``, from the rules and the scenario's counts."""
+    turns, track = scen.turns, scen.track_max
+    n_units, n_land = len(scen.units), len(scen.land)
+    most_neighbours = max((len(nb) for nb in scen.land_neighbours), default=0)
+    # cards reach the hand only at the set-up (two kept, 4.5) and one a Draw phase (5.1)
+    cards_in_game = 2 + (turns - 1)
+    card_gain = max(
+        (o.amount for c in scen.cards.values() for o in c.options if o.effect == "initiative_now"),
+        default=0,
+    )
+    event_gain = max(
+        (e.amount for rows in scen.events.values() for e in rows if e.effect == "initiative_now"),
+        default=0,
+    )
+    # Random Events: one a Random Event phase (5.2) and one a Random Event token (8.1.b)
+    events_in_game = turns + sum(1 for f in scen.encounter_tokens if f == EVENT)
+    # every Initiative action spends one point of the token (5.3); the token starts a
+    # turn at its rating (at most the track) and grows in a turn only by cards and events
+    initiative = turns * track + cards_in_game * max(card_gain, 0)
+    initiative += events_in_game * max(event_gain, 0)
+    decisions = (
+        1  # 4.5: the card shuffled back
+        + turns * 3  # the landing-card window, the Random Event squares, the end of activation
+        + cards_in_game  # each card played once from the hand (9.2)
+        + 2 * initiative  # each Initiative action, and a "resolve attack" after an attack
+    )
+
+    def card_plays(when: str) -> int:
+        """Every (card, option, target) that could be offered at one moment."""
+        return sum(
+            n_land if o.effect in TARGETED else 1
+            for c in scen.cards.values()
+            for o in c.options
+            if o.when == when
+        )
+
+    reinforcements = sum(1 for u in scen.units if u.setup < 0)
+    engineer_squares = len(scen.beaches) + len(scen.encounter_squares)  # obstacles and mines
+    activation = (
+        1  # end activation
+        + card_plays("activation")
+        + n_units * most_neighbours  # 8.1: a move to each neighbouring square
+        + n_units  # 5.3.d: rally
+        + reinforcements * len(scen.entry)  # 5.3.f
+        + n_land * most_neighbours  # 8.4.a: each target from each neighbouring square
+        + engineer_squares * track  # 8.5: 1..token assets
+        + scen.tank_count * n_units  # 5.3.e
+    )
+    event_pairs = sum(
+        len(scen.board.neighbours[c]) for c in scen.land | scen.first_wave
+    )  # 5.2: a US square and a neighbour
+    widest = max(
+        3,  # 4.5: the three cards drawn
+        1 + card_plays("landing"),  # continue, or a landing card
+        event_pairs,
+        1 + most_neighbours,  # 8.4.a: resolve, or add a neighbouring square
+        activation,
+    )
+    # chance: a d6 (3.7), the cups of face-down tokens (4.1) and the deck (4.5, 5.1)
+    chance = max(6, len(scen.strongpoint_tokens), len(scen.encounter_tokens), len(scen.cards))
+    return Limits(max_decisions=decisions, max_legal_actions=widest, max_chance_outcomes=chance)
 
 
 GAME = BloodyGame()

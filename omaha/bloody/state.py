@@ -13,12 +13,17 @@ below give, for each, its prompt and its legal actions.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
+from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 
 from . import view as seen
@@ -153,8 +158,48 @@ class BloodyState(BloodyCore):
         return self._legal_actions_in_order()
 
     def _legal_actions_in_order(self) -> list[Action]:
-        """Sorted by notation through the catalogue's codes (no formatting)."""
-        return self.catalogue.in_order(CHOICES[self.step](self))
+        """Sorted by notation through the catalogue's codes (no formatting); the codes
+        are kept for :meth:`action_mask` (the kernel caches the actions alongside)."""
+        codes = CHOICES[self.step](self)
+        actions = self.catalogue.in_order(codes)
+        self._listed_codes = codes
+        return actions
+
+    def _codes(self) -> list[int]:
+        """The catalogue codes of the legal actions, ascending (notation order)."""
+        legal = self.legal_actions()
+        codes = self._listed_codes
+        if len(codes) != len(legal) or (legal and self.catalogue.action[codes[0]] is not legal[0]):
+            codes = self._listed_codes = self.catalogue.codes_of(legal)  # listed another way
+        return codes
+
+    def _numbers(self) -> npt.NDArray[np.int64]:
+        """The legal actions' numbers in ``Game.action_space``, in notation order."""
+        return self.catalogue.numbers(self.game.action_space(self.scenario.id))[self._codes()]
+
+    def is_legal(self, action: object) -> bool:
+        """Whether an action equal to ``action`` is listed: found in the catalogue by value
+        and among the listed codes by bisection (no set of the legal actions is built, so
+        an action made anew, e.g. decoded from its number, is checked cheaply)."""
+        codes = self._codes()
+        try:
+            self.game.codec.check(action)
+        except IllegalAction:
+            return False
+        assert isinstance(action, Action)  # codec.check refuses anything else
+        code = self.catalogue.code_of_equal(action)
+        if code is None:
+            return False
+        k = bisect.bisect_left(codes, code)
+        return k < len(codes) and codes[k] == code
+
+    def legal_codes(self) -> tuple[int, ...]:
+        return tuple(sorted(self._numbers().tolist()))
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
+        mask[self._numbers()] = 1
+        return mask
 
     def explain_illegal(self, action: Action) -> str:
         try:
@@ -272,6 +317,12 @@ class BloodyState(BloodyCore):
 
     def view(self, player: str | None = None) -> View:
         return seen.build_view(self, player)
+
+    def observation(self, player: str) -> Observation:
+        return seen.observation(self, player)
+
+    def returns(self) -> dict[str, float]:
+        return seen.returns(self)
 
     def _dump(self) -> dict[str, Any]:
         return seen.dump(self)

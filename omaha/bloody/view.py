@@ -2,39 +2,78 @@
 
 The US view hides every German token that has not been revealed: it shows only
 that a face-down Strongpoint (red cross) or Encounter (black cross) token is
-there, as the backs of the real tokens do (3.5.d, 3.5.e).
+there, as the backs of the real tokens do (3.5.d, 3.5.e). The observation (for
+agents) is the same knowledge as numbers: planes over the squares and tracks.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from typing import Any, ClassVar
+
+import numpy as np
 
 from omaha.kernel.decks import Deck
 from omaha.kernel.labels import LabelError
+from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 
 from . import rules
-from .components.tokens import face_value, is_strongpoint_token, token_text
+from .components.map import BEACH, CHANNEL, HEDGEROW, STRONGPOINT, TOWN
+from .components.tokens import EVENT, MINES, face_value, is_strongpoint_token, token_text
 from .core import ASIDE, BOX, DEAD, LOST, BloodyCore, Phase, Step, tank_name
+from .scenario import BloodyScenario
 
 BOX_ID = "reinforcements"
 
 
+#: What the counters and tokens print, for the pictures (16): a NATO symbol, the echelon.
+UNIT_SYMBOL = {rules.RANGERS: "ranger"}  # every other command: infantry
+ECHELON = {rules.COMPANY: "I", rules.BATTALION: "II"}  # 3.3: companies and battalions
+
+
+#: Token faces too long for the value line of a counter.
+SHORT_FACE = {EVENT: "Event"}
+
+
 def token_piece(st: BloodyCore, cell: int, k: int, face: str, revealed: bool, hide: bool) -> Piece:
+    """A German token as the player sees it: face down, only the back (the red cross of
+    a Strongpoint or the black border of an Encounter token, 3.5.d-e); face up, its value
+    or its kind (8.1). Strongpoint tokens are fortified positions (3.2.d)."""
     lab = st.board.labels[cell]
-    kind = "Strongpoint" if is_strongpoint_token(face) else "Encounter"
+    strongpoint = is_strongpoint_token(face)
+    name = "Strongpoint" if strongpoint else "Encounter"
+    kind = "fortification" if strongpoint else "marker"
     if hide and not revealed:
-        return Piece(f"{lab}#{k + 1}", "German", kind, lab, hidden=True)
-    text = token_text(face)
-    value = text.split()[-1] if text.split()[-1].isdigit() else text
+        return Piece(f"{lab}#{k + 1}", "German", name, lab, hidden=True, kind=kind)
+    value = face_value(face)
     return Piece(
         f"{lab}#{k + 1}",
         "German",
-        kind,
+        name,
         lab,
-        values=value,
-        marks=() if revealed else ("face down",),
+        values=str(value) if value is not None else SHORT_FACE.get(face, token_text(face)),
+        marks=() if revealed else ("face_down",),
+        kind=kind,
+    )
+
+
+def unit_piece(st: BloodyCore, u: int, where: str) -> Piece:
+    """A US counter (3.3): the unit's id, infantry (Rangers: ranger) with its echelon,
+    and the strength of the side up (full, or disrupted: 6.5, 8.1, 8.4)."""
+    spec = st.scen.units[u]
+    w = st.where[u]
+    marks = ("eliminated",) if w == DEAD else ("disrupted",) if st.disrupted[u] else ()
+    return Piece(
+        spec.id,
+        "US",
+        spec.id,
+        where,
+        values=str(spec.reduced if st.disrupted[u] and w != DEAD else spec.full),
+        marks=marks,
+        kind=UNIT_SYMBOL.get(spec.division, "infantry"),
+        echelon=ECHELON[spec.size],
     )
 
 
@@ -42,42 +81,42 @@ def build_view(st: BloodyCore, player: str | None) -> View:
     scen, board = st.scen, st.board
     labels = board.labels
     hide = player is not None
+    # what lies in a square first (obstacles, gaps, German tokens, the tanks supporting
+    # a unit), so that the pictures stack the units that stand there on top
     pieces: list[Piece] = []
-    for u, spec in enumerate(scen.units):
-        w = st.where[u]
-        if w >= 0:
-            where = labels[w]
-        elif w == BOX:
-            where = BOX_ID
+    for b in scen.beaches:
+        if st.gap[b]:
+            pieces.append(Piece(f"gap-{labels[b]}", "US", "Gap", labels[b], kind="marker"))
         else:
-            where = ""
-        marks: list[str] = []
-        if w == DEAD:
-            marks.append("eliminated")
-        elif st.disrupted[u]:
-            marks.append("disrupted")
-        value = spec.full if (w == DEAD or not st.disrupted[u]) else spec.reduced
-        pieces.append(Piece(spec.id, "US", spec.id, where, values=str(value), marks=tuple(marks)))
+            pieces.append(
+                Piece(f"obstacle-{labels[b]}", "German", "Obstacle", labels[b], kind="marker")
+            )
+    for cell in sorted(st.tokens):
+        for k, (face, revealed) in enumerate(st.tokens[cell]):
+            pieces.append(token_piece(st, cell, k, face, revealed, hide))
+    supporting: list[str] = []
     for t, (w, unit) in enumerate(st.tanks):
         if w == LOST:
             continue
         where = labels[w] if w >= 0 else ""
-        mark = (
-            ("set aside",)
-            if w == ASIDE
-            else ((f"with {scen.units[unit].id}",) if unit >= 0 else ("waiting",))
-        )
+        mark = ("set aside",) if w == ASIDE else () if unit >= 0 else ("waiting",)
+        if w >= 0 and unit >= 0:
+            supporting.append(f"{tank_name(t)} supports {scen.units[unit].id} (8.3)")
         pieces.append(
-            Piece(tank_name(t), "US", "Tank", where, values=str(scen.tank_strength), marks=mark)
+            Piece(
+                tank_name(t),
+                "US",
+                "Tank",
+                where,
+                values=str(scen.tank_strength),
+                marks=mark,
+                kind="armour",
+            )
         )
-    for b in scen.beaches:
-        if st.gap[b]:
-            pieces.append(Piece(f"gap-{labels[b]}", "US", "Gap", labels[b]))
-        else:
-            pieces.append(Piece(f"obstacle-{labels[b]}", "German", "Obstacle", labels[b]))
-    for cell in sorted(st.tokens):
-        for k, (face, revealed) in enumerate(st.tokens[cell]):
-            pieces.append(token_piece(st, cell, k, face, revealed, hide))
+    for u in range(len(scen.units)):
+        w = st.where[u]
+        where = labels[w] if w >= 0 else BOX_ID if w == BOX else ""
+        pieces.append(unit_piece(st, u, where))
     marks_out: list[Mark] = []
     for b in scen.beaches:
         marks_out.append(Mark(labels[b], scen.beach_name[b], "beach"))
@@ -111,12 +150,330 @@ def build_view(st: BloodyCore, player: str | None) -> View:
         f"{c} {scen.cards[c].title}: " + " | ".join(o.describe() for o in scen.cards[c].options)
         for c in (st.offered or st.hand)
     ]
+    notes += supporting
     if st.attack_target >= 0:
         notes.append(
             f"attack on {labels[st.attack_target]} from "
             + ", ".join(labels[c] for c in st.attack_squares)
         )
     return st.make_view(player, pieces=pieces, marks=marks_out, tracks=tracks, notes=notes)
+
+
+# --------------------------------------------------------------------------
+# Observations (for agents): the US player's knowledge as numbers
+# --------------------------------------------------------------------------
+#: Planes that never change in a scenario (the printed map), then those of the position.
+MAP_PLANES: tuple[tuple[str, str], ...] = (
+    (CHANNEL, "1 on a Channel square (3.2.a)"),
+    (BEACH, "1 on a Beach square (3.2.b)"),
+    (HEDGEROW, "1 on a Hedgerow square (3.2.c)"),
+    (STRONGPOINT, "1 on a Strongpoint square (3.2.d)"),
+    (TOWN, "1 on a Town square (3.2.e)"),
+    ("first_wave", "1 on a First Wave Channel square (3.2.a, 6.4)"),
+    ("entry", "1 on an entry square C19-C27 (5.3.f)"),
+    ("exit", "1 on an Exit square (3.2.d)"),
+    ("bonus", "1 on a square worth a bonus VP when cleared (2.3.d, 2.3.e)"),
+)
+#: The planes a unit adds to (summed in one pass, so they stand together).
+UNIT_PLANES = (
+    "us_units",
+    "us_strength",
+    "us_disrupted",
+    "us_battalions",
+    "us_1st_id",
+    "us_29th_id",
+    "us_rangers",
+)
+POSITION_PLANES: tuple[tuple[str, str], ...] = (
+    ("us_units", "number of US units in the square"),
+    ("us_strength", "their strength as it shows (full or disrupted side, 3.3)"),
+    ("us_disrupted", "number of them disrupted"),
+    ("us_battalions", "number of battalions among them (6.2.a, 6.5.a)"),
+    ("us_1st_id", "number of 1st ID units (8.4.a, 6.5.a)"),
+    ("us_29th_id", "number of 29th ID units"),
+    ("us_rangers", "number of Ranger units"),
+    ("us_tanks", "number of Tank tokens (8.3)"),
+    ("obstacle", "1 on a Beach square with its Obstacle (3.5.f)"),
+    ("gap", "1 on a Beach square with a Gap (8.5.b)"),
+    ("under_fire", "1 on a Beach square joined by a gray arrow to an uncleared strongpoint"),
+    ("strongpoint_unknown", "face-down Strongpoint tokens (red cross, value unknown, 3.5.d)"),
+    ("encounter_unknown", "face-down Encounter tokens (black cross, kind unknown, 3.5.e)"),
+    ("german_numerical", "revealed numerical tokens (8.1.a)"),
+    ("german_value", "the sum of their values (8.4.c)"),
+    ("mines", "revealed Mines tokens (8.1.c)"),
+    ("cleared", "1 on an inland square with no German token left (2.4)"),
+    ("attack_target", "1 on the square being attacked (8.4.a)"),
+    ("attack_from", "1 on each square attacking it"),
+)
+STEPS = (Step.SETUP, Step.CARDS, Step.EVENT, Step.ACTIVATE, Step.ATTACK)
+#: The tracks :func:`observation` fills from counters of the position, in this order.
+COUNTER_TRACKS = (
+    "turn",
+    "initiative_rating",
+    "initiative",
+    "engineers_rating",
+    "engineers",
+    "vp",
+    "exits_cleared",
+    "deck",
+    "discards",
+    "drift_mod",
+    "landing_mod",
+    "attack_bonus",
+)
+
+
+class _Observer:
+    """One scenario's observation layout and the part of every observation that
+    never changes (the map planes, filled once)."""
+
+    _BY_SCENARIO: ClassVar[weakref.WeakKeyDictionary[BloodyScenario, _Observer]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    @classmethod
+    def of(cls, scen: BloodyScenario) -> _Observer:
+        found = cls._BY_SCENARIO.get(scen)
+        if found is None:
+            found = cls._BY_SCENARIO[scen] = cls(scen)
+        return found
+
+    def __init__(self, scen: BloodyScenario) -> None:
+        n = self.cells = len(scen.board)
+        units = [u.id for u in scen.units]
+        tanks = [tank_name(t) for t in range(scen.tank_count)]
+        track_meanings: list[tuple[str, str]] = [
+            ("turn", "the turn (1..turns, 3.5.a)"),
+            ("turns", "the game length in turns"),
+            ("initiative_rating", "the Initiative rating: the square marker (7.3)"),
+            ("initiative", "Initiative left this turn: the circular token (7.3)"),
+            ("engineers_rating", "the Engineers rating (7.3)"),
+            ("engineers", "Engineer assets left this turn (7.3)"),
+            ("vp", "victory points of the position (2.3)"),
+            ("exits_cleared", "Exit squares cleared (2.2)"),
+            ("deck", "cards left to draw (5.1)"),
+            ("discards", "cards in the discard pile (9.2)"),
+            ("drift_mod", "card modifier on this turn's Drift rolls"),
+            ("landing_mod", "card modifier on this turn's Beach Disruption rolls"),
+            ("attack_bonus", "card bonus to this turn's attack strength"),
+        ]
+        track_meanings += [
+            (f"decision_{s.value}", f"1 while the decision is {s.value}") for s in STEPS
+        ]
+        track_meanings += [(f"hand_{c}", f"1 while card {c} is in the hand") for c in scen.card_ids]
+        track_meanings += [
+            (f"offered_{c}", f"1 while card {c} is one of the three set-up cards (4.5)")
+            for c in scen.card_ids
+        ]
+        track_meanings += [
+            (f"unit_{u}_at", f"{u}: square index + 1; 0 in the Reinforcements box; -1 eliminated")
+            for u in units
+        ]
+        track_meanings += [(f"unit_{u}_disrupted", f"1 while {u} is disrupted") for u in units]
+        track_meanings += [
+            (f"{t}_at", f"{t}: square index + 1; 0 set aside (4.3); -1 out of play (8.1.e)")
+            for t in tanks
+        ]
+        track_meanings += [
+            (f"{t}_with", f"{t}: the unit it supports, unit index + 1; 0 none") for t in tanks
+        ]
+        planes = MAP_PLANES + POSITION_PLANES
+        self.layout = ObservationLayout(
+            cells=n,
+            planes=tuple(name for name, _ in planes),
+            tracks=tuple(name for name, _ in track_meanings),
+            meanings=(*planes, *track_meanings),
+        )
+        self.plane = {name: i * n for i, name in enumerate(self.layout.planes)}
+        self.track = {name: self.layout.track_index(name) for name in self.layout.tracks}
+        base = self.layout.zeros()
+        for c in range(n):
+            base[self.plane[scen.kind[c]] + c] = 1
+        for name, cells in (
+            ("first_wave", scen.first_wave),
+            ("entry", scen.entry),
+            ("exit", scen.exit_name),
+            ("bonus", scen.bonus | scen.southern),
+        ):
+            for c in cells:
+                base[self.plane[name] + c] = 1
+        base[self.track["turns"]] = scen.turns
+        self.base = base
+        self.division_plane = {
+            rules.FIRST_ID: self.plane["us_1st_id"],
+            rules.TWENTY_NINTH_ID: self.plane["us_29th_id"],
+            rules.RANGERS: self.plane["us_rangers"],
+        }
+        # the unit planes come first among the position's planes: per unit, the plane
+        # offsets it adds to (from the first unit plane) and the amounts it adds on its
+        # full and disrupted sides
+        first = self.unit_first = self.plane[UNIT_PLANES[0]]
+        if self.layout.planes[first // n : first // n + len(UNIT_PLANES)] != UNIT_PLANES:
+            raise AssertionError("the unit planes must stand together, in UNIT_PLANES order")
+        self.unit_offsets = (
+            np.array(
+                [
+                    [
+                        self.plane["us_units"],
+                        self.plane["us_strength"],
+                        self.plane["us_disrupted"],
+                        self.plane["us_battalions"],
+                        self.division_plane[spec.division],
+                    ]
+                    for spec in scen.units
+                ],
+                dtype=np.int64,
+            ).reshape(len(scen.units), 5)
+            - first
+        )
+        self.unit_full = np.array(
+            [[1, s.full, 0, int(s.battalion), 1] for s in scen.units], dtype=np.float64
+        ).reshape(len(scen.units), 5)
+        self.unit_reduced = np.array(
+            [[1, s.reduced, 1, int(s.battalion), 1] for s in scen.units], dtype=np.float64
+        ).reshape(len(scen.units), 5)
+        self._token_planes: dict[tuple[str, bool], tuple[tuple[int, int], ...]] = {}
+        self.arrows = scen.arrows
+        self.inland = tuple(sorted(scen.inland))
+        # squares worth a VP when cleared (2.3.d, 2.3.e: a square counts once per bullet)
+        self.bonus = (*sorted(scen.bonus), *sorted(scen.southern))
+        self.exits = tuple(sorted(scen.exit_name))
+        self.counters = np.array([self.track[name] for name in COUNTER_TRACKS], dtype=np.int64)
+        self.unit_at = np.array([self.track[f"unit_{u}_at"] for u in units], dtype=np.int64)
+        self.unit_disrupted = np.array(
+            [self.track[f"unit_{u}_disrupted"] for u in units], dtype=np.int64
+        )
+        self.tank_at = [self.track[f"{t}_at"] for t in tanks]
+        self.tank_with = [self.track[f"{t}_with"] for t in tanks]
+        self.hand = {c: self.track[f"hand_{c}"] for c in scen.card_ids}
+        self.offered = {c: self.track[f"offered_{c}"] for c in scen.card_ids}
+        self.decision = {s: self.track[f"decision_{s.value}"] for s in STEPS}
+
+    def token_part(
+        self, tokens: dict[int, list[tuple[str, bool]]], uncleared: set[int]
+    ) -> tuple[Observation, int, int]:
+        """What depends on the German tokens alone (kept until one changes): the planes
+        of what each token shows, the cleared squares (2.4) and the Beach squares under
+        fire; the bonus VP of cleared squares (2.3.d-e) and the exits cleared (2.2)."""
+        part = np.zeros(self.layout.size, dtype=np.float32)
+        for cell, toks in tokens.items():
+            for face, revealed in toks:
+                for offset, value in self.token_planes(face, revealed):
+                    part[offset + cell] += value
+        cleared = self.plane["cleared"]
+        for c in self.inland:
+            if c not in uncleared:
+                part[cleared + c] = 1
+        fire = self.plane["under_fire"]
+        for b, sps in self.arrows.items():
+            if not uncleared.isdisjoint(sps):
+                part[fire + b] = 1
+        bonus = sum(1 for c in self.bonus if c not in uncleared)
+        exits = sum(1 for c in self.exits if c not in uncleared)
+        return part, bonus, exits
+
+    def token_planes(self, face: str, revealed: bool) -> tuple[tuple[int, int], ...]:
+        """(plane offset, amount) a token adds where it lies: a face-down token only by
+        its back (3.5.d-e), a revealed one by its face."""
+        key = (face, revealed)
+        found = self._token_planes.get(key)
+        if found is None:
+            plane = self.plane
+            value = face_value(face)
+            if not revealed:
+                back = "strongpoint_unknown" if is_strongpoint_token(face) else "encounter_unknown"
+                found = ((plane[back], 1),)
+            elif value is not None:
+                found = ((plane["german_numerical"], 1), (plane["german_value"], value))
+            elif face == MINES:
+                found = ((plane["mines"], 1),)
+            else:  # resolved and removed at once (8.1.b, d, e)
+                found = ()
+            self._token_planes[key] = found
+        return found
+
+
+def observation_layout(scen: BloodyScenario) -> ObservationLayout:
+    """What each number of :func:`observation` means in ``scen``."""
+    return _Observer.of(scen).layout
+
+
+def observation(st: BloodyCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`).
+
+    Built from the fields, never from the view. Face-down tokens count only by the
+    back they show (Strongpoint or Encounter, 3.5.d-e); a token's face shows once
+    revealed (8.1). The token planes are kept with the token index until a token
+    changes; the units' planes are summed by one ``numpy.bincount``.
+    """
+    if player != "US":
+        raise ValueError(f"{player!r} is not a player of Bloody Omaha (the US plays alone)")
+    scen = st.scen
+    ob = _Observer.of(scen)
+    plane = ob.plane
+    index = st.token_index()
+    cached = index.derived.get("observation")
+    if cached is None:
+        cached = index.derived["observation"] = ob.token_part(st.tokens, index.uncleared)
+    tokens, bonus_vp, exits = cached
+    obs = ob.base + tokens
+    where = np.array(st.where, dtype=np.int64)
+    down = np.array(st.disrupted, dtype=bool)
+    on = where >= 0
+    if on.any():
+        at = ob.unit_offsets[on] + where[on, None]
+        amount = np.where(down[on, None], ob.unit_reduced[on], ob.unit_full[on])
+        span = ob.cells * len(UNIT_PLANES)
+        obs[ob.unit_first : ob.unit_first + span] += np.bincount(
+            at.ravel(), weights=amount.ravel(), minlength=span
+        ).astype(np.float32)
+    obs[ob.unit_at] = np.where(on, where + 1, np.where(where == DEAD, -1, 0))
+    obs[ob.unit_disrupted] = down
+    for t, (w, u) in enumerate(st.tanks):
+        if w >= 0:
+            obs[plane["us_tanks"] + w] += 1
+        obs[ob.tank_at[t]] = w + 1 if w >= 0 else 0 if w == ASIDE else -1
+        obs[ob.tank_with[t]] = u + 1
+    gap_p, obstacle_p = plane["gap"], plane["obstacle"]
+    for b, gap in st.gap.items():
+        obs[(gap_p if gap else obstacle_p) + b] = 1
+    if st.attack_target >= 0:
+        obs[plane["attack_target"] + st.attack_target] = 1
+        for c in st.attack_squares:
+            obs[plane["attack_from"] + c] = 1
+    for card in st.hand:
+        obs[ob.hand[card]] = 1
+    for card in st.offered:
+        obs[ob.offered[card]] = 1
+    if st.step in ob.decision:
+        obs[ob.decision[st.step]] = 1
+    obs[ob.counters] = (
+        st.turn,
+        st.init_rating,
+        st.init_token,
+        st.eng_rating,
+        st.eng_token,
+        # 2.3: the score, with the cleared squares' bonus counted from the tokens above
+        sum(st.gap.values()) + 2 * st.sp_removed + st.enc_removed + bonus_vp + st.where.count(BOX),
+        exits,
+        len(st.deck),
+        len(st.deck.discards),
+        st.drift_mod,
+        st.landing_mod,
+        st.attack_bonus,
+    )
+    return obs
+
+
+def returns(st: BloodyCore) -> dict[str, float]:
+    """The US return, graded by the victory level (2.2): Defeat -1, Draw 0, Historical
+    Victory +0.5, Major Victory +1; 0 before the end (READINGS.md, "Returns")."""
+    if st.result is None:
+        return {"US": 0.0}
+    return {"US": RETURN_OF_LEVEL[st.result.level]}
+
+
+RETURN_OF_LEVEL = {rules.DEFEAT: -1.0, rules.DRAW: 0.0, rules.HISTORICAL: 0.5, rules.MAJOR: 1.0}
 
 
 def metrics(st: BloodyCore) -> dict[str, float]:

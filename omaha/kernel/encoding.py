@@ -109,7 +109,7 @@ class ActionSpace:
         self._offsets = [b.offset for b in blocks]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
-        return self  # never changed once made: shared by every copy of whoever holds it
+        return self  # never changed once made: adapters' states share it (OpenSpiel deep-copies)
 
     def __copy__(self) -> ActionSpace:
         return self

@@ -637,7 +637,7 @@ class State(ABC, Generic[S]):
     ) -> Event:
         """Append an event stamped with the current turn and phase."""
         event = Event(
-            kind, self.turn_label, self.phase, player, rule, tuple(dice), _jsonable(details)
+            kind, self.turn_label, self.phase, player, rule, tuple(dice), _plain_details(details)
         )
         self.log.append(event)
         return event
@@ -777,6 +777,16 @@ class State(ABC, Generic[S]):
 
 #: Types a log detail keeps as it is (checked first: every event of every game comes here).
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain_details(details: dict[str, Any]) -> dict[str, Any]:
+    """An event's keyword details as JSON values; the fresh keyword dict itself when
+    every value already is one (the common case: labels, numbers, texts)."""
+    for value in details.values():
+        if type(value) not in _PLAIN:
+            result: dict[str, Any] = _jsonable(details)
+            return result
+    return details
 
 
 def _jsonable(value: Any) -> Any:

@@ -5,6 +5,12 @@ round trips along the way.
 
 The budget is ``OMAHA_FUZZ_SECONDS`` (default 3 s); a failure prints a one-line
 reproducer (seed, step, action).
+
+Kept beside the shared harness (``tests/conformance/test_fuzz.py``), which plays
+only random bots: this one also plays the heuristic bot, whose games reach the
+positions random play seldom does (cleared exits, tanks moving inland, attacks
+with several squares late in the game), and throws every action of the scenario's
+action catalogue (all the actions the game can ever list) at each position.
 """
 
 from __future__ import annotations

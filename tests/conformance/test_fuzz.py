@@ -68,12 +68,6 @@ _NO_INVARIANTS = "no invariants() yet: a tampered snapshot loads, then breaks wh
 KNOWN: dict[tuple[str, str], str] = {
     ("snapshots", "toy-beach"): _NO_INVARIANTS
     + "toy/beach seed=0 step=0: snapshot.state.moving None -> {}: TypeError (unhashable dict)",
-    ("snapshots", "landing_table-omaha"): "the invariants miss the landing queue: "
-    "landing_table/omaha seed=4 step=61: snapshot.state.queue [...'Canham'...] with "
-    "'Canham' twice: loaded, then AssertionError 'Canham is ashore, not scheduled'",
-    ("snapshots", "landing_table-first_wave"): "the invariants miss the landing queue and "
-    "the card: landing_table/first_wave seed=4 step=61 (queue with 'Canham' twice); "
-    "seed=6 step=24: snapshot.state.card 'C08' -> None: loaded, then KeyError",
     ("snapshots", "tcs-landing"): _NO_INVARIANTS
     + "tcs/landing seed=0 step=24: snapshot.state.cursor 0 -> None: TypeError; "
     "seed=0 step=25: turn 0 -> 10**9: IndexError",
