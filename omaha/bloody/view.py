@@ -482,7 +482,7 @@ def metrics(st: BloodyCore) -> dict[str, float]:
     level = (
         st.result.level
         if st.result is not None
-        else rules.victory_level(st.exits_cleared(), len(scen.exit_name), sc.total)
+        else rules.victory_level(st.exits_cleared(), len(scen.exit_name), sc.total, scen.victory)
     )
     first_wave = [u for u, spec in enumerate(scen.units) if spec.setup in scen.first_wave]
     landed = [u for u in range(len(scen.units)) if st.landed[u]]
