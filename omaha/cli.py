@@ -1,4 +1,5 @@
-"""The ``omaha`` command: list, play, replay, render, provenance, compare, serve, demo.
+"""The ``omaha`` command: list, play, replay, render, validate, new, provenance, compare,
+serve, demo.
 
 Uses only the registry and the protocol, never a game's internals. A user's
 mistake (a bad option, a missing or unwritable file, a bad record) is one line
@@ -9,37 +10,36 @@ starts and output files are written atomically.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import omaha
-from omaha import compare
-from omaha.errors import IllegalAction, RecordError, ScenarioError
+from omaha import authoring, compare
+from omaha.errors import RecordError, ScenarioError
+from omaha.fileio import WriteFailed, input_file, output_file, write_atomic
 from omaha.kernel.dice import MAX_SEED, DiceExhausted
 from omaha.kernel.protocol import Bot, Game, State
 from omaha.kernel.records import GameRecord
-from omaha.kernel.svg import render_view
+from omaha.kernel.svg import SIZE, render_view, to_png
+from omaha.session import Session
+from omaha.terminal import Terminal
 
 EXIT_STATUS = """exit status:
   0    done
-  1    an output file could not be written (a full disk, say)
+  1    an output file could not be written (a full disk, say), or 'validate' found
+       problems in a file
   2    bad arguments or a bad input file (a one-line message on stderr)
   130  interrupted (Ctrl-C); 'play --record' saves the game so far first
   141  the reader of the output went away (e.g. 'omaha provenance lnl | head -3')"""
 
 EXIT_WRITE_FAILED = 1
+EXIT_PROBLEMS = 1  # omaha validate found problems
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
-
-
-class WriteFailed(OSError):
-    """An output file could not be written (exit status 1)."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -122,70 +122,6 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
 SEED = int_in(0, MAX_SEED)
 
 
-def input_file(path: Path) -> str:
-    """The text of a file the user named, or a clear ``ValueError``."""
-    if not path.exists():
-        raise ValueError(f"{path}: no such file")
-    if path.is_dir():
-        raise ValueError(f"{path}: is a directory, not a file")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: is not UTF-8 text") from None
-
-
-def output_file(path: Path, option: str, suffixes: Sequence[str] = ()) -> Path:
-    """Check, before any work starts, that ``path`` can be written; ``ValueError`` if not.
-
-    ``suffixes`` are the file types the command writes (``.svg``); others are refused.
-    """
-    if suffixes and path.suffix.lower() not in suffixes:
-        kinds = " or ".join(suffixes)
-        got = f"a {path.suffix} file" if path.suffix else "a file without an extension"
-        raise ValueError(f"{option} {path}: cannot write {got}; give a {kinds} file")
-    if path.is_dir():
-        raise ValueError(f"{option} {path}: is a directory")
-    parent = path.parent
-    if not parent.is_dir():
-        raise ValueError(f"{option} {path}: the folder {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ValueError(f"{option} {path}: not writable")
-    return path
-
-
-def write_atomic(path: Path, text: str | bytes) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it into place:
-    a reader never sees half a file, and an interrupted write leaves the old one."""
-    try:
-        mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise WriteFailed(exc.errno, exc.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(text.encode("utf-8") if isinstance(text, str) else text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        if isinstance(exc, OSError):
-            raise WriteFailed(exc.errno, exc.strerror, str(path)) from None
-        raise
-
-
-def _default_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="omaha",
@@ -199,7 +135,14 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="installed games, their scenarios and bots")
     p.set_defaults(run=cmd_list)
 
-    p = sub.add_parser("play", help="play a game (by hand, or bots against each other)")
+    p = sub.add_parser(
+        "play",
+        help="play a game (by hand, or bots against each other)",
+        description="Play a game at the terminal. Sides without a bot are yours: at each "
+        "decision you see the turn, the phase, what happened since your last decision and "
+        "the choices in order; type a number or an action in the game's notation, or help, "
+        "undo, map FILE (.svg or .png), log N, show (the whole position), quit.",
+    )
     p.add_argument("game")
     p.add_argument("--scenario", help="shipped scenario id or path to a scenario file")
     p.add_argument("--seed", type=SEED, default=0, help=f"0..{MAX_SEED} (default 0)")
@@ -241,8 +184,39 @@ def _parser() -> argparse.ArgumentParser:
         help="with --bot: decisions to play before drawing (default: to the end)",
     )
     p.add_argument("--player", help="draw what this side sees (default: everything)")
-    p.add_argument("--out", type=Path, required=True, help="the SVG file to write (.svg)")
+    p.add_argument(
+        "--out", type=Path, required=True, help="the file to write: .svg, or .png (omaha[png])"
+    )
+    p.add_argument(
+        "--size",
+        type=int_in(MIN_SIZE, MAX_SIZE),
+        default=int(SIZE),
+        help=f"size of a map cell in pixels, {MIN_SIZE}..{MAX_SIZE} (default {int(SIZE)})",
+    )
     p.set_defaults(run=cmd_render)
+
+    p = sub.add_parser(
+        "validate",
+        help="check scenario files without playing: every problem of every file",
+        description="Check scenario files (and the component files they name) without "
+        "playing them. Every problem of every file is printed as 'file: key: problem'; "
+        "exit status 1 when there is any, 0 when all are sound. A scenario names its game "
+        'in its [scenario] table (game = "lnl"); --game overrides it.',
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    p.add_argument("--game", help="check every file as a scenario of this game")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser(
+        "new",
+        help="write a commented starter scenario that validates",
+        description="Write NAME.toml: a scenario of GAME that extends the game's default "
+        "scenario, with the keys you may change listed in comments. It validates as "
+        "written (omaha validate NAME.toml); an existing file is never overwritten.",
+    )
+    p.add_argument("game")
+    p.add_argument("name", help="the scenario's name; the file is NAME.toml")
+    p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("provenance", help="which components are published and which reconstructed")
     p.add_argument("game")
@@ -315,6 +289,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 MAX_STEPS = 10_000_000
+MIN_SIZE, MAX_SIZE = 8, 400
 MAX_RUNS = 1_000_000
 MAX_WORKERS = 1024
 
@@ -330,7 +305,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"{name}: {game.title}", file=out)
         print(f"  players:   {', '.join(game.players)}", file=out)
         print(f"  scenarios: {', '.join(game.scenarios())}", file=out)
-        print(f"  bots:      {', '.join(sorted(game.bots))}", file=out)
+        bots = [f"{b} ({', '.join(game.bot_sides(b))})" for b in sorted(game.bots)]
+        print(f"  bots:      {', '.join(bots)}", file=out)
     return 0
 
 
@@ -366,75 +342,35 @@ def make_bots(game: Game[Any], names: dict[str, str], seed: int) -> dict[str, Bo
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = omaha.load(args.game)
-    bots = make_bots(game, lineup(game, args.bot), args.seed)
+    names = lineup(game, args.bot)
     if args.record:
         output_file(args.record, "--record")
-    state = game.new_state(args.scenario, seed=args.seed)
-    shown = 0
+    session = Session(game, args.scenario, seed=args.seed, bots=names, autoplay=False)
+    state = session.state
     if not args.quiet:
         print(f"{game.title} — scenario {state.scenario.title} (seed {args.seed})")
+        people = [side for side in game.players if side not in names]
+        if people:
+            bots = ", ".join(f"{side}={name}" for side, name in sorted(names.items()))
+            print(f"You play {', '.join(people)}" + (f"; bots: {bots}" if bots else "")
+                  + ". Type 'help' at the prompt for the commands.")  # fmt: skip
+    terminal = Terminal(session, sys.stdin, sys.stdout, quiet=args.quiet)
     try:
-        while not state.is_terminal():
-            if not args.quiet and len(state.log) > shown:
-                print(state.log_text(shown))
-            shown = len(state.log)
-            player = state.current_player()
-            assert player is not None
-            bot = bots.get(player)
-            if bot is not None:
-                state.apply(bot.choose(state))
-                continue
-            if not _human_turn(state, player):
-                print("game abandoned")
-                break
+        finished = terminal.play()
     except (KeyboardInterrupt, BrokenPipeError) as exc:
         if not args.record:
             raise
-        write_atomic(args.record, state.record().to_json() + "\n")
+        write_atomic(args.record, session.state.record().to_json() + "\n")
         if isinstance(exc, BrokenPipeError):
             raise
         raise Interrupted(f"the game so far is saved in {args.record}") from None
+    if not finished:
+        print("game abandoned")
     if args.record:
-        write_atomic(args.record, state.record().to_json() + "\n")
+        write_atomic(args.record, session.state.record().to_json() + "\n")
         print(f"game record saved to {args.record}")
-    if not args.quiet and len(state.log) > shown:
-        print(state.log_text(shown))
-    _print_result(state)
+    _print_result(session.state)
     return 0
-
-
-def _human_turn(state: State[Any], player: str, inp: TextIO | None = None) -> bool:
-    """Show the position to ``player`` and apply one chosen action; False to quit."""
-    inp = inp or sys.stdin
-    print()
-    print(state.view(player).summary())
-    actions = state.legal_actions()
-    for i, action in enumerate(actions, start=1):
-        print(f"  {i:3d}. {action}")
-    while True:
-        print(f"{player}> ", end="", flush=True)
-        try:
-            line = inp.readline()
-        except UnicodeDecodeError:
-            print("  illegal: that line is not UTF-8 text")
-            continue
-        if not line or line.strip() in ("q", "quit"):
-            return False
-        text = line.strip()
-        try:
-            if text.isdecimal() and text.isascii():
-                number = int(text)
-                if not 1 <= number <= len(actions):
-                    raise IllegalAction(
-                        f"{number} is not offered: choose 1-{len(actions)}, or type an action"
-                    )
-                action = actions[number - 1]
-            else:
-                action = state.game.parse_action(text)
-            state.apply(action)
-            return True
-        except IllegalAction as exc:
-            print(f"  illegal: {exc}")
 
 
 def _print_result(state: State[Any]) -> None:
@@ -469,7 +405,10 @@ def _replay(game: Game[Any], record: GameRecord, path: Path, scripted: bool = Fa
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    output_file(args.out, "--out", (".svg",))
+    output_file(args.out, "--out", (".svg", ".png"))
+    png = args.out.suffix.lower() == ".png"
+    if png:
+        png_renderer()  # present, before any game is played
     if args.record:
         record = read_record(args.record)
         state = _replay(omaha.load(record.game), record, args.record)
@@ -487,8 +426,58 @@ def cmd_render(args: argparse.Namespace) -> int:
             played += 1
     if args.player is not None and args.player not in state.game.players:
         raise ValueError(f"{state.game.name} has no side {args.player!r}")
-    write_atomic(args.out, render_view(state.view(args.player)))
+    svg = render_view(state.view(args.player), size=args.size)
+    write_atomic(args.out, to_png(svg) if png else svg)
     print(f"wrote {args.out} ({state.turn_label}, {state.phase})")
+    return 0
+
+
+def png_renderer() -> None:
+    """``ValueError`` naming the extra when PNG cannot be written here."""
+    try:
+        to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+    except RuntimeError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        omaha.load(args.game)  # an unknown game is a usage error, before any file
+    results = authoring.check_all(args.files, args.game)
+    bad = 0
+    for checked in results:
+        if checked.problems:
+            bad += 1
+            for problem in checked.problems:
+                print(problem)
+        else:
+            print(f"{checked.path}: sound ({checked.game}: {checked.title})")
+    problems = sum(len(c.problems) for c in results)
+    if len(results) > 1 or bad:
+        files = f"{len(results)} file{'s' if len(results) != 1 else ''} checked"
+        if bad:
+            found = f"{problems} problem{'s' if problems != 1 else ''} in {bad} of them"
+        else:
+            found = "all sound"
+        print(f"{files}: {found}")
+    return EXIT_PROBLEMS if bad else 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    game = omaha.load(args.game)
+    target = authoring.starter_path(args.name)
+    if target.exists():
+        raise ValueError(f"{target}: already exists (omaha new never overwrites a file)")
+    output_file(target, "NAME", (".toml",))
+    written = authoring.new_scenario(game, target)
+    kind = (
+        f'extends "{game.default_scenario}"'
+        if written.shared_format
+        else f'a copy of "{game.default_scenario}"'
+    )
+    print(f"wrote {written.path}: a {game.name} scenario ({kind}); it validates.")
+    print(f"check it:  {written.validate}")
+    print(f"play it:   omaha play {game.name} --scenario {written.path}")
     return 0
 
 

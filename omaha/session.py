@@ -4,8 +4,9 @@ A :class:`Session` holds one game, which sides bots play, and the state. People
 act on the decisions of the sides no bot plays; after each action the bots move
 until a person must decide again or the game ends. ``undo`` takes back the last
 human decision (and the bot moves after it) by replaying the game record without
-it, so the position is exactly what the rules give. Whole plans a game offers
-(``State.plans``: a shipped set-up, a landing plan) are listed as one choice.
+it from the starting position, so the position is exactly what the rules give.
+Whole plans a game offers (``State.plans``: a shipped set-up, a landing plan) are
+listed as one choice; choices come in natural label order (L2 before L10).
 
 Uses only the protocol and the registry.
 """
@@ -63,7 +64,11 @@ def _mentions(
 
 
 class Session:
-    """One game, with bots for some sides and people for the others."""
+    """One game, with bots for some sides and people for the others.
+
+    ``autoplay=False`` leaves the first bot moves to the caller (:meth:`run_bots`),
+    who may want to watch them or stop them (the terminal saves a record on Ctrl-C).
+    """
 
     def __init__(
         self,
@@ -73,6 +78,7 @@ class Session:
         seed: int = 0,
         bots: Mapping[str, str] | None = None,
         state: State[Any] | None = None,
+        autoplay: bool = True,
     ) -> None:
         self.game: Game[Any] = load(game) if isinstance(game, str) else game
         self.seed = seed
@@ -90,13 +96,17 @@ class Session:
             side: self.game.bots[name](seed=seed * 31 + i)
             for i, (side, name) in enumerate(sorted(names.items()))
         }
-        self.state: State[Any] = (
-            state if state is not None else self.game.new_state(scenario, seed=seed)
-        )
-        self.scenario = self.state.scenario.id
-        #: the side that took each of ``state.actions``
-        self._who: list[str] = self._replayed_deciders() if state is not None else []
-        self.run_bots()
+        if state is None:
+            state = self.game.new_state(scenario, seed=seed)
+            self._start = state.clone()  # undo replays from here
+            self._who: list[str] = []  # the side that took each of ``state.actions``
+        else:
+            self._start = self.game.new_state(state.scenario.id, seed=seed)
+            self._who = self._replayed_deciders(state)
+        self.state: State[Any] = state
+        self.scenario = state.scenario.id
+        if autoplay:
+            self.run_bots()
 
     # -- reading ----------------------------------------------------------------
     @property
@@ -127,11 +137,16 @@ class Session:
         """Whether a person has decided anything that ``undo`` could take back."""
         return any(side not in self.bots for side in self._who)
 
-    def _replayed_deciders(self) -> list[str]:
+    @property
+    def deciders(self) -> tuple[str, ...]:
+        """The side that took each action of ``state.actions``, in order."""
+        return tuple(self._who)
+
+    def _replayed_deciders(self, state: State[Any]) -> list[str]:
         """Who took each recorded decision, found by replaying the game."""
-        replay = self.game.new_state(self.scenario, seed=self.seed)
+        replay = self._start.clone()
         who = []
-        for action in self.state.actions:
+        for action in state.actions:
             who.append(replay.current_player() or "")
             replay.apply(action)
         return who
@@ -146,11 +161,11 @@ class Session:
                 if not self.state.is_terminal()
                 else "the game is over"
             )
-        options = self.choices()
         action: Action
         if isinstance(choice, Action):
             action = choice
         elif isinstance(choice, int) and not isinstance(choice, bool):
+            options = self.choices()
             if not 1 <= choice <= len(options):
                 raise IllegalAction(
                     f"{choice} is not one of the choices offered (1 to {len(options)})"
@@ -158,7 +173,7 @@ class Session:
             action = options[choice - 1].action
         elif isinstance(choice, str):
             text = choice.strip()
-            if text.isdigit():
+            if text.isdigit() and text.isascii():
                 return self.choose(int(text))
             action = self.game.parse_action(text)
         else:
@@ -170,7 +185,8 @@ class Session:
         return action
 
     def run_bots(self, limit: int = 100_000) -> int:
-        """Let the bots move until a person must decide or the game ends."""
+        """Let the bots move until a person must decide, the game ends or ``limit``
+        moves are made; returns the number of moves."""
         moves = 0
         while not self.state.is_terminal() and moves < limit:
             player = self.state.current_player()
@@ -182,17 +198,20 @@ class Session:
             moves += 1
         return moves
 
-    def undo(self) -> None:
-        """Take back the last human decision and every bot move after it."""
+    def undo(self) -> Action:
+        """Take back the last human decision and every bot move after it; returns the
+        action taken back."""
         human = [i for i, side in enumerate(self._who) if side not in self.bots]
         if not human:
             raise IllegalAction("there is nothing of yours to undo")
-        keep = self.state.actions[: human[-1]]
-        state = self.game.new_state(self.scenario, seed=self.seed)
-        for action in keep:
+        last = human[-1]
+        taken_back = self.state.actions[last]
+        state = self._start.clone()
+        for action in self.state.actions[:last]:
             state.apply(action)
         self.state = state
-        del self._who[human[-1] :]
+        del self._who[last:]
+        return taken_back
 
     # -- saving -------------------------------------------------------------------
     def record(self) -> GameRecord:

@@ -1,8 +1,10 @@
 """The omaha command, driven in-process with the toy game registered."""
 
 import fcntl
+import importlib.util
 import io
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -10,11 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from toygame import GAME
+from toygame import GAME, HERE
 
 import omaha
 from omaha import cli
 from omaha.registry import unregister
+from omaha.session import Session
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +31,16 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
     assert "toy: Toy landing (test fixture)" in out
-    assert "scenarios: beach" in out and "bots:      random" in out
+    assert "scenarios: beach" in out and "bots:      random (US, German)" in out
+
+
+def test_list_says_which_sides_each_bot_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in omaha.games():
+        game = omaha.load(name)
+        for bot in game.bots:
+            assert f"{bot} ({', '.join(game.bot_sides(bot))})" in out
 
 
 def test_play_with_bots_record_and_replay(
@@ -131,8 +143,8 @@ def test_missing_and_unwritable_paths_are_refused_before_a_game_starts(
     assert out == "" and f"--record {nowhere}: the folder" in err and "does not exist" in err
     assert cli.main(["play", "toy", "--bot", "random", "--record", str(tmp_path)]) == 2
     assert "is a directory" in capsys.readouterr().err
-    assert cli.main(["render", "toy", "--out", str(tmp_path / "x.png")]) == 2
-    assert "cannot write a .png file; give a .svg file" in capsys.readouterr().err
+    assert cli.main(["render", "toy", "--out", str(tmp_path / "x.pdf")]) == 2
+    assert "cannot write a .pdf file; give a .svg or .png file" in capsys.readouterr().err
     assert cli.main(["render", "toy", "--out", str(tmp_path / "x")]) == 2
     assert "a file without an extension" in capsys.readouterr().err
     assert cli.main(["compare", "--game", "toy", "--json", str(nowhere)]) == 2
@@ -191,8 +203,8 @@ def test_a_number_out_of_range_says_which_are_offered(
     monkeypatch.setattr(sys, "stdin", io.StringIO("0\n99\nq\n"))
     assert cli.main(["play", "toy", "--seed", "1", "--bot", "German=random"]) == 0
     out = capsys.readouterr().out
-    assert "illegal: 0 is not offered: choose 1-" in out
-    assert "illegal: 99 is not offered: choose 1-" in out
+    assert "illegal: 0 is not one of the choices offered (1 to 3)" in out
+    assert "illegal: 99 is not one of the choices offered (1 to 3)" in out
 
 
 # -- the real command, in a process of its own --------------------------------
@@ -238,7 +250,8 @@ def bad_invocations(tmp: Path) -> list[tuple[list[str], int, str]]:
         (["replay", "actions.json"], 2, "actions.json: actions: must be a JSON list"),
         (["replay", "latin1.toml"], 2, "is not UTF-8 text"),
         (["render", "lnl", "--out", "/nonexistent/x.svg"], 2, "does not exist"),
-        (["render", "lnl", "--out", "x.png"], 2, "cannot write a .png file"),
+        (["render", "lnl", "--out", "x.pdf"], 2, "cannot write a .pdf file"),
+        (["render", "lnl", "--size", "2", "--out", "x.svg"], 2, "--size: must be between 8"),
         (["render", "lnl", "--out", "dir"], 2, "without an extension"),
         (["render", "lnl", "--player", "Martian", "--out", "x.svg"], 2, "no side 'Martian'"),
         (["render", "lnl", "--record", "nothere.json", "--out", "x.svg"], 2, "no such file"),
@@ -254,6 +267,10 @@ def bad_invocations(tmp: Path) -> list[tuple[list[str], int, str]]:
         (["compare", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"], 2,
          "no Dask scheduler answers at tcp://127.0.0.1:9"),
         (["demo", "--tail", "-1"], 2, "--tail: must be between 0"),
+        (["validate", "--game", "nope", "x.toml"], 2, "no game named 'nope'"),
+        (["validate"], 2, "the following arguments are required: FILE"),
+        (["new", "nope", "x"], 2, "no game named 'nope'"),
+        (["new", "lnl", "/nonexistent/dir/x"], 2, "does not exist"),
         (["serve", "--port", "99999"], 2, "--port: must be between 0 and 65535"),
         (["serve", "nope"], 2, "no game named 'nope'"),
         (["serve", "lnl", "--bot", "x"], 2, "--bot takes SIDE=NAME"),
@@ -273,7 +290,7 @@ def test_scripted_bad_invocations_give_one_line_and_no_traceback(tmp_path: Path)
         ):
             problems.append(f"omaha {' '.join(argv)} -> {done.returncode}: {done.stderr!r}")
     assert not problems, "\n".join(problems)
-    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.png").exists()
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.pdf").exists()
 
 
 def test_version_and_help_in_a_process(tmp_path: Path) -> None:
@@ -327,3 +344,229 @@ def test_ctrl_c_in_play_saves_the_record_so_far(tmp_path: Path) -> None:
     assert saved.game == "lnl" and len(saved.actions) == 1 and saved.result is None
     replayed = omaha_command("replay", str(record), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stderr
+
+
+def test_play_through_a_pipe_to_the_end_of_a_bloody_game(tmp_path: Path) -> None:
+    """A person at a terminal, scripted: help, a number out of range, map, log, show,
+    undo, then the first choice at every decision until the game ends."""
+    typed = "help\n99\nmap pos.svg\nmap pos.png\nlog 3\nshow\n2\nundo\n" + "1\n" * 400
+    done = omaha_command(
+        "play", "bloody", "--seed", "1", "--record", "game.json", cwd=tmp_path, stdin=typed
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    out = done.stdout
+    assert "You play US. Type 'help' at the prompt" in out
+    assert "return {card}" in out and "e.g. 1, or: return c01" in out  # help
+    assert "illegal: 99 is not one of the choices offered (1 to 3)" in out
+    assert (tmp_path / "pos.svg").read_text().startswith("<svg")
+    if (tmp_path / "pos.png").exists():  # the png extra is installed
+        assert (tmp_path / "pos.png").read_bytes()[:4] == b"\x89PNG"
+    else:
+        assert "pip install 'omaha[png]'" in out
+    assert "took back 'return c06'" in out
+    assert "Since your last decision:" in out
+    assert "Result: " in out and "game record saved to game.json" in out
+    # the same game as choosing the first choice at every decision through the session
+    session = Session("bloody", seed=1)
+    while session.human_to_move:
+        session.choose(1)
+    record = omaha.GameRecord.from_json((tmp_path / "game.json").read_text())
+    assert list(record.actions) == [a.to_data() for a in session.state.actions]
+    assert f"Result: {session.state.outcome()}" in out
+    prompts = out.count("US> ")
+    assert prompts == 8 + len(session.state.actions)  # 8 lines before the first "1"
+    replayed = omaha_command("replay", "game.json", cwd=tmp_path)
+    assert replayed.returncode == 0 and f"Result: {session.state.outcome()}" in replayed.stdout
+
+
+def test_render_png_and_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small, large = tmp_path / "small.svg", tmp_path / "large.svg"
+    assert cli.main(["render", "toy", "--size", "20", "--out", str(small)]) == 0
+    assert cli.main(["render", "toy", "--size", "80", "--out", str(large)]) == 0
+    width = [float(p.read_text().split('width="', 1)[1].split('"')[0]) for p in (small, large)]
+    assert width[1] > 3 * width[0]
+    png = tmp_path / "toy.png"
+    if importlib.util.find_spec("resvg_py") is not None:
+        assert cli.main(["render", "toy", "--out", str(png)]) == 0
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"wrote {png}" in capsys.readouterr().out
+        png.unlink()
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # as if the extra were absent
+    assert cli.main(["render", "toy", "--out", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert "PNG output needs the resvg renderer: pip install 'omaha[png]'" in err
+    assert not png.exists()
+
+
+# --------------------------------------------------------------------------
+# omaha validate and omaha new
+# --------------------------------------------------------------------------
+BROKEN_TOY = """
+[scenario]
+game = "toy"
+extends = "beach"
+id = "broken"
+title = "Broken"
+turns = 99
+colour = "red"
+source = "reconstructed: a broken file"
+
+[[us]]
+id = "1sq"
+hex = 5
+source = "reconstructed: moved"
+
+[german]
+hexes = ["B2", "B2"]
+tokens = ["mg", "tank"]
+source = "reconstructed: doubled"
+"""
+
+
+def test_validate_reports_every_problem_of_every_file_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text(BROKEN_TOY)
+    sound = tmp_path / "sound.toml"
+    sound.write_text(BROKEN_TOY.replace('turns = 99\ncolour = "red"\n', "").split("[[us]]")[0])
+    assert cli.main(["validate", str(broken), str(sound), str(tmp_path / "gone.toml")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        f"{broken}: scenario.turns: 99 is outside 1..50",
+        f"{broken}: scenario.colour: unknown key (expected one of: "
+        "extends, id, source, title, turns)",
+        f"{broken}: us[0].hex: expected a string, found an integer",
+        f"{broken}: german.hexes[1]: 'B2' is listed twice (also at [0])",
+        f"{broken}: german.tokens[1]: 'tank' is not one of: mg, dummy",
+        f"{sound}: sound (toy: Broken)",
+        f"{tmp_path / 'gone.toml'}: no such file",
+        "3 files checked: 6 problems in 2 of them",
+    ]  # fmt: skip
+    assert cli.main(["validate", str(sound)]) == 0
+    assert capsys.readouterr().out == f"{sound}: sound (toy: Broken)\n"
+
+
+def test_validate_needs_to_know_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = tmp_path / "plain.toml"
+    plain.write_text(BROKEN_TOY.replace('game = "toy"\n', "").split("[[us]]")[0])
+    assert cli.main(["validate", str(plain)]) == 1
+    out = capsys.readouterr().out
+    assert f'{plain}: scenario.game: names no game: add game = "NAME" to its [scenario]' in out
+    assert "or give --game (games: " in out
+    assert cli.main(["validate", "--game", "toy", str(plain)]) == 1  # turns = 99 still
+    assert "scenario.turns: 99 is outside 1..50" in capsys.readouterr().out
+    plain.write_text(BROKEN_TOY.replace('game = "toy"', 'game = "chess"'))
+    assert cli.main(["validate", str(plain)]) == 1
+    assert 'scenario.game: no game named "chess" is installed (games: ' in capsys.readouterr().out
+    plain.write_text("[scenario\n")
+    assert cli.main(["validate", str(plain)]) == 1
+    assert f"{plain}: is not valid TOML" in capsys.readouterr().out
+    plain.write_bytes('[scenario]\ngame = "toy"\ntitle = "Sainte-Mère"\n'.encode("latin-1"))
+    assert cli.main(["validate", str(plain)]) == 1
+    assert f"{plain}: is not UTF-8 text (byte " in capsys.readouterr().out
+    assert cli.main(["validate", "--game", "chess", str(plain)]) == 2
+    assert "no game named 'chess'" in capsys.readouterr().err
+
+
+def test_a_problem_in_a_component_names_that_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "mine.toml"
+    scenario.write_text(
+        BROKEN_TOY.split("turns = 99")[0]
+        + 'source = "reconstructed: x"\n\n[components]\nmap = "my_map.toml"\n'
+    )
+    (tmp_path / "my_map.toml").write_text("[map\n")
+    assert cli.main(["validate", str(scenario)]) == 1
+    assert capsys.readouterr().out.startswith(f"{tmp_path / 'my_map.toml'}: is not valid TOML")
+
+
+def on_the_contract(game: str) -> bool:
+    """Whether a rule module has moved to the shared scenario format (it exposes SCHEMAS)."""
+    import importlib
+
+    return getattr(importlib.import_module(f"omaha.{game}.scenario"), "SCHEMAS", None) is not None
+
+
+@pytest.mark.parametrize("game", ["toy", *omaha.registry.BUILTIN])
+def test_new_writes_a_starter_that_validates(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    contract = game == "toy" or on_the_contract(game)
+    status = cli.main(["new", game, "my_landing"])
+    out, err = capsys.readouterr()
+    if status != 0:  # allowed only while a module reads neither the shared format nor a copy
+        assert not contract, err
+        assert err.startswith(f"omaha: {game} cannot read a starter scenario yet (")
+        assert err.rstrip().endswith("nothing written") and not list(tmp_path.iterdir())
+        return
+    written = tmp_path / "my_landing.toml"
+    text = written.read_text()
+    assert f"wrote my_landing.toml: a {game} scenario" in out
+    assert ("extends" in out) == contract  # the shared format whenever the game reads it
+    if contract:
+        assert (
+            f'game = "{game}"' in text
+            and f'extends = "{omaha.load(game).default_scenario}"' in text
+        )
+    command = out.split("check it:  omaha ", 1)[1].splitlines()[0].split()
+    assert cli.main(command) == 0
+    assert capsys.readouterr().out.startswith("my_landing.toml: sound (")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_landing.toml"]  # no trial left
+    assert omaha.load(game).load_scenario(written).title == "my_landing"
+
+
+def test_new_never_overwrites_and_checks_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "mine.toml"
+    target.write_text("mine")
+    assert cli.main(["new", "toy", str(tmp_path / "mine")]) == 2
+    assert "mine.toml: already exists" in capsys.readouterr().err
+    assert target.read_text() == "mine"
+    assert cli.main(["new", "toy", str(tmp_path / "nowhere" / "x")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert cli.main(["new", "chess", "x"]) == 2
+    assert "no game named 'chess'" in capsys.readouterr().err
+
+
+def test_a_record_of_a_custom_scenario_replays_from_any_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record embeds the scenario's files: replay needs none of them."""
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir()
+    elsewhere.mkdir()
+    shutil.copy(HERE / "map.toml", work / "my_map.toml")
+    (work / "short.toml").write_text(
+        '[scenario]\ngame = "toy"\nextends = "beach"\nid = "short"\ntitle = "Short"\n'
+        'turns = 3\nsource = "reconstructed: three turns"\n\n[components]\nmap = "my_map.toml"\n'
+    )
+    monkeypatch.chdir(work)
+    assert cli.main(["validate", "short.toml"]) == 0
+    assert cli.main(["play", "toy", "--scenario", "short.toml", "--seed", "5", "--bot", "random",
+                     "--record", str(elsewhere / "game.json")]) == 0  # fmt: skip
+    played = capsys.readouterr().out
+    result = next(line for line in played.splitlines() if line.startswith("Result: "))
+    shutil.rmtree(work)
+    monkeypatch.chdir(elsewhere)
+    assert cli.main(["replay", "game.json"]) == 0
+    assert result in capsys.readouterr().out
+
+
+def test_validate_a_real_game_file_in_a_process(tmp_path: Path) -> None:
+    """A copy of a shipped LnL scenario with a hex off the map, checked as a user would."""
+    shipped = Path(omaha.__file__).parent / "lnl" / "data" / "scenarios" / "vierville.toml"
+    text = shipped.read_text()
+    (tmp_path / "mine.toml").write_text(text.replace('near = "B7"', 'near = "Z99"', 1))
+    done = omaha_command("validate", "--game", "lnl", "mine.toml", "gone.toml", cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("mine.toml: forces[0]") and "Z99" in lines[0], lines
+    assert lines[1:] == ["gone.toml: no such file", "2 files checked: 2 problems in 2 of them"]

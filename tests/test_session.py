@@ -66,3 +66,22 @@ def test_bad_bot_specs_are_named() -> None:
         Session("lnl", bots={"Martian": "random"})
     with pytest.raises(ValueError, match="has no bot 'genius'"):
         Session("lnl", bots={"German": "genius"})
+
+
+def test_autoplay_off_leaves_the_bots_to_the_caller() -> None:
+    session = Session("lnl", seed=5, bots={"German": "solitaire"}, autoplay=False)
+    assert session.state.current_player() == "German" and session.human_to_move is None
+    assert session.run_bots(limit=1) == 1
+    assert session.deciders == ("German",) and session.human_to_move == "US"
+
+
+def test_undo_returns_what_it_took_back_and_replays_to_the_same_position() -> None:
+    session = Session("bloody", seed=6)
+    start = session.state.to_json()
+    first = session.choose(2)
+    second = session.choose(1)
+    assert session.undo() == second
+    assert session.undo() == first
+    assert session.state.to_json() == start
+    assert session.choose(2) == first  # the same choice again gives the same future
+    assert session.choices()[0].action == second

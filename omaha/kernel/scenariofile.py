@@ -3,6 +3,7 @@
 A scenario file has the same top level in every game::
 
     [scenario]                 # id, title, source, and the game's own keys
+    game = "lnl"               # optional: the game the file is for (omaha validate)
     extends = "beach"          # optional: start from a shipped scenario (or a file)
     [components]               # where each component comes from
     map = "map"                #   a shipped component of the game, by name
@@ -15,6 +16,9 @@ A scenario file has the same top level in every game::
   scenario (paths are relative to the scenario file, so a folder of files moves
   as a whole). A kind not named takes the game's shipped default.
 * ``extends`` starts from another scenario: its keys, then this file's on top.
+* ``game`` names the game the file is for, so tools (``omaha validate``) need not
+  be told; :func:`resolve` checks it (against ``game=`` when the caller gives it)
+  and takes it out of the scenario table, so no game's schema has to list it.
 * Overrides (and ``extends``) merge tables key by key; a list of tables whose
   entries carry an ``id`` merges entry by entry (a new id is added); other
   lists are replaced. An override that changes a record with a ``source`` must
@@ -48,6 +52,7 @@ class ScenarioFiles:
     components: Mapping[str, Node]  # kind -> component content, overrides applied
     files: tuple[tuple[str, str], ...]  # (name relative to the scenario, text) not shipped
     path: Path  # the scenario file
+    game: str | None = None  # the game ``[scenario] game`` names, if it names one
 
 
 def _read(path: Path, name: str) -> tuple[str, Node]:
@@ -101,11 +106,13 @@ def resolve(
     shipped_scenarios: Mapping[str, Path],
     data_dir: Path,
     defaults: Mapping[str, str],
+    game: str | None = None,
 ) -> ScenarioFiles:
     """Load a scenario by shipped id or path, with its components.
 
     ``defaults`` maps each component kind to its shipped name (a file
-    ``data_dir/<name>.toml``).
+    ``data_dir/<name>.toml``). ``game``: the caller's game name; a file whose
+    ``[scenario] game`` names another is refused.
     """
     ref_text = str(ref)
     if ref_text in shipped_scenarios:
@@ -119,6 +126,7 @@ def resolve(
             )
     files: list[tuple[str, str]] = []
     root = _load_extending(path, shipped, shipped_scenarios, files, path.parent, seen=())
+    named = _take_game(root, game)
     comps = root.get("components")
     refs: dict[str, str] = dict(defaults)
     if comps is not None:
@@ -149,7 +157,21 @@ def resolve(
         if over is not None:
             node = Node(merge(node.value, over.value, path.name, f"overrides.{kind}"), node.file)
         components[kind] = node
-    return ScenarioFiles(root, components, tuple(files), path)
+    return ScenarioFiles(root, components, tuple(files), path, named)
+
+
+def _take_game(root: Node, game: str | None) -> str | None:
+    """The game ``[scenario] game`` names, taken out of the scenario table."""
+    scen = root.get("scenario")
+    if scen is None or not isinstance(scen.value, dict) or "game" not in scen.value:
+        return None
+    named = scen.req("game")
+    if not isinstance(named.value, str):
+        raise named.error("must be a game's name (a string), e.g. game = \"lnl\"")
+    if game is not None and named.value != game:
+        raise named.error(f"this file is for {named.value!r}, not {game!r}")
+    del scen.value["game"]
+    return named.value
 
 
 def _load_extending(

@@ -496,15 +496,12 @@ def _decision(core: LandingTableCore, out: list[str]) -> None:
     if (d is None) != (core.result is not None):
         out.append("a game in progress must wait for a decision, a finished one for none")
         return
-    queue_ok = {
-        Phase.LANDING: set(core.us),
-        Phase.GERMAN_FIRE: set(core.scen.pos_by_id),
-        Phase.GERMAN_ACTION: set(core.scen.pos_by_id),
-        Phase.US_ACTION: set(core.us) | set(core.naval_ids()),
-        Phase.END: set(),
-    }[core.current_phase]
-    if not set(core.queue) <= queue_ok:
-        out.append(f"the queue of the {core.phase} phase holds {core.queue}")
+    problem = _queue(core)
+    if problem:
+        out.append(f"the queue of the {core.phase} phase: {problem}")
+    german = core.current_phase in (Phase.GERMAN_FIRE, Phase.GERMAN_ACTION)
+    if (core.card is not None) != german:
+        out.append(f"fire card {core.card!r} in the {core.phase} phase")
     if d is None:
         return
     kind = d.get("kind")
@@ -517,6 +514,40 @@ def _decision(core: LandingTableCore, out: list[str]) -> None:
     problem = _DECISION_CHECKS[kind](core, d)
     if problem:
         out.append(f"decision {kind}: {problem}")
+
+
+def _queue(core: LandingTableCore) -> str | None:
+    """Who is still to act in this phase, as the phase's procedure queued them."""
+    queue = core.queue
+    if len(set(queue)) != len(queue):
+        return f"{queue} names someone twice"
+    phase = core.current_phase
+    due = {u for u, s in core.us.items() if s.status == SCHEDULED and s.turn == core.turn}
+    if phase == Phase.LANDING:
+        deciding = core.decision.get("unit") if core.decision else None
+        missed = sorted(due - set(queue) - {deciding})
+        if missed:
+            return f"{', '.join(missed)} should land this turn but wait for no landing"
+    elif due:
+        return f"{', '.join(sorted(due))} should have landed this turn"
+    naval = core.naval_ids()
+    for who in queue:
+        if phase == Phase.LANDING:
+            s = core.us.get(who)
+            if s is None or s.status != SCHEDULED or s.turn != core.turn:
+                return f"{who!r} is no unit scheduled to land this turn"
+        elif phase in (Phase.GERMAN_FIRE, Phase.GERMAN_ACTION):
+            if who not in core.scen.pos_by_id:
+                return f"{who!r} is no German position"
+        elif phase == Phase.US_ACTION:
+            if who in naval:
+                if who in core.naval_used:
+                    return f"{who} has fired"
+            elif who not in core.us or core.us[who].acted:
+                return f"{who!r} is no unit still to act"
+        else:
+            return f"{who!r} waits in the end phase"
+    return None
 
 
 def _us_unit(core: LandingTableCore, uid: object, status: str) -> str | None:

@@ -71,12 +71,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("snapshots", "lnl-beach"): "the invariants miss an attack's NGFS count: "
     "lnl/beach seed=2 step=255: snapshot.state.attack.ngfs 0 -> 99: loaded, then "
     "AssertionError '-98 NGFS packets left (0..4)'",
-    ("snapshots", "landing_table-omaha"): "the invariants miss the landing queue: "
-    "landing_table/omaha seed=4 step=61: snapshot.state.queue [...'Canham'...] with "
-    "'Canham' twice: loaded, then AssertionError 'Canham is ashore, not scheduled'",
-    ("snapshots", "landing_table-first_wave"): "the invariants miss the landing queue and "
-    "the card: landing_table/first_wave seed=4 step=61 (queue with 'Canham' twice); "
-    "seed=6 step=24: snapshot.state.card 'C08' -> None: loaded, then KeyError",
     ("snapshots", "tcs-landing"): _NO_INVARIANTS
     + "tcs/landing seed=0 step=24: snapshot.state.cursor 0 -> None: TypeError; "
     "seed=0 step=25: turn 0 -> 10**9: IndexError",

@@ -169,7 +169,7 @@ SCHEMA = Table(
 
 def load_scenario(ref: str) -> ToyScenario:
     files = resolve(ref, shipped_scenarios={"beach": HERE / "beach.toml"}, data_dir=HERE,
-                    defaults={"map": "map"})  # fmt: skip
+                    defaults={"map": "map"}, game="toy")  # fmt: skip
     scen_node = files.root
     raise_first(validate(scen_node, SCHEMA))
     map_node = files.components["map"]
@@ -506,7 +506,8 @@ class ToyGame(Game[ToyScenario]):
     def validate_file(self, path: Any) -> list[Any]:
         """Every problem of the scenario file, its components resolved first."""
         try:
-            files = resolve(path, shipped_scenarios={}, data_dir=HERE, defaults={"map": "map"})
+            files = resolve(path, shipped_scenarios={"beach": HERE / "beach.toml"},
+                            data_dir=HERE, defaults={"map": "map"}, game="toy")  # fmt: skip
         except ScenarioError as exc:
             return [exc]
         return list(validate(files.root, SCHEMA))

@@ -137,3 +137,28 @@ def test_the_schema_documents_itself() -> None:
     assert "| `turns` | integer in 1..50 | yes | game length in turns |" in text
     assert "one token per German position" in text
     assert "unique by `id`" in text
+
+
+def test_a_scenario_may_name_its_game(folder: Path) -> None:
+    from omaha.kernel.scenariofile import resolve
+
+    def with_game(value: str, name: str) -> Path:
+        text = BASIC.replace("[scenario]\n", f"[scenario]\ngame = {value}\n", 1)
+        (folder / name).write_text(text)
+        return folder / name
+
+    # taken out of the scenario table before any schema sees it
+    assert GAME.load_scenario(with_game('"toy"', "named.toml")).title == "My landing"
+    where = {"shipped_scenarios": {"beach": HERE / "beach.toml"}, "data_dir": HERE,
+             "defaults": {"map": "map"}}  # fmt: skip
+    files = resolve(folder / "named.toml", game="toy", **where)
+    assert files.game == "toy" and "game" not in files.root.value["scenario"]
+    other = with_game('"lnl"', "other.toml")
+    with pytest.raises(omaha.ScenarioError, match=r"other.toml: scenario.game: this file is for"):
+        resolve(other, game="toy", **where)
+    assert resolve(other, **where).game == "lnl"
+    with pytest.raises(omaha.ScenarioError) as bad:
+        GAME.load_scenario(with_game("3", "bad.toml"))
+    assert str(bad.value) == (
+        'bad.toml: scenario.game: must be a game\'s name (a string), e.g. game = "lnl"'
+    )

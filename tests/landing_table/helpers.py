@@ -34,7 +34,8 @@ def quiet(state: LandingTableState, turn: int = 1, phase: str = "us action") -> 
         state.decision = None
         state.queue = []
         state.ctx = {}
-        state.card = None
+        # a German phase has its fire card on the table (the first of the deck)
+        state.card = next(iter(state.scen.cards)) if phase.startswith("german") else None
         state.attacked = set()
         state.naval_used = set()
     return state

@@ -110,12 +110,39 @@ def test_data_of_the_wrong_shape_names_its_key(
         (lambda d: d["exits_open"].update({"Z-9": 1}), r"exit 'Z-9' open on turn 1"),
         (lambda d: d.update(decision={"kind": "dance"}), r"decision kind 'dance'"),
         (lambda d: d.update(decision=None), r"a game in progress must wait for a decision"),
+        (lambda d: d["queue"].append(d["queue"][0]), r"the queue of the .* names .* twice"),
     ],
 )
 def test_inconsistent_values_are_named(
     change: Callable[[dict[str, Any]], object], match: str
 ) -> None:
     refused(tampered(played(), lambda d: change(d) and None), r"saved\.json: state: .*" + match)
+
+
+def test_the_fire_card_belongs_to_the_german_phase() -> None:
+    state = fresh("first_wave", seed=6)
+    bot = GAME.bots["random"](seed=6)
+    while state.phase not in ("german fire", "german action"):
+        state.apply(bot.choose(state))
+    assert state.card is not None
+
+    def lose(data: dict[str, Any]) -> None:
+        data["card"] = None
+
+    refused(tampered(state, lose), r"fire card None in the german (fire|action) phase")
+
+
+def test_a_landing_queue_holds_units_scheduled_this_turn() -> None:
+    state = fresh("omaha", seed=4)
+    bot = GAME.bots["random"](seed=4)
+    while not (state.phase == "landing" and state.queue and state.ashore()):
+        state.apply(bot.choose(state))
+    ashore = state.ashore()[0]
+
+    def twice(data: dict[str, Any]) -> None:
+        data["queue"].append(ashore)
+
+    refused(tampered(state, twice), rf"'{ashore}' is no unit scheduled to land this turn")
 
 
 def test_a_decision_about_a_unit_that_is_not_there_is_refused() -> None:

@@ -1,0 +1,138 @@
+"""Playing at the terminal: the menu, help, undo, map, log and show, over a Session."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+import omaha
+from omaha.session import Session
+from omaha.terminal import Terminal, help_text, menu, position_text
+
+
+def run(session: Session, typed: str, width: int = 80) -> tuple[bool, str]:
+    out = io.StringIO()
+    finished = Terminal(session, io.StringIO(typed), out, width=width).play()
+    return finished, out.getvalue()
+
+
+def test_a_long_run_of_choices_is_shown_in_columns_under_its_stem() -> None:
+    session = Session("lnl", seed=1, bots={"German": "solitaire"})
+    choices = session.choices()
+    lines = menu(choices, width=60)
+    assert lines[0] == f"  place 1/B/116 at … (1-{len(choices)})"
+    assert lines[1].split() == ["1", "L1", "2", "L2", "3", "L3", "4", "L4", "5", "L5"]
+    assert all(len(line) <= 60 for line in lines)
+    shown = " ".join(lines[1:]).split()
+    assert shown[1::2] == [c.text.rsplit(" ", 1)[1] for c in choices]  # L1 L2 ... L10, natural
+    assert shown[0::2] == [str(c.number) for c in choices]
+
+
+def test_a_short_run_is_listed_one_a_line() -> None:
+    session = Session("bloody", seed=1)
+    assert menu(session.choices()) == [
+        "     1. return c01",
+        "     2. return c06",
+        "     3. return c09",
+    ]
+
+
+def test_help_explains_each_form_on_offer_with_an_example_from_the_choices() -> None:
+    session = Session("bloody", seed=1)
+    text = help_text(session.choices())
+    assert "undo" in text and "map FILE" in text and "log [N]" in text
+    assert "return {card}" in text and "(3 choices, 1-3)" in text
+    assert "4.5: shuffle one of the three set-up cards back" in text  # the class's docstring
+    assert "{card}: c01, c06, c09" in text
+    assert "e.g. 1, or: return c01" in text
+    lnl = Session("lnl", seed=1, bots={"German": "solitaire"})
+    text = help_text(lnl.choices())
+    assert "place {unit} at {hex}" in text and "{unit}: 1/B/116" in text
+    assert "{hex}: L1, L2, L3, L4, L5, … L18 (18 in all)" in text
+
+
+def test_the_position_dump_lists_places_in_natural_order() -> None:
+    session = Session("bloody", seed=1)
+    text = position_text(session.state.view("US"))
+    places = [line.split(":")[0].strip() for line in text.splitlines() if line[2:3] in "BCHS"]
+    c_rows = [p for p in places if p.startswith("C") and p[1:].isdigit()]
+    assert c_rows == sorted(c_rows, key=lambda p: int(p[1:])) and "C2" in c_rows
+    assert c_rows.index("C2") < c_rows.index("C11")
+
+
+def test_after_a_move_only_a_short_summary_and_what_changed() -> None:
+    session = Session("bloody", seed=1)
+    finished, out = run(session, "1\nq\n")
+    assert not finished
+    second = out.split("US> ", 1)[1]
+    assert second.lstrip().startswith(
+        "── Turn 2 · Random Event ── US to decide: choose the squares"
+    )
+    assert "Since your last decision:" in second
+    assert "earlier lines ('log " in second  # a whole turn of landings, trimmed
+    changed = [line for line in second.splitlines() if line.startswith("  [Turn ")]
+    assert 0 < len(changed) <= 15
+    assert "Strongpoint token" not in second  # no full position dump unless asked
+
+
+def test_undo_log_show_and_map_at_the_prompt(tmp_path: Path) -> None:
+    session = Session("lnl", seed=1, bots={"German": "solitaire"})
+    picture = tmp_path / "here.svg"
+    typed = (
+        f"3\nundo\nundo\nlog 2\nlog x\nshow\nmap {picture}\nmap {tmp_path}/no/such.svg\n"
+        f"map {tmp_path}/x.pdf\nmap\nfly to the moon\n\nq\n"
+    )
+    finished, out = run(session, typed)
+    assert not finished
+    assert "took back 'place 1/B/116 at L3'" in out
+    assert "there is nothing of yours to undo" in out
+    log_lines = out.split("US> ")[4].splitlines()
+    assert log_lines[:2] == [str(e) for e in session.state.log[-2:]]
+    assert "log takes a number of lines (1 or more), not 'x'" in out
+    assert "German:88mm-Gun" in out  # show: the whole position
+    assert picture.read_text().startswith("<svg") and 'class="piece"' in picture.read_text()
+    assert f"wrote {picture} (Set-up, set-up)" in out
+    assert "the folder" in out and "does not exist" in out
+    assert "cannot write a .pdf file; give a .svg or .png file" in out
+    assert "map needs a file name" in out
+    assert "illegal: cannot read 'fly to the moon'" in out
+    assert session.deciders == ("German",)  # all of the US decisions were taken back
+
+
+def test_map_writes_png_when_the_name_says_so(tmp_path: Path) -> None:
+    pytest.importorskip("resvg_py")
+    session = Session("bloody", seed=1)
+    run(session, f"map {tmp_path / 'b.png'}\nq\n")
+    assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_map_png_without_the_extra_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # as if not installed
+    session = Session("bloody", seed=1)
+    _, out = run(session, f"map {tmp_path / 'b.png'}\nq\n")
+    assert "pip install 'omaha[png]'" in out and not (tmp_path / "b.png").exists()
+
+
+def test_bots_only_print_the_log_as_it_grows_and_reach_the_end() -> None:
+    session = Session("bloody", seed=2, bots={"US": "heuristic"}, autoplay=False)
+    finished, out = run(session, "")
+    assert finished and session.state.is_terminal()
+    assert out.splitlines() == session.state.log_text().splitlines()
+
+
+def test_whole_plans_are_one_choice_and_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that offers a whole plan (State.plans) shows it as one choice first."""
+    game = omaha.load("bloody")
+    session = Session(game, seed=1)
+    plan = session.choices()[-1].action
+    monkeypatch.setattr(type(session.state), "plans", lambda self: {"mine": plan})
+    choices = session.choices()
+    assert choices[0].plan == "mine" and choices[0].text == "plan: mine"
+    assert "plan: mine" in menu(choices)[0]
+    assert "a whole plan in one step; e.g. 1, or: return c09" in help_text(choices)
