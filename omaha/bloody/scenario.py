@@ -215,7 +215,9 @@ def resolve_files(ref: str) -> ScenarioFiles:
     """The scenario ``ref`` (a shipped id or a file) with its components, ``extends`` and
     overrides merged (:func:`omaha.kernel.scenariofile.resolve`)."""
     shipped = {sid: SCENARIOS / f"{sid}.toml" for sid in SHIPPED}
-    return resolve(ref, shipped_scenarios=shipped, data_dir=DATA, defaults=COMPONENTS)
+    return resolve(
+        ref, shipped_scenarios=shipped, data_dir=DATA, defaults=COMPONENTS, game="bloody"
+    )
 
 
 def problems(files: ScenarioFiles) -> list[ScenarioError]:

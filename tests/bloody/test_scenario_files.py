@@ -155,6 +155,15 @@ def test_checks_across_fields_and_files(
         load_scenario(str(scen))
 
 
+def test_a_file_for_another_game_is_refused(tmp_path: Path) -> None:
+    scen = copy_shipped(tmp_path)
+    edit(scen, 'game = "bloody"', 'game = "lnl"')
+    [problem] = GAME.validate_file(scen)
+    assert "solo.toml: scenario.game" in str(problem) and "lnl" in str(problem)
+    with pytest.raises(omaha.ScenarioError, match=r"scenario.game"):
+        load_scenario(str(scen))
+
+
 def test_a_missing_or_unreadable_scenario_is_one_problem(tmp_path: Path) -> None:
     [problem] = GAME.validate_file(tmp_path / "nowhere.toml")
     assert "is neither a shipped scenario (solo) nor a scenario file" in str(problem)
