@@ -59,6 +59,12 @@ class BloodyGame(Game[BloodyScenario]):
         Metric("tanks_ashore", "tanks", "Tank tokens that came ashore"),
         Metric("first_exit_turn", "turn", "turn the first Exit square was cleared (0: never)"),
         Metric("second_exit_turn", "turn", "turn the second Exit square was cleared (0: never)"),
+        Metric(
+            "first_exit_hours",
+            "hours",
+            "hours after 06:30 of the start of the turn the first Exit square was cleared, "
+            "by the scenario's clock (turn_minutes); NaN when none was",
+        ),
     )
 
     def action_classes(self) -> Iterable[type[Action]]:

@@ -108,6 +108,10 @@ SCENARIO = Table(
         "extends": Field(Str(), "a scenario to start from (shipped id or file)", required=False),
         "turns": Field(Int(1, 99), "game length in turns (the text gives none)"),
         "turns_source": Field(Provenance(), "where the game length comes from"),
+        "turn_minutes": Field(
+            Int(1, 24 * 60), "the game's clock: minutes a turn lasts, turn 1 at 06:30"
+        ),
+        "turn_minutes_source": Field(Provenance(), "where the turn's length comes from"),
         "track_max": Field(Int(2, 99), "spaces of the Game Track (turn and ratings, 3.2)"),
         "track_source": Field(Provenance(), "where the track length comes from"),
     },
@@ -169,6 +173,7 @@ class BloodyScenario(Scenario):
     """
 
     turns: int
+    turn_minutes: int
     track_max: int
     victory: rules.VictoryThresholds
     # the map (3.2)
@@ -307,6 +312,7 @@ def load_scenario(ref: str) -> BloodyScenario:
     s = scen_node.req("scenario")
     turns = s.req("turns").as_int()
     track_max = s.req("track_max").as_int()
+    turn_minutes = s.req("turn_minutes").as_int()
     v = scen_node.req("victory")
     victory = rules.VictoryThresholds(
         defeat_below_exits=v.req("defeat_below_exits").as_int(),
@@ -318,6 +324,7 @@ def load_scenario(ref: str) -> BloodyScenario:
     prov: list[ProvenanceItem] = [
         ProvenanceItem("scenario", s.req("id").as_str(), s.source()),
         ProvenanceItem("game length", f"{turns} turns", s.source("turns_source")),
+        ProvenanceItem("turn length", f"{turn_minutes} minutes", s.source("turn_minutes_source")),
         ProvenanceItem("game track", f"{track_max} spaces", s.source("track_source")),
         ProvenanceItem("victory levels", _describe(victory), v.source()),
     ]
@@ -335,6 +342,7 @@ def load_scenario(ref: str) -> BloodyScenario:
         provenance=prov,
         files=files.files,
         turns=turns,
+        turn_minutes=turn_minutes,
         track_max=track_max,
         victory=victory,
         kind=squares.kind,

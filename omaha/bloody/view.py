@@ -8,6 +8,8 @@ agents) is the same knowledge as numbers: planes over the squares and tracks.
 
 from __future__ import annotations
 
+import math
+
 import weakref
 from typing import Any, ClassVar
 
@@ -476,6 +478,15 @@ def returns(st: BloodyCore) -> dict[str, float]:
 RETURN_OF_LEVEL = {rules.DEFEAT: -1.0, rules.DRAW: 0.0, rules.HISTORICAL: 0.5, rules.MAJOR: 1.0}
 
 
+def first_exit_hours(st: BloodyCore) -> float:
+    """Hours after 06:30 of the first Exit square cleared, by the scenario's clock: the
+    start of the turn it was cleared in (turn 1 is 06:30, each turn ``turn_minutes``
+    long; the text gives no time scale, READINGS.md "Metrics"); NaN when none was."""
+    if not st.exit_turns:
+        return math.nan
+    return (st.exit_turns[0] - 1) * st.scen.turn_minutes / 60
+
+
 def metrics(st: BloodyCore) -> dict[str, float]:
     scen = st.scen
     sc = st.score()
@@ -517,6 +528,7 @@ def metrics(st: BloodyCore) -> dict[str, float]:
         "turns_played": float(st.turn),
         "first_exit_turn": float(st.exit_turns[0]) if st.exit_turns else 0.0,
         "second_exit_turn": float(st.exit_turns[1]) if len(st.exit_turns) > 1 else 0.0,
+        "first_exit_hours": first_exit_hours(st),
     }
 
 
