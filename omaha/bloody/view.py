@@ -9,7 +9,6 @@ agents) is the same knowledge as numbers: planes over the squares and tracks.
 from __future__ import annotations
 
 import math
-
 import weakref
 from typing import Any, ClassVar
 
