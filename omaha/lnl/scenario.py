@@ -1,12 +1,15 @@
 """Loading an LnL Omaha scenario: map, counters, action deck, forces and options.
 
-A scenario file (``data/scenarios/beach.toml``, ``data/scenarios/vierville.toml``
-or a user's own file) names its victory hexes and its forces: who sets up where,
-who arrives on which turn or by which card event, and how (landing in the
-waterline, entering from the map edge, placed on a row). Counters come from
-``data/units.toml`` and the deck from ``data/deck.toml`` (or the scenario's own
-files); every record states where it comes from, and the scenario's provenance
-lists them for ``omaha provenance lnl``.
+A scenario file follows the contract every game shares
+(:mod:`omaha.kernel.scenariofile`): ``[scenario]`` (id, title, turns, victory,
+control, NGFS...), ``[components]`` naming the map, units and deck (a shipped name,
+or a ``.toml`` file next to the scenario), optional ``extends`` and ``[overrides]``,
+then the game's own ``[[victory_hexes]]`` and ``[[forces]]`` (who sets up where, who
+arrives on which turn or by which card event, and how). :data:`SCHEMAS` checks the
+scenario and every component file with the cross-field rules before anything is
+built; :func:`validate_scenario` reports every problem at once. Every record states
+where it comes from, and the scenario's provenance lists them for
+``omaha provenance lnl``.
 
 Options are appended to the scenario reference with ``+``: ``beach+turn11`` plays the
 optional eleventh turn (LnL Omaha: Winning), ``beach+d6`` rolls a d6 instead of
