@@ -6,14 +6,20 @@ down) or unrevealed depth markers; an observer (``player=None``) sees all.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from omaha.kernel.decks import Cup, Deck
+from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
-from omaha.landing_table.components.charts import CHARTS
+from omaha.landing_table.components.cards import COLOURS, SYMBOLS
+from omaha.landing_table.components.charts import ACTION_LETTERS, CHARTS, DOTS
+from omaha.landing_table.components.terrain import TIDE_ORDER
 from omaha.landing_table.core import (
     ASHORE,
     ELIMINATED,
@@ -29,6 +35,7 @@ from omaha.landing_table.core import (
     lookup_for,
 )
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
+from omaha.landing_table.scenario import LandingTableScenario
 
 
 def view(core: LandingTableCore, player: str | None) -> View:
@@ -748,3 +755,329 @@ def _int_table(value: object, path: str) -> dict[str, int]:
     if not isinstance(value, dict):
         raise Malformed(f"{path} is not a table")
     return {str(k): _int(v, f"{path}.{k}") for k, v in value.items()}
+
+
+# -- what the US player sees, as numbers (issue 15) ---------------------------------------
+#: Planes over the hexes of the map (one float per cell each), and what they hold.
+PLANES: tuple[tuple[str, str], ...] = (
+    ("terrain", "the hex's terrain: 1 + its index in the map's sorted terrain names"),
+    ("row", "the hex's row, 0 (A, the southern edge) to 10 (K, the low-tide beach)"),
+    ("landing_box", "the number of the landing box a beach hex belongs to (0: none)"),
+    ("wn", "1 on a WN strongpoint"),
+    ("reinforcement", "1 on a 352nd Division reinforcement position"),
+    ("vp", "the VP a position scores"),
+    ("colour_red", "1 on a red position (the fire cards name colours)"),
+    ("colour_yellow", "1 on a yellow position"),
+    ("colour_blue", "1 on a blue position"),
+    ("colour_green", "1 on a green position"),
+    ("exit", "1 on the exit hex of a draw"),
+    ("exit_open", "1 on the exit hex of an open draw"),
+    ("obstacle", "1 on a beach-obstacle hex not yet cleared"),
+    ("flooded", "1 on a beach hex under water at this tide"),
+    ("us_units", "US units (leaders not counted)"),
+    ("us_steps", "US steps (leaders not counted)"),
+    ("us_strength", "US attack strength"),
+    ("us_disrupted", "disrupted US units"),
+    ("us_leaders", "US leaders (HQs and generals)"),
+    ("us_armour", "armoured US units"),
+    ("us_artillery", "US units that may barrage"),
+    ("us_engineers", "US units that may clear obstacles"),
+    ("us_to_act", "US units still to get their orders this US action phase"),
+    ("german_face_down", "1 on a position held by a face-down German unit"),
+    ("german_defense", "the printed defence of a revealed German unit"),
+    ("german_disrupted", "1 on a position whose German unit is disrupted"),
+    ("german_artillery", "1 on a position whose revealed German unit has artillery (16.7)"),
+    *(
+        (f"requires_{w}", f"1 where a revealed German unit requires the {w} weapon")
+        for w in sorted(CHARTS.weapon_names)
+    ),
+    ("depth_face_down", "1 on a position with a face-down depth marker"),
+    ("depth_value", "the strength of a revealed depth marker"),
+    ("depth_tr", "1 on a position with a revealed Tactical Reinforcement marker"),
+    ("defeated", "1 on a position where a German unit was defeated"),
+    ("attacked", "1 on a position attacked this US action phase"),
+    ("fire_intense", "occupied positions with an intense fire dot in the hex"),
+    ("fire_steady", "occupied positions with a steady fire dot in the hex"),
+    ("fire_sporadic", "occupied positions with a sporadic fire dot in the hex"),
+    ("naval_target", "1 on a WN a Naval Fire Marker may fire at (a US radio within range)"),
+    ("choice", "the hexes the pending decision is about: the hexes offered to a landing "
+     "unit, the hex of the unit getting orders, of each unit tied for a hit or able to "
+     "give a step to attrition"),
+    ("attack_target", "1 on the position of the attack being put together"),
+    ("attackers", "units (and markers, counted at the target) in the attack being put together"),
+)  # fmt: skip
+PHASE_ORDER = tuple(p.value for p in Phase)
+DECISIONS = tuple(DECISION_PHASES)
+#: Per US unit (in order-of-battle order), the tracks ``<unit>.<field>``.
+UNIT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("where", "1 + the hex of a unit ashore; 0 off the map"),
+    ("status", "0 scheduled, 1 ashore, 2 eliminated, 3 removed from play"),
+    ("steps", "steps left"),
+    ("strength", "attack strength now"),
+    ("turn", "the turn a scheduled unit lands on (0 once it has landed)"),
+    ("box", "the landing box a scheduled unit lands in (0 once it has landed)"),
+    ("disrupted", "1 when disrupted"),
+    ("to_act", "1 while it waits for its orders this US action phase"),
+    ("deciding", "1 when the pending decision is this unit's"),
+)
+
+
+class Observer:
+    """The observation layout of one scenario and the parts of it that never change."""
+
+    def __init__(self, scen: LandingTableScenario) -> None:
+        board = scen.board
+        n = self.cells = len(board)
+        units = [u.id for u in scen.us]
+        self.naval = tuple(f"NF{i}" for i in range(1, sum(k for _, k in scen.naval) + 1))
+        tracks: list[tuple[str, str]] = [
+            ("turn", "the turn (1 = 06:30, 30 minutes a turn)"),
+            ("turns", "the scenario's last turn"),
+            ("tide", "0 low, 1 half, 2 high tide"),
+            ("heroes", "Hero markers left"),
+            ("us_vp", "US victory points if the game ended now"),
+            ("exits_open", "exits open"),
+            ("deck_left", "fire cards left before the next reshuffle"),
+            ("card_shown", "1 while a fire card is on the table (German phase)"),
+            *((f"card_{c}", f"1 if the card shows {c}") for c in COLOURS),
+            *((f"card_{s}", f"1 if the card shows the {s} target symbol") for s in SYMBOLS),
+            *((f"card_action_{a}", f"1 if its action letter is {a}") for a in ACTION_LETTERS),
+            ("card_armour", "1 if the card shows the armour bonus icon"),
+            ("card_leader", "1 if the card shows the leader hit icon"),
+            ("card_mine", "1 if the card shows a mine"),
+            *((f"phase_{p}", f"1 in the {p} phase") for p in PHASE_ORDER),
+            *((f"decision_{d}", f"1 when a {d} decision is pending") for d in DECISIONS),
+            ("hit_need", "units to pick in a hit decision"),
+            ("drift_most", "boxes a Ranger may drift in a drift decision"),
+            ("landing_box_now", "the box of the unit choosing where it lands (0: none)"),
+            *((f"{nid}.in_play", "1 once the Naval Fire Marker has arrived") for nid in self.naval),
+            *((f"{nid}.to_act", "1 while the marker waits for its orders") for nid in self.naval),
+            *((f"{u}.{f}", m) for u in units for f, m in UNIT_FIELDS),
+        ]
+        self.layout = ObservationLayout(
+            cells=n,
+            planes=tuple(name for name, _ in PLANES),
+            tracks=tuple(name for name, _ in tracks),
+            meanings=(*PLANES, *tracks),
+        )
+        self.plane = {name: i * n for i, (name, _) in enumerate(PLANES)}
+        self.track = {name: self.layout.track_index(name) for name, _ in tracks}
+        self.units_first = self.track[f"{units[0]}.where"] if units else self.layout.size
+        base = self.layout.zeros()
+        terrains = {t: i + 1 for i, t in enumerate(sorted(set(board.terrain)))}
+        plane = self.plane
+        for c in range(n):
+            base[plane["terrain"] + c] = terrains[board.terrain[c]]
+            base[plane["row"] + c] = ROW_LETTERS.index(scen.row_of[c])
+        for (box, _tide), cells in scen.box_cells.items():
+            for c in cells:
+                base[plane["landing_box"] + c] = box
+        for p in scen.positions:
+            base[plane[p.kind] + p.cell] = 1
+            base[plane["vp"] + p.cell] = p.vp
+            base[plane[f"colour_{p.colour}"] + p.cell] = 1
+        for e in scen.exits:
+            base[plane["exit"] + e.cell] = 1
+        base[self.track["turns"]] = scen.turns
+        self.base = base
+        #: Each position's field of fire as (intense, steady, sporadic) planes.
+        fof = np.zeros((len(scen.positions), 3 * n), dtype=np.float32)
+        for i, p in enumerate(scen.positions):
+            for c, dot in p.fof.items():
+                fof[i, DOTS.index(dot) * n + c] = 1
+        self.fof = fof
+        self.pos_index = {p.id: i for i, p in enumerate(scen.positions)}
+        self.weapons = {w: plane[f"requires_{w}"] for w in CHARTS.weapon_names}
+        self.tide = {level: i for i, level in enumerate(TIDE_ORDER)}
+        self.card_tracks = {
+            cid: [self.track["card_shown"]]
+            + [self.track[f"card_{c}"] for c in sorted(card.colours)]
+            + [self.track[f"card_{card.symbol}"], self.track[f"card_action_{card.action}"]]
+            + ([self.track[f"card_{card.icon}"]] if card.icon != "none" else [])
+            + ([self.track["card_mine"]] if card.mine else [])
+            for cid, card in scen.cards.items()
+        }
+
+
+ROW_LETTERS = "ABCDEFGHIJK"
+_OBSERVERS: weakref.WeakKeyDictionary[LandingTableScenario, Observer] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def observer(scen: LandingTableScenario) -> Observer:
+    got = _OBSERVERS.get(scen)
+    if got is None:
+        got = _OBSERVERS[scen] = Observer(scen)
+    return got
+
+
+def observation_layout(scen: LandingTableScenario) -> ObservationLayout:
+    """What each number of :func:`observation` means in ``scen``."""
+    return observer(scen).layout
+
+
+def observation(core: LandingTableCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`).
+
+    Built from the fields, never from the view: a face-down German unit shows only
+    that it is there, a face-down depth marker only that there is one (READINGS.md,
+    "Agents").
+    """
+    if player != "US":
+        raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
+    scen = core.scen
+    ob = observer(scen)
+    plane, track = ob.plane, ob.track
+    n = ob.cells
+    obs = ob.base.copy()
+    # the map: tide, obstacles, exits
+    for c in scen.flood_cells[core.tide()]:
+        obs[plane["flooded"] + c] = 1
+    obstacle = plane["obstacle"]
+    for c in scen.obstacle_cells:
+        if c not in core.cleared:
+            obs[obstacle + c] = 1
+    for e in scen.exits:
+        if e.id in core.exits_open:
+            obs[plane["exit_open"] + e.cell] = 1
+    # the German side, as the US sees it
+    occupied = np.zeros(len(scen.positions), dtype=bool)
+    for p in scen.positions:
+        ps = core.pos[p.id]
+        c = p.cell
+        if ps.unit is not None:
+            occupied[ob.pos_index[p.id]] = True
+            g = core.ger[ps.unit]
+            if g.disrupted:
+                obs[plane["german_disrupted"] + c] = 1
+            if g.revealed:
+                gu = scen.germans[ps.unit]
+                obs[plane["german_defense"] + c] = gu.defense
+                obs[plane["german_artillery"] + c] = gu.artillery
+                for w in gu.requires:
+                    obs[ob.weapons[w] + c] = 1
+            else:
+                obs[plane["german_face_down"] + c] = 1
+        if ps.depth is not None:
+            if not ps.depth_revealed:
+                obs[plane["depth_face_down"] + c] = 1
+            elif ps.depth == "TR":
+                obs[plane["depth_tr"] + c] = 1
+            else:
+                obs[plane["depth_value"] + c] = int(ps.depth)
+        if ps.defeated:
+            obs[plane["defeated"] + c] = 1
+        if p.id in core.attacked:
+            obs[plane["attacked"] + c] = 1
+    if occupied.any():
+        fire = plane["fire_intense"]
+        obs[fire : fire + 3 * n] = ob.fof[occupied].sum(axis=0)
+    for pid in core.naval_targets():
+        obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
+    # the US units
+    queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
+    d = core.decision or {}
+    deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
+    rows: list[float] = []
+    for u in scen.us:
+        s = core.us[u.id]
+        k = u.kind
+        ashore = s.status == ASHORE
+        strength = k.strength(s.steps)
+        to_act = ashore and u.id in queue
+        if ashore:
+            c = s.where
+            if k.leader:
+                obs[plane["us_leaders"] + c] += 1
+            else:
+                obs[plane["us_units"] + c] += 1
+                obs[plane["us_steps"] + c] += s.steps
+            obs[plane["us_strength"] + c] += strength
+            obs[plane["us_disrupted"] + c] += s.disrupted
+            obs[plane["us_armour"] + c] += k.armoured
+            obs[plane["us_artillery"] + c] += k.barrage > 0
+            obs[plane["us_engineers"] + c] += k.clears
+            obs[plane["us_to_act"] + c] += to_act
+        scheduled = s.status == SCHEDULED
+        rows += (
+            s.where + 1 if ashore else 0,
+            _STATUS_CODE[s.status],
+            s.steps,
+            strength,
+            s.turn if scheduled else 0,
+            s.box if scheduled else 0,
+            s.disrupted,
+            to_act,
+            u.id == deciding,
+        )
+    first = ob.units_first
+    obs[first : first + len(rows)] = rows
+    # the decision under way
+    kind = d.get("kind")
+    choice = plane["choice"]
+    if kind == "land":
+        for c in core.land_options(int(d["box"])):
+            obs[choice + c] = 1
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind == "drift":
+        obs[track["drift_most"]] = int(d["most"])
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind in ("hit", "attrition"):
+        for uid in d["units"]:
+            obs[choice + core.us[uid].where] = 1
+        if kind == "hit":
+            obs[track["hit_need"]] = int(d["need"])
+    elif kind == "orders" and deciding in core.us:
+        obs[choice + core.us[str(deciding)].where] = 1
+    if kind is not None:
+        obs[track[f"decision_{kind}"]] = 1
+    target = core.ctx.get("target") if kind == "attack" else None
+    if target is not None:
+        cell = scen.pos_by_id[target].cell
+        obs[plane["attack_target"] + cell] = 1
+        for uid in core.ctx["attackers"]:
+            at = cell if uid in ob.naval else core.us[uid].where
+            obs[plane["attackers"] + at] += 1
+    # the tracks
+    in_play = core.naval_ids()
+    for nid in in_play:
+        obs[track[f"{nid}.in_play"]] = 1
+        obs[track[f"{nid}.to_act"]] = nid in queue
+    obs[track[f"phase_{core.phase}"]] = 1
+    if core.card is not None:
+        obs[ob.card_tracks[core.card]] = 1
+    obs[track["turn"]] = core.turn
+    obs[track["tide"]] = ob.tide[core.tide()]
+    obs[track["heroes"]] = core.heroes
+    obs[track["us_vp"]] = core.victory_points()[0]
+    obs[track["exits_open"]] = len(core.exits_open)
+    obs[track["deck_left"]] = len(core.deck)
+    return obs
+
+
+_STATUS_CODE = {SCHEDULED: 0, ASHORE: 1, ELIMINATED: 2, REMOVED: 3}
+
+
+def returns(core: LandingTableCore) -> dict[str, float]:
+    """The US return, graded by the scenario's victory levels (READINGS.md, "Returns"):
+    0 until the end; then the US levels from +1 (the highest) down in equal steps
+    above 0, the German levels from -1 (the highest) up in equal steps below 0, and 0
+    for a level that names no winner."""
+    if core.result is None:
+        return {"US": 0.0}
+    return {"US": level_returns(core.scen)[core.result.level]}
+
+
+def level_returns(scen: LandingTableScenario) -> dict[str, float]:
+    """The return of every victory level of ``scen`` (see :func:`returns`)."""
+    out: dict[str, float] = {}
+    for side, sign in (("US", 1.0), ("German", -1.0)):
+        mine = sorted((lv for lv in scen.levels if lv.winner == side), key=lambda lv: lv.min)
+        if sign < 0:
+            mine.reverse()  # the German side's best result is the lowest US score
+        for k, lv in enumerate(mine, start=1):
+            out[lv.level] = sign * k / len(mine)
+    for lv in scen.levels:
+        out.setdefault(lv.level, 0.0)
+    return out
