@@ -261,6 +261,15 @@ def copy_text(game: Game[Any], name: str) -> str | None:
     return head + renamed
 
 
+def reads_shared_format(game: Game[Any]) -> bool:
+    """Whether ``game`` reads scenario files in the shared format (``game``, ``extends``,
+    ``components``, ``overrides``): a starter extending its default scenario validates."""
+    with tempfile.TemporaryDirectory(prefix="omaha-probe-") as folder:
+        probe = Path(folder) / "probe.toml"
+        probe.write_text(starter_text(game, "probe"), encoding="utf-8")
+        return not check_file(probe, game.name).problems
+
+
 @attrs.frozen
 class Written:
     path: Path

@@ -122,8 +122,9 @@ def help_text(choices: Sequence[Choice]) -> str:
         lines.append(f"      a whole plan in one step; e.g. {c.number}, or: {c.action}")
     for cls, offered in forms.items():
         pattern = cls.notation or cls.__name__
-        count = f"{len(offered)} choice{'s' if len(offered) != 1 else ''}"
-        lines.append(f"  {pattern:40s} ({count}, {offered[0].number}-{offered[-1].number})")
+        first, last = offered[0].number, offered[-1].number
+        count = f"1 choice: {first}" if first == last else f"{len(offered)} choices, {first}-{last}"
+        lines.append(f"  {pattern:40s} ({count})")
         doc = (cls.__dict__.get("__doc__") or "").strip()
         if doc:
             lines.append(f"      {' '.join(doc.split())}")

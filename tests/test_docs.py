@@ -87,3 +87,18 @@ def test_the_site_builds_without_warnings(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "games" / "lnl" / "index.html").is_file()
+
+
+def test_nothing_cites_a_file_outside_the_repository() -> None:
+    """What the code, data and docs cite ships with them: the fact sheet is
+    omaha/HISTORY.md, the design guide docs/design.md; no workspace paths."""
+    assert (ROOT / "omaha" / "HISTORY.md").is_file() and (ROOT / "docs" / "design.md").is_file()
+    outside = re.compile(r"shared/|\.\./shared|/work/|project workspace|DESIGN\.md|seeds/")
+    found = []
+    for path in [ROOT / "README.md", *ROOT.glob("omaha/**/*"), *ROOT.glob("docs/**/*.md")]:
+        if path.suffix not in (".py", ".md", ".toml") or "__pycache__" in path.parts:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if outside.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:80]}")
+    assert found == []

@@ -9,7 +9,8 @@ the comparison leaves out.
 
 ``HISTORICAL`` holds the matching figure of the real battle, where one exists,
 with where it comes from: data in ``history.toml`` beside this module, every
-figure with its source (the project's HISTORY.md or a public source).
+figure with its source (the project's fact sheet ``omaha/HISTORY.md``, shipped with the
+package, or a public source).
 """
 
 from __future__ import annotations
