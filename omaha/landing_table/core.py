@@ -284,6 +284,10 @@ class LandingTableCore(State[LandingTableScenario]):
                 self.pos[p.id].depth = self.draw_from(cup)
         self.touch()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> LandingTableCore:
+        """``copy.deepcopy`` (OpenSpiel clones its states so) is the structural copy."""
+        return self._copy()
+
     def _copy(self) -> LandingTableCore:
         """A structural copy: records are shared until either side writes one."""
         twin = self._copy_base()

@@ -887,6 +887,24 @@ class Observer:
                 fof[i, DOTS.index(dot) * n + c] = 1
         self.fof = fof
         self.pos_index = {p.id: i for i, p in enumerate(scen.positions)}
+        #: Plane indices of the flooded hexes at each tide, and of the obstacle hexes.
+        self.flooded = {
+            level: plane["flooded"] + np.array(sorted(cells), dtype=np.intp)
+            for level, cells in scen.flood_cells.items()
+        }
+        self.obstacles = plane["obstacle"] + np.array(sorted(scen.obstacle_cells), dtype=np.intp)
+        #: Per US unit (order of battle): its id and its attack strength by steps left.
+        self.units = tuple(
+            (u.id, (0, *(u.kind.strength(k) for k in range(1, u.kind.steps + 1)))) for u in scen.us
+        )
+        #: What never changes of a unit on the US planes: leader, armour, barrage, clears.
+        kinds = [u.kind for u in scen.us]
+        self.leader = np.array([k.leader for k in kinds], dtype=np.float32)
+        self.static = np.array(
+            [[k.armoured, k.barrage > 0, k.clears] for k in kinds], dtype=np.float32
+        ).reshape(len(kinds), 3)
+        #: The first index of each US plane, in the order of PLANES (they are adjacent).
+        self.us_planes = np.array([plane[name] for name in US_PLANES], dtype=np.intp)
         self.weapons = {w: plane[f"requires_{w}"] for w in CHARTS.weapon_names}
         self.tide = {level: i for i, level in enumerate(TIDE_ORDER)}
         self.card_tracks = {
@@ -900,9 +918,19 @@ class Observer:
 
 
 ROW_LETTERS = "ABCDEFGHIJK"
-_OBSERVERS: weakref.WeakKeyDictionary[LandingTableScenario, Observer] = (
-    weakref.WeakKeyDictionary()
+#: The planes the US units are summed into, in the order of PLANES.
+US_PLANES = (
+    "us_units",
+    "us_steps",
+    "us_strength",
+    "us_disrupted",
+    "us_leaders",
+    "us_armour",
+    "us_artillery",
+    "us_engineers",
+    "us_to_act",
 )
+_OBSERVERS: weakref.WeakKeyDictionary[LandingTableScenario, Observer] = weakref.WeakKeyDictionary()
 
 
 def observer(scen: LandingTableScenario) -> Observer:
@@ -932,27 +960,27 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     n = ob.cells
     obs = ob.base.copy()
     # the map: tide, obstacles, exits
-    for c in scen.flood_cells[core.tide()]:
-        obs[plane["flooded"] + c] = 1
+    obs[ob.flooded[core.tide()]] = 1
+    obs[ob.obstacles] = 1
     obstacle = plane["obstacle"]
-    for c in scen.obstacle_cells:
-        if c not in core.cleared:
-            obs[obstacle + c] = 1
+    for c in core.cleared:
+        obs[obstacle + c] = 0  # a cleared hex off the obstacle rows stays 0 anyway
     for e in scen.exits:
         if e.id in core.exits_open:
             obs[plane["exit_open"] + e.cell] = 1
     # the German side, as the US sees it
-    occupied = np.zeros(len(scen.positions), dtype=bool)
-    for p in scen.positions:
-        ps = core.pos[p.id]
+    occupied = np.zeros(len(scen.positions), dtype=np.float32)
+    pos, ger, germans = core.pos, core.ger, scen.germans
+    for i, p in enumerate(scen.positions):
+        ps = pos[p.id]
         c = p.cell
         if ps.unit is not None:
-            occupied[ob.pos_index[p.id]] = True
-            g = core.ger[ps.unit]
+            occupied[i] = 1
+            g = ger[ps.unit]
             if g.disrupted:
                 obs[plane["german_disrupted"] + c] = 1
             if g.revealed:
-                gu = scen.germans[ps.unit]
+                gu = germans[ps.unit]
                 obs[plane["german_defense"] + c] = gu.defense
                 obs[plane["german_artillery"] + c] = gu.artillery
                 for w in gu.requires:
@@ -968,51 +996,50 @@ def observation(core: LandingTableCore, player: str) -> Observation:
                 obs[plane["depth_value"] + c] = int(ps.depth)
         if ps.defeated:
             obs[plane["defeated"] + c] = 1
-        if p.id in core.attacked:
-            obs[plane["attacked"] + c] = 1
-    if occupied.any():
-        fire = plane["fire_intense"]
-        obs[fire : fire + 3 * n] = ob.fof[occupied].sum(axis=0)
+    for pid in core.attacked:
+        obs[plane["attacked"] + scen.pos_by_id[pid].cell] = 1
+    fire = plane["fire_intense"]
+    obs[fire : fire + 3 * n] = occupied @ ob.fof
     for pid in core.naval_targets():
         obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
-    # the US units
+    # the US units: one row of UNIT_FIELDS each, then their sums over the US planes
     queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
     d = core.decision or {}
     deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
-    rows: list[float] = []
-    for u in scen.us:
-        s = core.us[u.id]
-        k = u.kind
-        ashore = s.status == ASHORE
-        strength = k.strength(s.steps)
-        to_act = ashore and u.id in queue
-        if ashore:
-            c = s.where
-            if k.leader:
-                obs[plane["us_leaders"] + c] += 1
-            else:
-                obs[plane["us_units"] + c] += 1
-                obs[plane["us_steps"] + c] += s.steps
-            obs[plane["us_strength"] + c] += strength
-            obs[plane["us_disrupted"] + c] += s.disrupted
-            obs[plane["us_armour"] + c] += k.armoured
-            obs[plane["us_artillery"] + c] += k.barrage > 0
-            obs[plane["us_engineers"] + c] += k.clears
-            obs[plane["us_to_act"] + c] += to_act
-        scheduled = s.status == SCHEDULED
-        rows += (
-            s.where + 1 if ashore else 0,
-            _STATUS_CODE[s.status],
-            s.steps,
-            strength,
-            s.turn if scheduled else 0,
-            s.box if scheduled else 0,
-            s.disrupted,
-            to_act,
-            u.id == deciding,
-        )
+    us = core.us
+    rows: list[int] = []  # whole numbers (and bools) convert fastest as int32
+    add = rows.extend
+    for uid, strengths in ob.units:
+        s = us[uid]
+        status = s.status
+        if status == ASHORE:
+            add((s.where + 1, 1, s.steps, strengths[s.steps], 0, 0, s.disrupted, uid in queue))
+        elif status == SCHEDULED:
+            add((0, 0, s.steps, strengths[s.steps], s.turn, s.box, s.disrupted, False))
+        else:
+            add((0, _STATUS_CODE[status], s.steps, strengths[s.steps], 0, 0, s.disrupted, False))
+        rows.append(uid == deciding)
+    table = np.array(rows, dtype=np.int32).reshape(len(ob.units), len(UNIT_FIELDS))
     first = ob.units_first
-    obs[first : first + len(rows)] = rows
+    obs[first : first + table.size] = table.ravel()
+    ashore = table[:, 1] == 1
+    if ashore.any():
+        mine = table[ashore].astype(np.float32)
+        leader = ob.leader[ashore]
+        troops = 1 - leader
+        sums = np.column_stack(
+            (
+                troops,
+                mine[:, 2] * troops,
+                mine[:, 3],
+                mine[:, 6],
+                leader,
+                ob.static[ashore],
+                mine[:, 7],
+            )
+        )
+        cells = mine[:, 0].astype(np.intp) - 1
+        np.add.at(obs, cells[:, None] + ob.us_planes, sums)
     # the decision under way
     kind = d.get("kind")
     choice = plane["choice"]
