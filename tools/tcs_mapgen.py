@@ -6,11 +6,12 @@ laid out so it can be regenerated or changed consistently. Every record it write
 says ``reconstructed: <why>``: the printed maps are not in our rules text, which
 gives only the mechanics (TCS Omaha 1.7-1.17, 2.1l, 2.4, 2.5, 3.3g, 3.4).
 
-Geometry (global offset frame of the two sheets, col 1-50 west to east, row 3-20
+Geometry (global offset frame of the two sheets, col 1-50 west to east, row 1-20
 south to north; sheet A holds hexrows 1-30, sheet B hexrows 31-50 as B1-B20). Only
-the part of each sheet the landing needs is laid out: one row of open sea beyond
-the lowest tide line, and the plateau to 10 hexes inland of the obstacle line
-(the rocket pit limit of 3.4); the inland sheets C and D are not needed.
+the part of each sheet the battle of 6 June needs is laid out: one row of open sea
+beyond the lowest tide line, and the plateau inland past Saint-Laurent and
+Colleville and the tops of the four draws, into the hedgerow country behind the
+villages (rows 1-4); the inland sheets C and D are not needed.
 
 * the sea is north; the beach strand (tidal, ``beach``) is five hexes deep, the
   beach obstacle line (wire and mines, 2.4) lies just landward of the shingle,
@@ -19,6 +20,10 @@ the lowest tide line, and the plateau to 10 hexes inland of the obstacle line
 * the first strand row ``S`` is 14 for cols 1-23 and 15 for cols 24-46; east of
   col 46 cliffs meet the sea (no beach);
 * draws D-3 (col 4), E-1 (col 14), E-3 (col 30) and F-1 (col 41) cut the bluff;
+* the plateau behind the bluffs is open fields with woods and farms; south of the
+  villages (rows 1-4) hedgerow (bocage, 1.3) fields, a few forest patches (1.2);
+  the strongpoints (WN) have defensive zones (1.6) on their pill box sites and
+  improved positions for their infantry; each draw's exit is the plateau hex at its top;
 * eight beach sectors west to east: Dog Red 1 (cols 1-5, special in-sector
   boundaries, continues off the west edge), Easy Green 2, Easy Red 3-5, Fox Green
   6-7 (Fox Green 7 has five hexes), Fox Red 8 (cols 41-46, special boundaries).
@@ -36,7 +41,7 @@ from omaha.kernel.labels import Layout
 
 LAYOUT = Layout("flat", "odd")
 COLS = range(1, 51)
-ROWS = range(3, 21)
+ROWS = range(1, 21)
 BEACH_END = 46  # last column with a beach strand
 
 SCALE = (
@@ -79,7 +84,8 @@ SRC_VILLAGE = (
 SRC_PILLBOX = (
     "reconstructed: historical pill box locations (1.7) at the Widerstandsnester of the "
     "1st ID front (HISTORY.md: WN60 at F-1, WN61-62 at E-3, WN64-65 at E-1, WN66 and WN68 at "
-    "D-3); twenty sites, the number remaining in the worked landing example (2.1)"
+    "D-3); twenty-four sites: the worked landing example (2.1) has 20 pill boxes left at "
+    "0740, so more stood at 0640 (see READINGS.md)"
 )
 SRC_BREACH = (
     "reconstructed: potential shingle breach hexsides (2.5) at each draw and mid-sector, "
@@ -96,6 +102,29 @@ SRC_SCATTER = (
 SRC_LEVEL = "reconstructed: ground level for line of sight (0 beach, 1 bluff face, 2 plateau)"
 SRC_ROAD = "reconstructed: roads up the draws to the villages and along the plateau"
 SRC_WOODS = "reconstructed: wooded patches on the bluff tops (hedgerow country lies inland)"
+SRC_FOREST = (
+    "reconstructed: a few forest patches (1.2: at least half the hex wooded) in the hedgerow "
+    "country south of the villages (HISTORY.md: the bocage lies beyond the villages)"
+)
+SRC_BUILDING = "reconstructed: isolated farms (1.4 building hexes) on the plateau"
+SRC_BOCAGE = (
+    "reconstructed: hedgerow (bocage, 1.3) hexsides around the fields south of Saint-Laurent "
+    "and Colleville (HISTORY.md: the bocage country lies beyond the villages), fields of "
+    "three hexrows by two hexes"
+)
+SRC_DZ = (
+    "reconstructed: defensive zones (1.6) on the pill box sites of the strongpoints "
+    "(HISTORY.md: WN60-WN68 on the 1st ID front)"
+)
+SRC_IP = (
+    "reconstructed: improved positions for the strongpoints' infantry, one behind each "
+    "Widerstandsnest (HISTORY.md lists trenches, MG sites and mortar pits)"
+)
+SRC_WN = "reconstructed: the hexes of each strongpoint (HISTORY.md: WN60-WN68), for victory"
+SRC_EXIT = (
+    "reconstructed: the exit of each draw is the plateau hex at its top, where its road "
+    "leaves the draw (HISTORY.md: the draws were the only ways inland for vehicles)"
+)
 
 SECTORS: list[tuple[str, range]] = [
     ("Dog Red 1", range(1, 6)),
@@ -171,6 +200,10 @@ PILLBOX_SITES: list[tuple[int, int, str]] = [
     (42, 12, "WN60"),
     (44, 11, "WN60"),
     (45, 10, "WN60"),
+    (10, 11, "WN66"),
+    (17, 12, "WN64"),
+    (28, 12, "WN61"),
+    (35, 13, "WN62"),
 ]
 BREACHES: dict[int, str] = {
     4: "D-3",
@@ -197,7 +230,16 @@ ROADS: list[list[tuple[int, int]]] = [
     [(41, 14), (41, 11), (38, 9)],  # F-1
     [(11, 6), (29, 6)],  # plateau road Saint-Laurent - Colleville
     [(32, 6), (38, 9)],  # Colleville towards F-1
+    [(9, 5), (9, 1)],  # Saint-Laurent south into the bocage
+    [(30, 5), (31, 1)],  # Colleville south
+    [(38, 9), (42, 1)],  # F-1 road south
 ]
+FOREST = [(22, 3), (23, 3), (22, 4), (44, 4), (45, 4), (45, 3), (6, 2), (7, 2)]
+BUILDINGS = [(17, 4), (25, 2), (36, 3), (47, 7), (20, 7), (12, 3)]
+BOCAGE_ROWS = range(1, 5)  # the hedgerow country south of the villages
+# improved positions of the strongpoints' infantry (one behind each WN)
+IMPROVED = [(3, 10, "WN68"), (6, 10, "WN66"), (12, 10, "WN65"), (16, 9, "WN64"),
+            (31, 11, "WN61"), (33, 10, "WN62"), (43, 10, "WN60")]
 
 
 def strand(c: int) -> int:
@@ -373,13 +415,13 @@ def main() -> None:
         'letter = "A"',
         "origin = [0, 0]",
         "hexrows = [1, 30]",
-        "hexes = [3, 20]",
+        "hexes = [1, 20]",
         "",
         "[[map.sheets]]",
         'letter = "B"',
         "origin = [30, 0]",
         "hexrows = [1, 20]",
-        "hexes = [3, 20]",
+        "hexes = [1, 20]",
         "",
     ]
     for name, colour in (
@@ -390,7 +432,9 @@ def main() -> None:
         ("draw", "#d6c49a"),
         ("open", "#e8ecd0"),
         ("woods", "#7fa86a"),
+        ("forest", "#4f7f45"),
         ("village", "#c9a98a"),
+        ("building", "#a08070"),
     ):
         out.append(f'[terrain.{name}]\ncolour = "{colour}"\n')
 
@@ -417,6 +461,8 @@ def main() -> None:
     for name, cells in VILLAGES.items():
         out.append(cells_record(cells, SRC_VILLAGE, terrain="village", props={"village": name}))
     out.append(cells_record(WOODS, SRC_WOODS, terrain="woods"))
+    out.append(cells_record(FOREST, SRC_FOREST, terrain="forest"))
+    out.append(cells_record(BUILDINGS, SRC_BUILDING, terrain="building"))
     road_cells: set[tuple[int, int]] = set()
     for waypoints in ROADS:
         road_cells.update(walk(waypoints))
@@ -441,6 +487,18 @@ def main() -> None:
     for c, r, wn in PILLBOX_SITES:
         assert zones[(c, r)] not in ("sea", "beach", "obstacle"), (c, r)
         out.append(cells_record([(c, r)], SRC_PILLBOX, features=["pillbox_site"], props={"wn": wn}))
+    # strongpoints: defensive zones on the sites, improved positions behind them
+    sites = [(c, r) for c, r, _ in PILLBOX_SITES]
+    out.append(cells_record(sites, SRC_DZ, features=["defensive_zone"]))
+    out.append(cells_record([(c, r) for c, r, _ in IMPROVED], SRC_IP, features=["improved"]))
+    by_wn: dict[str, list[tuple[int, int]]] = {}
+    for c, r, wn in [*PILLBOX_SITES, *IMPROVED]:
+        by_wn.setdefault(wn, []).append((c, r))
+    for wn, cells in sorted(by_wn.items()):
+        out.append(cells_record(cells, SRC_WN, props={"strongpoint": wn}))
+    # the exit at the top of each draw
+    for col, name in sorted(DRAWS.items()):
+        out.append(cells_record([(col, strand(col) - 5)], SRC_EXIT, props={"exit": name}))
     # breaches: the beach cell of the breach side, and its security cells
     breach_pairs = []
     for col, name in sorted(BREACHES.items()):
@@ -451,7 +509,14 @@ def main() -> None:
         out.append(cells_record(security, SRC_BREACH, props={"secures": name}))
 
     # hexsides
-    shingle, cliff, slope = [], [], []
+    shingle, cliff, slope, bocage = [], [], [], []
+    special = {*VILLAGES["St-Laurent"], *VILLAGES["Colleville"]}
+
+    def field(c: int, r: int) -> tuple[int, int] | None:
+        """The hedgerow field of a cell of the bocage country (None elsewhere)."""
+        if r not in BOCAGE_ROWS or zones[(c, r)] != "plateau" or (c, r) in special:
+            return None
+        return (c - 1) // 3, (r - 1) // 2
     seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
     for a in sorted(CELLS):
         for b in neighbours(*a):
@@ -474,10 +539,14 @@ def main() -> None:
             elif ("bluff" in kinds and kinds & {"flat", "obstacle", "draw"}) and len(kinds) == 2:
                 low = a if zones[a] != "bluff" else b
                 slope.append((low, b if low == a else a))
+            fa, fb = field(*a), field(*b)
+            if (fa or fb) and fa != fb and (a not in special and b not in special):
+                bocage.append(pair)
     out.append(sides_record(shingle, "shingle", SRC_SHINGLE))
     out.append(sides_record(breach_pairs, "breach", SRC_BREACH))
     out.append(sides_record(slope, "extreme_slope", SRC_SLOPE, up="second"))
     out.append(sides_record(cliff, "cliff", SRC_CLIFF, up="second"))
+    out.append(sides_record(bocage, "bocage", SRC_BOCAGE))
 
     # boxes and scatter paths
     beaches = [

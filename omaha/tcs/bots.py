@@ -1,21 +1,27 @@
-"""Bots for TCS Omaha: random (the kernel's), and the historical players.
+"""Bots for TCS Omaha: random (the kernel's), and heuristic players for each side.
 
-* :class:`HistoricalUS` commits the scenario's historical landing plan, loads
-  the follow-on transports in a historical order (2.1m), lands them at the
-  draws, takes one bomb-laden and one gunship A-20, smokes the pill boxes,
-  advances straight landward with the tide, moves units that landed on the
-  wrong beach toward their own (2.3e) and the 29th ID toward the west edge
-  (2.7b).
-* :class:`HistoricalGerman` sets up at the historical pill box locations (1.7)
-  and strikes the strongest US hex when the A-20 sortie turns (2.10).
+* :class:`HeuristicUS` commits the scenario's historical landing plan (the US
+  default), aims the LCT(R)s at pill boxes, loads the follow-on transports in a
+  historical order (2.1m) for the draws, takes one bomb-laden and one gunship
+  A-20, smokes the pill boxes, advances landward with the tide; then fights its
+  way off the beach: tests the obstacle hexes in front of the draws, breaches
+  the mines, starts op sheets for the companies ashore, knocks out pill boxes
+  with tank fire, artillery, destroyers and infantry assaults, brings tanks to
+  the draws' breaches, and pushes free units inland to the exits and villages.
+* :class:`HeuristicGerman` sets up at the historical pill box locations (1.7),
+  keeps its pill boxes (no voluntary conversion) firing at the biggest landed
+  stacks and its guns at tanks, fires the rocket pits at crowded hexes, answers
+  moves with overwatch, releases the reserve nearest the fighting, and
+  counterattacks with released companies that hold an op sheet.
 
 Each is one-sided (``IllegalAction`` for the other side); ``TcsGame.lineup``
-pairs them. :class:`HistoricalBot` plays both sides. Bots have their own
-dice and never touch the state's.
+pairs them. :class:`HeuristicBot` plays both sides. Bots have their own dice
+and never touch the state's.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from typing import Any
 
@@ -26,35 +32,68 @@ from omaha.kernel.protocol import State
 from omaha.tcs.actions import (
     Advance,
     AirLoadout,
+    Assault,
     AssignNfst,
+    Back,
     BombHex,
     BombUnit,
+    Breach,
     CloseBoat,
     EndAction,
+    EndConversions,
+    EndMissions,
+    EndModes,
     EndOverdraft,
     EndPlan,
     EndRockets,
+    EndSheets,
     EndSmoke,
+    EndTests,
     EndTransports,
+    Enter,
     ExitWest,
     HoldStrike,
     LandAt,
     Load,
     LoadSteps,
+    Mission,
     MoveTo,
+    Naval,
+    NoOverwatch,
     OpenTransport,
+    OpSheet,
     Overdraft,
+    Overwatch,
     PlacePillbox,
     PlaceRocketPit,
+    PointFire,
+    Release,
+    ReleaseBattery,
+    Resolve,
+    Retreat,
     Rockets,
+    RollVariable,
     Select,
+    SelectStack,
+    SetMode,
     SmokeCheck,
     Stay,
     Strike,
+    Target,
+    Test,
     UsePlan,
     UseSetup,
+    With,
+    WithAll,
 )
 from omaha.tcs.core import AWAIT, Decision, TcsCore
+from omaha.tcs.procedures.action import MENUS, STACK, menu_list, stack_movers
+from omaha.tcs.procedures.movement import (
+    command_free,
+    first_steps,
+    german_may_move,
+    impassable,
+)
 
 #: Follow-on landing order for transports: formation prefixes by priority, and
 #: the beach each goes to (reconstructed from the historical build-up: the 18th
@@ -107,8 +146,8 @@ def _tcs(state: State[Any]) -> TcsCore:
 Chooser = Callable[[TcsCore, tuple[Action, ...]], Action | None]
 
 
-class HistoricalUS:
-    """The US of 6 June: the historical plan and sensible follow-up choices."""
+class HeuristicUS:
+    """The US of 6 June: the historical landing, then off the beach through the draws."""
 
     side = "US"
 
@@ -126,13 +165,23 @@ class HistoricalUS:
             Decision.SMOKE: self._smoke,
             Decision.LAND: self._land,
             Decision.STRIKE: self._strike,
+            Decision.SHEETS: self._sheets,
+            Decision.MISSIONS: self._missions,
+            Decision.MODES: self._modes,
+            Decision.ACT: self._act,
+            Decision.CHOOSE: self._choose,
             Decision.MOVE: self._move,
+            Decision.FIRE: self._fire,
+            Decision.OVERWATCH: self._overwatch,
+            Decision.TEST: self._test,
         }
+        self.plans: dict[tuple[int, str], Goals] = {}
+        self.pending: Action | None = None  # what an opened Action Phase list is for
 
     def choose(self, state: State[Any]) -> Action:
         s = _tcs(state)
         if s.current_player() != self.side:
-            raise IllegalAction(f"the historical US bot does not play the {s.current_player()}")
+            raise IllegalAction(f"the heuristic US bot does not play the {s.current_player()}")
         legal = s.legal_actions()
         pick = self.choosers.get(s.wait[0]) if s.wait else None
         choice = pick(s, legal) if pick is not None else None
@@ -238,97 +287,506 @@ class HistoricalUS:
         hits = [a for a in legal if isinstance(a, Strike | BombHex)]
         if not hits:
             return HoldStrike()
-        us = [w for w in s.where if w >= 0]
-        board = s.scenario.board
-        return min(
-            hits,
-            key=lambda a: (min((board.distance(s.cell(a.hex), w) for w in us), default=99), a.hex),
-        )
+        us = s.cells_of("US")
+        dist = s.scenario.beach.dist
+
+        def nearest(a: Action) -> tuple[int, str]:
+            row = dist[s.cell(a.hex)]  # type: ignore[attr-defined]
+            return (min((row[w] for w in us), default=99), a.hex)  # type: ignore[attr-defined]
+
+        return min(hits, key=nearest)
+
+    # -- the battle --------------------------------------------------------------
+    def _sheets(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """Start an op sheet for every rifle company at the shingle or beyond (2.3a), as
+        long as fewer than 12 are implemented or being implemented."""
+        beach = s.scenario.beach
+        oob = s.scenario.oob
+        if len(s.us_implemented) + len(s.us_sheets) >= s.scenario.tables.max_us_opsheets:
+            return EndSheets()
+        for a in legal:
+            members = oob.formation_units(a.formation) if isinstance(a, OpSheet) else ()
+            if any(oob.units[i].type.kind == "rifle" for i in members) and any(
+                s.where[i] in beach.land or s.where[i] in beach.strand_by_shingle for i in members
+            ):
+                return a
+        return EndSheets()
+
+    def _missions(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """Batteries and destroyers at the pill boxes nearest the draws, then at German
+        infantry."""
+        return best_mission(s, legal, "US")
+
+    def _modes(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """Move mode for stacks that will advance, fire mode for those that hold."""
+        beach = s.scenario.beach
+
+        def wanted(c: int) -> str:
+            here = s.side_units_at(c, "US")
+            free = any(command_free(s, i) for i in here)
+            if c in beach.strand:
+                blocked = c in beach.strand_by_shingle and not free
+                return "fire" if blocked else "move"
+            return "move" if free else "fire"
+
+        for a in legal:
+            if isinstance(a, SetMode) and a.mode == "move" and wanted(s.cell(a.hex)) == "move":
+                return a
+        return EndModes()
+
+    def _act(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        self.pending = act(s, legal, "US", self.goals(s))
+        return opening(self.pending)
+
+    def _choose(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return self.pending if self.pending in legal else Back()
 
     def _move(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
-        beach = s.scenario.beach
-        if s.selected is None:
-            for a in legal:
-                if (
-                    isinstance(a, Select)
-                    and not a.unit.startswith("Ldr-")
-                    and self._goal(s, a.unit) is not None
-                ):
-                    return a
-            return EndAction()
-        if ExitWest() in legal:
-            return ExitWest()
-        if s.selected.startswith("Ldr-"):
-            return Stay()
-        goal = self._goal(s, s.selected)
-        moves = [a for a in legal if isinstance(a, MoveTo)]
-        if goal is None or not moves:
-            return Stay()
-        here = beach.col[s.where[s.unit_index(s.selected)]]
-        best = min(moves, key=lambda a: (abs(beach.col[s.cell(a.hex)] - goal), a.hex))
-        if abs(beach.col[s.cell(best.hex)] - goal) >= abs(here - goal):
-            return Stay()
-        return best
+        return move(s, legal, self.goals(s))
 
-    def _goal(self, s: TcsCore, uid: str) -> int | None:
-        """Column a unit heads for: its planned beach (2.3e), or the west edge (29th, 2.7b)."""
-        i = s.unit_index(uid)
-        u = s.scenario.oob.units[i]
-        beach = s.scenario.beach
-        here = s.where[i]
-        if here < 0:
-            return None
-        if u.is_29th:
-            return None if beach.col[here] == beach.west_col else beach.west_col
-        planned = s.planned_beach[i]
-        sector = beach.sector_of(here)
-        if planned is None or sector is None or sector.beach == planned:
-            return None
-        cols = [c for sec in beach.sectors_of_beach(planned) for c in sec.cols]
-        return min(cols, key=lambda c: (abs(c - beach.col[here]), c))
+    def _fire(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return fire(legal)
+
+    def _overwatch(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return overwatch(s, legal)
+
+    def _test(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """Test every obstacle hex it can, breach every known minefield (2.4)."""
+        options = [a for a in legal if isinstance(a, Test | Breach)]
+        if not options:
+            return EndTests()
+        return min(options, key=lambda a: (draw_gap(s, s.cell(a.hex)), str(a)))
+
+    def goals(self, s: TcsCore) -> Goals:
+        key = (s.turn, s.phase)
+        hit = self.plans.get(key)
+        if hit is None:
+            self.plans = {key: Goals(s, "US")}
+            hit = self.plans[key]
+        return hit
 
 
-class HistoricalGerman:
-    """The German of 6 June: the historical positions, the strongest US hex from the air."""
+class HeuristicGerman:
+    """The German of 6 June: hold the beach with pill boxes, counterattack when released."""
 
     side = "German"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = RandomDice(seed)
+        self.choosers: dict[Decision, Chooser] = {
+            Decision.PILLBOX: self._pillbox,
+            Decision.ROCKET_PIT: self._pit,
+            Decision.STRIKE: self._strike,
+            Decision.RELEASE: self._release,
+            Decision.ENTRY: self._entry,
+            Decision.MISSIONS: self._missions,
+            Decision.CONVERT: lambda s, legal: EndConversions(),
+            Decision.MODES: self._modes,
+            Decision.ACT: self._act,
+            Decision.CHOOSE: self._choose,
+            Decision.MOVE: self._move,
+            Decision.FIRE: lambda s, legal: fire(legal),
+            Decision.OVERWATCH: lambda s, legal: overwatch(s, legal),
+        }
+        self.plans: dict[tuple[int, str], Goals] = {}
+        self.pending: Action | None = None  # what an opened Action Phase list is for
 
     def choose(self, state: State[Any]) -> Action:
         s = _tcs(state)
         if s.current_player() != self.side:
-            raise IllegalAction(f"the historical German bot does not play the {s.current_player()}")
+            raise IllegalAction(f"the heuristic German bot does not play the {s.current_player()}")
         legal = s.legal_actions()
-        kind = s.wait[0] if s.wait else None
-        if kind == Decision.PILLBOX:
-            if UseSetup("historical") in legal:
-                return UseSetup("historical")
-            sites = [PlacePillbox(s.label(c)) for c in s.scenario.beach.pillbox_sites]
-            return next((a for a in sites if a in legal), legal[0])
-        if kind == Decision.ROCKET_PIT:
-            return next((a for a in legal if isinstance(a, PlaceRocketPit)), legal[0])
-        if kind == Decision.STRIKE:
-            bombs = [a for a in legal if isinstance(a, BombUnit)]
-            if bombs:
-                return bombs[0]
-            occ = s.occupied_us()
-            hits = [a for a in legal if isinstance(a, Strike | BombHex)]
-            if hits:
-                return max(hits, key=lambda a: (len(occ.get(s.cell(a.hex), [])), a.hex))
-            return HoldStrike()
-        return legal[0]
+        pick = self.choosers.get(s.wait[0]) if s.wait else None
+        choice = pick(s, legal) if pick is not None else None
+        return choice if choice is not None else legal[0]
+
+    def _pillbox(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        if UseSetup("historical") in legal:
+            return UseSetup("historical")
+        sites = [PlacePillbox(s.label(c)) for c in s.scenario.beach.pillbox_sites]
+        return next((a for a in sites if a in legal), None)
+
+    def _pit(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return next((a for a in legal if isinstance(a, PlaceRocketPit)), None)
+
+    def _strike(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        bombs = [a for a in legal if isinstance(a, BombUnit)]
+        if bombs:
+            return bombs[0]
+        hits = [a for a in legal if isinstance(a, Strike | BombHex)]
+        if hits:
+            return max(hits, key=lambda a: (stack_steps(s, s.cell(a.hex), "US"), a.hex))
+        return HoldStrike()
+
+    def _release(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """The reserve nearest the US, else roll for a reinforcement, else a battery."""
+        us = [c for c in s.cells_of("US")]
+        reserves = [a for a in legal if isinstance(a, Release)]
+        if reserves and us:
+
+            def gap(a: Release) -> int:
+                cells = [s.where[i] for i in s.scenario.german.formation(a.formation).units]
+                return min(s.dist(c, u) for c in cells if c >= 0 for u in us)
+
+            return min(reserves, key=lambda a: (gap(a), a.formation))
+        if RollVariable() in legal:
+            return RollVariable()
+        batteries = [a for a in legal if isinstance(a, ReleaseBattery)]
+        return batteries[0] if batteries else None
+
+    def _entry(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """Enter where the US has come farthest inland."""
+        beach = s.scenario.beach
+        inland = [c for c in s.cells_of("US") if c in beach.land] or list(s.cells_of("US"))
+        options = [a for a in legal if isinstance(a, Enter)]
+        if not options or not inland:
+            return None
+        return min(options, key=lambda a: (min(s.dist(s.cell(a.hex), c) for c in inland), a.hex))
+
+    def _missions(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return best_mission(s, legal, "German")
+
+    def _modes(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """Fire mode, except the companies free to counterattack."""
+
+        def wanted(c: int) -> str:
+            here = s.side_units_at(c, "German")
+            return (
+                "move"
+                if any(
+                    german_may_move(s, i) and s.unit(i).formation in s.german_sheets for i in here
+                )
+                else "fire"
+            )
+
+        for a in legal:
+            if isinstance(a, SetMode) and a.mode == wanted(s.cell(a.hex)):
+                return a
+        return EndModes()
+
+    def _act(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        self.pending = act(s, legal, "German", self.goals(s))
+        return opening(self.pending)
+
+    def _choose(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return self.pending if self.pending in legal else Back()
+
+    def _move(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        return move(s, legal, self.goals(s))
+
+    def goals(self, s: TcsCore) -> Goals:
+        key = (s.turn, s.phase)
+        hit = self.plans.get(key)
+        if hit is None:
+            self.plans = {key: Goals(s, "German")}
+            hit = self.plans[key]
+        return hit
 
 
-class HistoricalBot:
-    """Both sides historical (for ``game.bots['historical']``)."""
+class HeuristicBot:
+    """The heuristic players of both sides: the US lands the historical plan, tests the
+    beach obstacles, breaches the shingle, fires, and moves off the beach through one
+    draw at a time; the German keeps its pill boxes firing, releases the reserve nearest
+    the US and counterattacks with released companies."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.us = HistoricalUS(seed)
-        self.german = HistoricalGerman(seed + 1)
+        self.us = HeuristicUS(seed)
+        self.german = HeuristicGerman(seed + 1)
 
     def choose(self, state: State[Any]) -> Action:
         if state.current_player() == "German":
             return self.german.choose(state)
         return self.us.choose(state)
+
+
+# ====================================================================== shared judgement
+def stack_steps(s: TcsCore, cell: int, side: str) -> int:
+    return sum(s.steps[i] for i in s.side_units_at(cell, side))
+
+
+def draw_gap(s: TcsCore, cell: int) -> int:
+    """Columns from a cell to the nearest draw (where the US wants off the beach)."""
+    beach = s.scenario.beach
+    col = beach.col[cell]
+    return min((abs(col - beach.col[c]) for c in beach.exits.values()), default=0)
+
+
+def field(s: TcsCore, goals: list[int], *, vehicle: bool, side: str) -> dict[int, int]:
+    """Movement cost from every cell to the nearest goal (a multi-source search over the
+    map's graph, through what is passable now)."""
+    beach = s.scenario.beach
+    graph = beach.vehicle_graph if vehicle else beach.foot_graph
+    closed = impassable(s, side, vehicle=vehicle, rifle=not vehicle) | beach.sea(s.tide_hour)
+    dist: dict[int, int] = {g: 0 for g in goals}
+    heap = [(0, g) for g in sorted(goals)]
+    heapq.heapify(heap)
+    while heap:
+        d, a = heapq.heappop(heap)
+        if d > dist.get(a, 1 << 30):
+            continue
+        for b, c in graph.steps(a):
+            if b in closed and b not in dist:
+                continue
+            nd = d + c
+            if nd < dist.get(b, 1 << 30):
+                dist[b] = nd
+                heapq.heappush(heap, (nd, b))
+    return dist
+
+
+def focus_draw(s: TcsCore) -> str:
+    """The draw the US is nearest to opening: fewest pill boxes covering its breach and
+    German units near it, then the most US units close to it."""
+    beach = s.scenario.beach
+    units = s.scenario.units
+    us = [s.where[i] for i in s.us_units() if s.where[i] >= 0]
+
+    def score(draw: str) -> tuple[int, int, str]:
+        if draw in s.exits:
+            return (99, 0, draw)
+        b = beach.breach_by_name[draw]
+        pillboxes = sum(
+            1
+            for i in s.scenario.german.pillboxes
+            if s.where[i] >= 0 and s.dist(s.where[i], b.strand) <= units[i].type.range
+        )
+        germans = sum(
+            1 for i in s.german_units() if s.where[i] >= 0 and s.dist(s.where[i], b.land) <= 5
+        )
+        near = sum(1 for c in us if s.dist(c, b.strand) <= 6)
+        return (pillboxes * 2 + germans, -near, draw)
+
+    draws = [d for d in sorted(beach.exits) if d in beach.breach_by_name]
+    return min(draws, key=score) if draws else ""
+
+
+class Goals:
+    """Where each kind of unit of one side heads this phase (worked out once a phase)."""
+
+    def __init__(self, s: TcsCore, side: str) -> None:
+        self.side = side
+        self.block: frozenset[int] = frozenset()
+        beach = s.scenario.beach
+        board = s.scenario.board
+        german = s.cells_of("German")
+        us = s.cells_of("US")
+        if side == "US":
+            draw = self.draw = focus_draw(s)
+            self.block = blockers(s, draw)
+            b = beach.breach_by_name.get(draw)
+            shingle_goals = [
+                n
+                for c in beach.obstacles
+                if s.obstacles.get(c) in (None, "mines") and draw_gap(s, c) <= 5
+                for n in board.neighbours[c]
+                if n in beach.strand
+            ]
+            inland: set[int] = set(beach.exits.values())
+            tanks: list[int] = []
+            if b is not None and s.obstacles.get(b.land) == "wire":
+                shingle_goals.append(b.land)  # 2.4c: infantry clears the wire by crossing it
+            if b is not None:
+                near = [c for c in german if s.dist(c, b.land) <= 6]
+                inland = {n for c in near for n in board.neighbours[c] if c not in us}
+                inland |= set(b.security) | {beach.exits[draw]}
+                if s.obstacles.get(b.land) == "wire":
+                    inland = {b.land}  # the breach's mouth first: vehicles need it cleared
+                tanks = [c for c in board.within(b.strand, 2) if c in beach.strand]
+            self.foot_beach = field(s, shingle_goals or tanks, vehicle=False, side=side)
+            self.foot_inland = field(s, sorted(inland - german), vehicle=False, side=side)
+            self.tanks = field(s, tanks or [beach.exits[draw]], vehicle=True, side=side)
+            self.vehicle_inland = field(s, list(beach.exits.values()), vehicle=True, side=side)
+        else:
+            targets = sorted({n for c in us if c in beach.land for n in board.neighbours[c]} - us)
+            self.foot_inland = field(s, targets, vehicle=False, side=side) if targets else {}
+            self.foot_beach = self.foot_inland
+            self.tanks = self.vehicle_inland = {}
+
+    def of(self, s: TcsCore, i: int) -> dict[int, int]:
+        u = s.unit(i)
+        vehicle = u.type.vehicle or u.type.move == "tow"
+        beach = s.scenario.beach
+        if self.side == "German":
+            return self.foot_inland
+        if vehicle:
+            return self.vehicle_inland if s.where[i] in beach.land else self.tanks
+        if command_free(s, i):
+            return self.foot_inland
+        return self.foot_beach
+
+
+def blockers(s: TcsCore, draw: str) -> frozenset[int]:
+    """Cells of the German units that keep the breach of ``draw`` shut (2.5a): pill
+    boxes whose guns reach it, German units within 5 hexes."""
+    beach = s.scenario.beach
+    b = beach.breach_by_name.get(draw)
+    if b is None:
+        return frozenset()
+    units = s.scenario.units
+    out = set()
+    for i in s.german_units():
+        c = s.where[i]
+        if c < 0:
+            continue
+        near = min(s.dist(c, b.strand), s.dist(c, b.land))
+        reach = units[i].type.point_range + 1 if units[i].type.kind == "pillbox" else 5
+        if near <= reach:
+            out.add(c)
+    return frozenset(out)
+
+
+def best_mission(s: TcsCore, legal: tuple[Action, ...], side: str) -> Action | None:
+    options = [a for a in legal if isinstance(a, Mission | Naval)]
+    if not options:
+        return EndMissions() if EndMissions() in legal else None
+    units = s.scenario.units
+    block = blockers(s, focus_draw(s)) if side == "US" else frozenset()
+
+    def value(a: Action) -> tuple[int, int, str]:
+        c = s.cell(a.hex)  # type: ignore[attr-defined]
+        here = [i for i in s.units_at(c) if units[i].side != side]
+        pillboxes = sum(1 for i in here if units[i].type.kind == "pillbox")
+        steps = sum(s.steps[i] for i in here)
+        focus = 20 if c in block else 0
+        return (-(pillboxes * 4 + steps + focus), 0 if isinstance(a, Naval) else 1, str(a))
+
+    return min(options, key=value)
+
+
+def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Action:
+    """The action phase, in order: point fire with a chance, assaults that should win,
+    area fire at the strongest target, moves toward the goals, then the end. The
+    choice may be one of a list the Action Phase opens first (see :func:`opening`)."""
+    units = s.scenario.units
+
+    def listed(menu: str) -> tuple[Action, ...]:
+        return menu_list(s, side, menu) if MENUS[menu]() in legal else ()
+
+    points = [a for a in listed("point") if isinstance(a, PointFire)]
+    if points:
+
+        def odds(a: PointFire) -> tuple[int, str]:
+            i, t = s.unit_index(a.unit), s.unit_index(a.target)
+            return (
+                units[t].type.defense - units[i].type.point + s.dist(s.where[i], s.where[t]) // 3,
+                str(a),
+            )
+
+        best = min(points, key=odds)
+        if odds(best)[0] <= 3:
+            return best
+    for a in listed("assault"):
+        if isinstance(a, Assault):
+            start, target = s.cell(a.start), s.cell(a.hex)
+            mine = sum(
+                s.steps[i] for i in s.side_units_at(start, side) if units[i].type.infantry_type
+            )
+            theirs = sum(
+                s.steps[i] if units[i].type.target == "area" else 2
+                for i in s.units_at(target)
+                if units[i].side != side
+            )
+            if mine >= theirs + 3:
+                return a
+    targets = [a for a in listed("fire") if isinstance(a, Target)]
+    if targets:
+
+        def weight(a: Target) -> tuple[int, str]:
+            c = s.cell(a.hex)
+            area = sum(
+                s.steps[i]
+                for i in s.units_at(c)
+                if units[i].side != side and units[i].type.target == "area"
+            )
+            return (-area, a.hex)
+
+        best_t = min(targets, key=weight)
+        if weight(best_t)[0] < 0:
+            return best_t
+    far = 1 << 30
+    for a in listed("move"):
+        if isinstance(a, SelectStack):
+            c = s.cell(a.hex)
+            for i in stack_movers(s, side, c):
+                f = goals.of(s, i)
+                here = f.get(c, far)
+                if any(f.get(d, far) < here for d in first_steps(s, i)):
+                    return a
+    return EndAction()
+
+
+def opening(choice: Action) -> Action:
+    """The Action Phase choice that opens the list holding ``choice`` (itself if none)."""
+    for menu, kinds in (
+        ("move", SelectStack | Select),
+        ("point", PointFire),
+        ("assault", Assault),
+        ("fire", Target),
+        ("retreat", Retreat),
+    ):
+        if isinstance(choice, kinds):
+            return MENUS[menu]()
+    return choice
+
+
+def move(s: TcsCore, legal: tuple[Action, ...], goals: Goals) -> Action:
+    pid = s.selected
+    if pid is None or pid.startswith("Ldr-"):
+        return Stay()
+    if ExitWest() in legal:
+        return ExitWest()
+    far = 1 << 30
+    if pid.startswith(STACK):
+        start = s.cell(pid[len(STACK) :])
+        side = s.wait[1] if s.wait else "US"
+        movers = stack_movers(s, side, start)
+        if not movers:
+            return Stay()
+        fields = [goals.of(s, i) for i in movers]
+        f = fields[0]
+        here = f.get(start, far)
+        moves = [a for a in legal if isinstance(a, MoveTo)]
+        if all(x is f for x in fields) and moves:
+            best = min(moves, key=lambda a: (f.get(s.cell(a.hex), far), a.hex))
+            if f.get(s.cell(best.hex), far) < here:
+                return best
+        for i, fi in zip(movers, fields, strict=True):
+            if any(fi.get(d, far) < fi.get(start, far) for d in first_steps(s, i)):
+                pick = Select(s.uid(i))
+                return pick if pick in legal else (moves[0] if moves else Stay())
+        return Stay()
+    else:
+        i = s.unit_index(pid)
+        f = goals.of(s, i)
+        here = f.get(s.where[i], 1 << 30)
+    moves = [a for a in legal if isinstance(a, MoveTo)]
+    if not moves:
+        return Stay()
+    best = min(moves, key=lambda a: (f.get(s.cell(a.hex), 1 << 30), a.hex))
+    return best if f.get(s.cell(best.hex), 1 << 30) < here else Stay()
+
+
+def fire(legal: tuple[Action, ...]) -> Action:
+    """Every stack that can join the fire joins it, then it is resolved."""
+    if WithAll() in legal:
+        return WithAll()
+    joins = [a for a in legal if isinstance(a, With)]
+    return joins[0] if joins else Resolve()
+
+
+def overwatch(s: TcsCore, legal: tuple[Action, ...]) -> Action:
+    """Fire at every trigger with the stack that hits hardest."""
+    options = [a for a in legal if isinstance(a, Overwatch)]
+    if not options:
+        return NoOverwatch()
+    units = s.scenario.units
+    side = s.trigger["side"] if s.trigger else "US"
+
+    def power(a: Overwatch) -> tuple[int, str]:
+        here = s.side_units_at(s.cell(a.start), side)
+        return (
+            -sum(units[i].area_firepower(s.steps[i]) + units[i].type.point for i in here),
+            str(a),
+        )
+
+    return min(options, key=power)

@@ -8,19 +8,27 @@ from omaha.kernel.actions import Action
 from omaha.kernel.metrics import (
     DD_TANKS_ASHORE,
     DUKW_GUNS_LOST,
+    EXITS_OPENED,
     FIRST_WAVE_ASHORE,
+    GERMAN_LOSSES,
     LANDED_OFF_TARGET,
     TURNS_PLAYED,
     US_LOSSES,
+    US_WIN,
     Metric,
 )
 from omaha.kernel.protocol import BotFactory, Game, RandomBot, State
 from omaha.tcs.actions import ACTIONS
-from omaha.tcs.bots import HistoricalBot, HistoricalGerman, HistoricalUS
+from omaha.tcs.bots import HeuristicBot
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
-from omaha.tcs.procedures.fire import FireResolver, UnresolvedFire
+from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario
 from omaha.tcs.state import TcsState
+
+#: defined here until the kernel has it (same name and meaning)
+FIRST_EXIT_HOURS = Metric(
+    "first_exit_hours", "hours", "hours after 06:30 of the first exit opened; NaN if none"
+)
 
 
 def _metrics() -> tuple[Metric, ...]:
@@ -40,6 +48,9 @@ def _metrics() -> tuple[Metric, ...]:
         Metric("illum_rounds", "rounds", "illumination rounds in the pool (2.9)"),
         Metric("pillboxes", "pill boxes", "German pill boxes in play at the end (2.1k)"),
         Metric("nfst_working", "teams", "NFSTs ashore with a working radio (2.6d)"),
+        Metric("pillboxes_destroyed", "pill boxes", "German pill boxes destroyed (3.3f)"),
+        Metric("obstacles_tested", "hexes", "beach obstacle hexes tested (2.4)"),
+        Metric("breaches_opened", "breaches", "shingle breaches opened (2.5)"),
     ]
     for t in UNIT_TYPES:
         own.append(Metric(f"steps_landed_{t}", "steps", f"{t} steps that reached the beach"))
@@ -53,6 +64,10 @@ def _metrics() -> tuple[Metric, ...]:
         LANDED_OFF_TARGET.meaning + " (assault-wave units; transports never scatter)",
     )
     return (
+        US_WIN,
+        EXITS_OPENED,
+        GERMAN_LOSSES,
+        FIRST_EXIT_HOURS,
         FIRST_WAVE_ASHORE,
         DD_TANKS_ASHORE,
         DUKW_GUNS_LOST,
@@ -64,17 +79,18 @@ def _metrics() -> tuple[Metric, ...]:
 
 
 class TcsGame(Game[TcsScenario]):
-    """TCS Omaha, part 1: the American landing system."""
+    """TCS Omaha: the American landing system and the battle for the beach."""
 
     name = "tcs"
-    title = "TCS Omaha (The Gamers, 1991): the landing"
+    title = "TCS Omaha (The Gamers, 1991)"
     players = ("US", "German")
     metrics = _metrics()
 
     def __init__(self, resolver: FireResolver | None = None) -> None:
         super().__init__()
-        #: resolves the attacks of rockets, A-20s and batteries (part 2 fills it)
-        self.resolver: FireResolver = resolver if resolver is not None else UnresolvedFire()
+        #: resolves the attacks of rockets, A-20s and batteries (``UnresolvedFire`` studies
+        #: the landing system alone)
+        self.resolver: FireResolver = resolver if resolver is not None else BattleResolver()
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
@@ -90,19 +106,8 @@ class TcsGame(Game[TcsScenario]):
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        return {
-            "random": RandomBot,
-            "historical": HistoricalBot,
-            "heuristic": HistoricalBot,
-            "historical-us": HistoricalUS,
-            "historical-german": HistoricalGerman,
-        }
-
-    def lineup(self, bot: str) -> dict[str, str]:
-        """``historical`` (and ``heuristic``) pair the one-sided historical bots."""
-        if bot in ("historical", "heuristic"):
-            return {"US": "historical-us", "German": "historical-german"}
-        return super().lineup(bot)
+        """``heuristic`` plays both sides (the US and German heuristics of bots.py)."""
+        return {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 GAME = TcsGame()

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
+from omaha.tcs.components.series import Series
 from omaha.tcs.components.tables import Band, Tables
 
 
@@ -314,3 +315,128 @@ def overdraft_room(steps_now: int, full: int, added_to_company: int, tables: Tab
     Up to 5 steps per line company, no unit above its full strength.
     """
     return max(0, min(full - steps_now, tables.overdraft_steps - added_to_company))
+
+
+# =========================================================================== the battle
+# Series tables (omaha.tcs.components.series, reconstructed) and the Omaha values
+# that act on them (published, omaha.tcs.components.tables).
+
+
+def area_column(firepower: int, series: Series) -> int:
+    """Series 11.0 (reconstructed): the Area Fire Table column of a total firepower."""
+    if firepower < 1:
+        raise ValueError("no firepower")
+    col = 0
+    for k, low in enumerate(series.area_columns):
+        if firepower >= low:
+            col = k
+    return col
+
+
+def area_result(firepower: int, roll: int, series: Series) -> tuple[bool, int]:
+    """Series 11.0 (reconstructed): a modified two-dice roll on the Area Fire Table.
+
+    Returns (suppressed, steps lost by each area target in the hex).
+    """
+    col = area_column(firepower, series)
+    suppress, one, two, three = (r[col] for r in series.area_results)
+    steps = 3 if roll >= three else 2 if roll >= two else 1 if roll >= one else 0
+    return (steps > 0 or roll >= suppress), steps
+
+
+def point_kill(roll: int, firepower: int, defense: int, modifier: int, series: Series) -> bool:
+    """Series 12.0 (reconstructed): two dice + point firepower - defence + modifiers >= kill."""
+    return roll + firepower - defense + modifier >= series.point_kill
+
+
+def artillery_point_kill(
+    roll: int, rounds: int, calibre_bonus: int, defense: int, modifier: int, series: Series
+) -> bool:
+    """Series 18.0 (reconstructed): HE rounds against a point target, on their own table.
+
+    TCS Omaha 3.3d: pill boxes fall to artillery rounds on this table (never mortars).
+    """
+    return (
+        rounds > 0 and roll + rounds + calibre_bonus - defense + modifier >= series.artillery_kill
+    )
+
+
+def morale_result(roll: int, morale: int, modifier: int, series: Series) -> str:
+    """Series 17.0 (reconstructed): "ok", "suppressed", "retreat" (SYR) or "broken"
+    (SYR and one more step) for two dice + modifiers against the unit's morale."""
+    over = roll + modifier - morale
+    if over >= series.morale_broken:
+        return "broken"
+    if over >= series.morale_retreat:
+        return "retreat"
+    if over >= series.morale_suppressed:
+        return "suppressed"
+    return "ok"
+
+
+def at_roll_needed(distance: int, attackers: int, series: Series) -> int:
+    """Series 16.0 (reconstructed): the two-dice AT roll at range 0-2 (more infantry helps)."""
+    if not 0 <= distance <= 2:
+        raise ValueError("AT rolls reach at most two hexes")
+    bonus = min(series.at_max_bonus, series.at_per_extra * max(0, attackers - 1))
+    return series.at_needed[distance] - bonus
+
+
+def assault_won(roll: int, attack: int, defense: int, modifier: int, series: Series) -> bool:
+    """Series 22.0 (reconstructed): two dice + attacking steps - defending steps +
+    modifiers >= the win number."""
+    return roll + attack - defense + modifier >= series.assault_win
+
+
+def adjustment_needed(distance: int, series: Series) -> int:
+    """Series 18.0 (reconstructed, after the 3rd edition adjustment roll): the two-dice
+    roll an observer needs to bring a mission from its adjustment point onto the target."""
+    for limit, need in zip(series.adjust_distances, series.adjust_needed, strict=True):
+        if distance <= limit:
+            return need
+    return 13
+
+
+def concentration_rounds(d66: int, bands: Sequence[Band]) -> int:
+    """A Miller table (Area A, B reconstructed; C printed in 2.2b): rounds in a hex."""
+    tens, units = divmod(d66, 10)
+    if not (1 <= tens <= 6 and 1 <= units <= 6):
+        raise ValueError(f"{d66} is not a d66 roll")
+    return _band(bands, d66, "Miller")
+
+
+def obstacle_test(die: int, tables: Tables) -> str:
+    """TCS Omaha 2.4a: a tested beach obstacle hex is 1-4 mines and wire, 5 wire only,
+    6 clear."""
+    return dict(tables.obstacle_results)[die]
+
+
+def conversion_steps(die: int, tables: Tables) -> int:
+    """TCS Omaha 3.3f: steps of the squad a destroyed pill box leaves: 1-2 a full
+    squad (2), 3-4 one step less (1), 5-6 none."""
+    return dict(tables.conversion)[die]
+
+
+def rocket_hits(die: int, tables: Tables) -> bool:
+    """TCS Omaha 3.4b: a rocket pit's targeting roll hits its target on 1-3."""
+    return die in tables.rocket_hit
+
+
+def naval_designator_multiplier(night: bool, tables: Tables) -> int:
+    """TCS Omaha 2.6b: a destroyer mission's designator distance is x2 (x3 at night)."""
+    return tables.naval_designator_night if night else tables.naval_designator_day
+
+
+def weighted_turns(
+    under_leader: bool, fired_upon: bool, assigned: bool, night: bool, series: Series
+) -> int:
+    """Weighted turns an op sheet accrues in a turn: the series rates (reconstructed:
+    3 unassigned, 2 assigned or at night, 1 if fired or fired upon), and 1 under a
+    leader whatever else (TCS Omaha 2.3a)."""
+    if fired_upon:
+        rate = series.weighted_fired
+    elif assigned or night:
+        rate = series.weighted_assigned
+    else:
+        rate = series.weighted_unassigned
+    return weighted_turn_rate(under_leader, rate)

@@ -15,12 +15,30 @@ A scenario file (``data/scenarios/<id>.toml``)::
     no_opsheets = false          # 2.3b no US op sheets until after the landing
     nfst = false                 # 2.6d optional Naval Fire Support Teams
     pillbox_variant = false      # 3.3g variant: pill boxes anywhere south of the highest tide
+    landing = true               # false: no landing system, the US starts ashore ([us])
 
     [german]
-    pillboxes = 20               # pill box units set up (their number sets 2.1i)
+    pillboxes = 24               # pill box units set up (their number sets 2.1i)
     rocket_pits = 10             # 3.4
-    pillbox_range = 12
-    rocket_pit_range = 10
+    forces = "../german.toml"    # the German forces (default); formations = [...] a subset
+    release_dice = 1             # 3.1 Variable Reinforcement Table of the scenario
+    release = [{ low = 1, high = 4, result = "none" }, ...]   # none, release, variable
+    variable_dice = 2
+    variable = [{ low = 2, high = 4, formation = "13./915" }, ...]
+    source = "..."
+
+    [us]                         # optional: US units already ashore
+    setup = ["E/2/16@A14.15"]    # a unit or a formation, at a hex
+    source = "..."
+
+    [victory]                    # optional; without it the game ends with no winner
+    exit_points = 10             # per draw exit opened ...
+    early_exit_points = 5        # ... and more if opened by early_by
+    early_by = "1200 6 June"
+    village_points = 8           # per village held by the US at the end
+    strongpoint_points = 2       # per strongpoint with no German unit left
+    us_loss_steps = 20           # one point off per this many US steps lost
+    levels = [{ points = 40, level = "US decisive victory", winner = "US" }, ...]
     source = "..."
 
     [plans]                      # shipped landing plans the US may commit whole
@@ -35,6 +53,7 @@ for ``omaha provenance tcs``. :func:`load_scenario` is the one loader.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -45,14 +64,52 @@ from omaha.kernel.data import Node, Source, content_hash, load_toml
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.turns import Turn
 from omaha.tcs.components.beach import Beach
-from omaha.tcs.components.oob import Oob, load_oob
+from omaha.tcs.components.german import GermanForces, load_german
+from omaha.tcs.components.oob import Oob, Unit, load_oob
 from omaha.tcs.components.plan import Plan, PlanRules, plan_from_node
+from omaha.tcs.components.series import Series, load_series
 from omaha.tcs.components.tables import DATA, Tables, load_tables
-from omaha.tcs.components.turns import MONTH, parse_time, turn_labels
+from omaha.tcs.components.turns import MONTH, is_day, parse_time, turn_labels
 
 #: The shipped scenarios, the default first.
-SHIPPED: tuple[str, ...] = ("landing",)
+SHIPPED: tuple[str, ...] = ("landing", "e1-draw", "d-day")
 SCENARIOS = DATA / "scenarios"
+
+
+@attrs.frozen
+class ReleaseTable:
+    """TCS Omaha 3.1: a scenario's Variable Reinforcement Table and its second table."""
+
+    dice: int
+    results: tuple[tuple[int, int, str], ...]  # low, high, "none" / "release" / "variable"
+    variable_dice: int
+    variable: tuple[tuple[int, int, str], ...]  # low, high, formation
+
+    def result(self, roll: int) -> str:
+        return next(r for lo, hi, r in self.results if lo <= roll <= hi)
+
+    def formation(self, roll: int) -> str:
+        return next(f for lo, hi, f in self.variable if lo <= roll <= hi)
+
+
+@attrs.frozen
+class VictoryLevel:
+    points: int
+    level: str
+    winner: str
+
+
+@attrs.frozen
+class Victory:
+    """A scenario's victory conditions (reconstructed: not in our text)."""
+
+    exit_points: int
+    early_exit_points: int
+    early_by: str
+    village_points: int
+    strongpoint_points: int
+    us_loss_steps: int
+    levels: tuple[VictoryLevel, ...]  # highest threshold first; the last always applies
 
 
 @attrs.frozen
@@ -69,7 +126,13 @@ class TcsScenario(Scenario):
     """Everything a TCS Omaha game shares and never copies."""
 
     tables: Tables
+    series: Series
     oob: Oob
+    german: GermanForces
+    #: every unit of both sides: the US (``oob.units``) first, then the German
+    units: tuple[Unit, ...]
+    #: unit id -> index into ``units``
+    unit_ids: dict[str, int]
     beach: Beach
     turns: tuple[Turn, ...]
     weather: str
@@ -77,19 +140,30 @@ class TcsScenario(Scenario):
     no_opsheets: bool
     nfst: bool
     pillbox_variant: bool
+    #: the landing system plays (plan, waves, transports, LCT(R)s, leaders); False for a
+    #: scenario that starts with the US ashore
+    landing: bool
     n_pillboxes: int
     n_rocket_pits: int
-    pillbox_range: int
-    rocket_pit_range: int
+    #: German formations in play (a scenario may leave some out)
+    german_formations: frozenset[str]
+    release: ReleaseTable | None
+    us_setup: tuple[tuple[int, str], ...]  # unit index -> hex label
+    victory: Victory | None
     rules: PlanRules
     plans: dict[str, Plan] = attrs.field(factory=dict)
     setups: dict[str, Setup] = attrs.field(factory=dict)
     #: cache of blocked-cell sets for movement (pure: tide, command, German cells)
     blocked_cache: dict[object, frozenset[int]] = attrs.field(factory=dict)
     #: cache of reachable hexes per (tide, German cells), shared by every state
-    reach_cache: dict[object, dict[tuple[int, int, str, bool], dict[int, int]]] = attrs.field(
-        factory=dict
-    )
+    reach_cache: dict[object, Any] = attrs.field(factory=dict)
+    #: numbers for the movement-relevant states of a game (see movement.terrain_key)
+    terrain_ids: dict[object, int] = attrs.field(factory=dict)
+    terrain_count: int = 0
+    #: static sight lines (terrain and heights; smoke is checked per state), shared
+    sight_cache: dict[object, Any] = attrs.field(factory=dict)
+    #: one byte a pair of hexes: the static sight results (see sight._code), shared
+    sight_codes: bytearray = attrs.field(factory=bytearray)
 
     def check_setup(self, pillboxes: tuple[str, ...], pits: tuple[str, ...]) -> str:
         """Why a German set-up breaks 3.3g/3.4, or '' when it is legal."""
@@ -133,35 +207,75 @@ def load_scenario(ref: str) -> TcsScenario:
 
 def _read(path: Path) -> TcsScenario:
     node = load_toml(path)
-    node.only({"scenario", "options", "german", "plans", "setups"})
+    node.only({"scenario", "options", "german", "us", "victory", "plans", "setups"})
     s = node.req("scenario").only(
-        {"id", "title", "start", "end", "turns", "weather", "map", "tables", "oob", "source"}
+        {
+            "id",
+            "title",
+            "start",
+            "end",
+            "turns",
+            "weather",
+            "map",
+            "tables",
+            "series",
+            "oob",
+            "source",
+        }
     )
     base = path.parent
-    map_path = base / (s.req("map").as_str() if s.has("map") else "../map.toml")
-    tables_path = base / (s.req("tables").as_str() if s.has("tables") else "../tables.toml")
-    oob_path = base / (s.req("oob").as_str() if s.has("oob") else "../oob.toml")
+
+    def data_path(key: str, default: str) -> Path:
+        return base / (s.req(key).as_str() if s.has(key) else default)
+
+    map_path = data_path("map", "../map.toml")
+    tables_path = data_path("tables", "../tables.toml")
+    series_path = data_path("series", "../series.toml")
+    oob_path = data_path("oob", "../oob.toml")
     map_node = load_toml(map_path)
     board = board_from_node(map_node)
     tables = load_tables(tables_path)
+    series = load_series(series_path)
     oob = load_oob(tables, oob_path)
     beach = Beach(board, tables)
     hashed: list[object] = [node.value, map_node.value, load_toml(tables_path).value]
     hashed.append(load_toml(oob_path).value)
+    hashed.append(load_toml(series_path).value)
 
     turns = _turns(s, tables)
     weather = s.req("weather").as_choice({"clear", "overcast"}) if s.has("weather") else "clear"
 
     opts = node.get("options")
     if opts is not None:
-        opts.only({"historical_29th", "no_opsheets", "nfst", "pillbox_variant"})
+        opts.only({"historical_29th", "no_opsheets", "nfst", "pillbox_variant", "landing"})
 
-    def opt(key: str) -> bool:
-        return bool(opts is not None and opts.has(key) and opts.req(key).as_bool())
+    def opt(key: str, default: bool = False) -> bool:
+        if opts is None or not opts.has(key):
+            return default
+        return opts.req(key).as_bool()
 
     g = node.req("german").only(
-        {"pillboxes", "rocket_pits", "pillbox_range", "rocket_pit_range", "source"}
+        {
+            "pillboxes",
+            "rocket_pits",
+            "forces",
+            "formations",
+            "release_dice",
+            "release",
+            "variable_dice",
+            "variable",
+            "source",
+        }
     )
+    forces_path = base / (g.req("forces").as_str() if g.has("forces") else "../german.toml")
+    hashed.append(load_toml(forces_path).value)
+    german = load_german(
+        len(oob.units),
+        g.req("pillboxes").as_int_in(0, 99),
+        g.req("rocket_pits").as_int_in(0, 99),
+        forces_path,
+    )
+    in_play = _formations(g, german)
     rules = PlanRules(
         oob,
         tables,
@@ -170,14 +284,30 @@ def _read(path: Path) -> TcsScenario:
         no_opsheets=opt("no_opsheets"),
         nfst=opt("nfst"),
     )
+    units = (*oob.units, *german.units)
     prov: list[ProvenanceItem] = [
         ProvenanceItem("scenario", s.req("id").as_str(), s.source()),
         ProvenanceItem("map", board.id, board.source),
-        ProvenanceItem("German forces", "pill boxes and rocket pits", g.source()),
+        ProvenanceItem("German forces", "in play and release table", g.source()),
     ]
     prov.extend(tables.provenance)
+    prov.extend(series.provenance)
     prov.extend(oob.provenance)
+    prov.extend(german.provenance)
     prov.extend(_map_provenance(board))
+    for i, label in german.setup:
+        if not board.has(label):
+            raise g.error(f"{units[i].id} sets up in {label!r}, which is not on the map")
+
+    us_setup: list[tuple[int, str]] = []
+    if node.has("us"):
+        us = node.req("us").only({"setup", "source"})
+        prov.append(ProvenanceItem("US set-up", s.req("id").as_str(), us.source()))
+        us_setup = _us_setup(us.req("setup"), oob, board)
+    victory = None
+    if node.has("victory"):
+        victory = _victory(node.req("victory"), turns)
+        prov.append(ProvenanceItem("victory", s.req("id").as_str(), node.req("victory").source()))
 
     plans: dict[str, Plan] = {}
     if node.has("plans"):
@@ -195,7 +325,11 @@ def _read(path: Path) -> TcsScenario:
         hash="",
         board=board,
         tables=tables,
+        series=series,
         oob=oob,
+        german=german,
+        units=units,
+        unit_ids={u.id: u.index for u in units},
         beach=beach,
         turns=turns,
         weather=weather,
@@ -203,10 +337,13 @@ def _read(path: Path) -> TcsScenario:
         no_opsheets=rules.no_opsheets,
         nfst=rules.nfst,
         pillbox_variant=opt("pillbox_variant"),
-        n_pillboxes=g.req("pillboxes").as_int_in(0, 99),
-        n_rocket_pits=g.req("rocket_pits").as_int_in(0, 99),
-        pillbox_range=g.req("pillbox_range").as_int_in(0, 99),
-        rocket_pit_range=g.req("rocket_pit_range").as_int_in(0, 99),
+        landing=opt("landing", True),
+        n_pillboxes=len(german.pillboxes),
+        n_rocket_pits=len(german.pits),
+        german_formations=in_play,
+        release=_release(g, german, in_play),
+        us_setup=tuple(us_setup),
+        victory=victory,
         rules=rules,
         plans=plans,
     )
@@ -220,6 +357,117 @@ def _read(path: Path) -> TcsScenario:
     scen.hash = content_hash(*hashed)
     scen.provenance = tuple(prov)
     return scen
+
+
+def _formations(g: Node, german: GermanForces) -> frozenset[str]:
+    """The German formations in play: all, or the scenario's list (pill boxes and rocket
+    pits always)."""
+    fixed = {"PB/726", "RP/726"}
+    if not g.has("formations"):
+        return frozenset(f.id for f in german.formations)
+    names = g.req("formations").as_str_list()
+    for k, name in enumerate(names):
+        if not german.has_formation(name):
+            raise g.req("formations").error(f"[{k}] no German formation {name!r}")
+        if names.index(name) != k:
+            raise g.req("formations").error(f"[{k}] {name!r} is listed twice")
+    return frozenset({*names, *fixed})
+
+
+def _bands(node: Node, value_key: str, dice: int) -> tuple[tuple[int, int, str], ...]:
+    rows: list[tuple[int, int, str]] = []
+    for b in node.as_list():
+        b.only({"low", "high", value_key})
+        lo, hi = b.req("low").as_int(), b.req("high").as_int()
+        if lo > hi or (rows and lo != rows[-1][1] + 1) or (not rows and lo != dice):
+            raise b.error(f"rows must run from {dice} without gaps")
+        rows.append((lo, hi, b.req(value_key).as_str()))
+    if not rows or rows[-1][1] != 6 * dice:
+        raise node.error(f"the table must cover {dice}-{6 * dice}")
+    return tuple(rows)
+
+
+def _release(g: Node, german: GermanForces, in_play: frozenset[str]) -> ReleaseTable | None:
+    """TCS Omaha 3.1: the scenario's Variable Reinforcement Table (None: no rolls)."""
+    if not g.has("release"):
+        return None
+    dice = g.req("release_dice").as_int_in(1, 2)
+    results = _bands(g.req("release"), "result", dice)
+    for _, _, r in results:
+        if r not in ("none", "release", "variable"):
+            raise g.req("release").error(f"result {r!r} is not none, release or variable")
+    vdice = g.req("variable_dice").as_int_in(1, 2) if g.has("variable_dice") else 2
+    variable = _bands(g.req("variable"), "formation", vdice) if g.has("variable") else ()
+    for _, _, f in variable:
+        if f not in in_play:
+            raise g.req("variable").error(f"{f!r} is not a German formation in play")
+    if any(r == "variable" for _, _, r in results) and not variable:
+        raise g.error("a 'variable' result needs the variable table")
+    _ = german
+    return ReleaseTable(dice, results, vdice, variable)
+
+
+def _us_setup(node: Node, oob: Oob, board: Board) -> list[tuple[int, str]]:
+    """``["E/2/16@A14.15", "E/2/16.mg@A14.16"]``: units or whole formations at hexes."""
+    out: list[tuple[int, str]] = []
+    seen: set[int] = set()
+    for k, item in enumerate(node.as_str_list()):
+        name, _, label = item.partition("@")
+        where = Node(item, node.file, f"{node.path}[{k}]")
+        if not board.has(label):
+            raise where.error(f"{label!r} is not a hex of this map")
+        if oob.has_formation(name):
+            members = list(oob.formation_units(name))
+        elif oob.has_unit(name):
+            members = [oob.index(name)]
+        else:
+            raise where.error(f"{name!r} is neither a unit nor a formation of the US")
+        for i in members:
+            if i in seen:
+                raise where.error(f"{oob.units[i].id} is set up twice")
+            seen.add(i)
+            out.append((i, label))
+    return out
+
+
+def _victory(v: Node, turns: tuple[Turn, ...]) -> Victory:
+    v.only(
+        {
+            "exit_points",
+            "early_exit_points",
+            "early_by",
+            "village_points",
+            "strongpoint_points",
+            "us_loss_steps",
+            "levels",
+            "source",
+        }
+    )
+    early = v.req("early_by").as_str()
+    if not any(t.label == early for t in turns):
+        raise v.req("early_by").error(f"{early!r} is not a turn of this scenario")
+    levels = []
+    for ln in v.req("levels").as_list():
+        ln.only({"points", "level", "winner"})
+        levels.append(
+            VictoryLevel(
+                ln.req("points").as_int(),
+                ln.req("level").as_str(),
+                ln.req("winner").as_choice({"US", "German"}),
+            )
+        )
+    points = [x.points for x in levels]
+    if points != sorted(points, reverse=True) or len(set(points)) != len(points):
+        raise v.req("levels").error("levels go from the highest threshold down, each once")
+    return Victory(
+        v.req("exit_points").as_int_in(0, 99),
+        v.req("early_exit_points").as_int_in(0, 99),
+        early,
+        v.req("village_points").as_int_in(0, 99),
+        v.req("strongpoint_points").as_int_in(0, 99),
+        v.req("us_loss_steps").as_int_in(1, 999),
+        tuple(levels),
+    )
 
 
 def _turns(s: Node, tables: Tables) -> tuple[Turn, ...]:
@@ -244,6 +492,8 @@ def _turns(s: Node, tables: Tables) -> tuple[Turn, ...]:
             flags.add(f"wave{assault[lab]}")
         if day == 6:
             flags.add("june6")
+        if not is_day(minutes):
+            flags.add("night")
         turns.append(Turn(lab, frozenset(flags)))
     return tuple(turns)
 

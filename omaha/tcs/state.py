@@ -1,13 +1,25 @@
 """TCS Omaha: the sequence of play.
 
-Before play (phase "set-up"): the German sets up (3.3g, 3.4), the US commits the
+Before play (phase "set-up"): the German garrisons take their hexes and the
+German sets up pill boxes and rocket pits (3.3g, 3.4); the US commits the
 landing plan (2.1), the leaders are selected (2.3f), the LCT(R) targets chosen
-(2.2a) and, with the option, the NFSTs assigned (2.6d). Each turn then runs the
-Command Planning Phase (tide 1.12a, leader removal 2.3f, ammunition 2.9,
-overdraft 2.11, transports 2.1m, airpower 2.10), the US Action Phase (leader
-losses 2.3f, LCT(R) fires 2.2 on the first turn, the assault wave or transport
-landing 2.1i-2.1n, A-20 strikes 2.10a, movement), the German Action Phase and
-the end of the turn (2.7b).
+(2.2a) and, with the option, the NFSTs assigned (2.6d). Each 20-minute turn then
+runs (reconstructed after the series' sequence of play, [v401] 2.0, [tab401]):
+
+* Command Planning Phase: tide (1.12a), leader removal (2.3f), ammunition (2.9),
+  overdraft (2.11), company morale recovery, German release (3.1) and German op
+  sheets (3.2), US op sheets (2.3a), transports (2.1m), airpower (2.10);
+* Aircraft and Artillery Phase: A-20 strikes (2.10a), the LCT(R)s on the first
+  turn (2.2) and their smoke checks, US battery and destroyer missions (2.6, 2.9),
+  German battery missions (3.1);
+* Mode Determination Phase: voluntary pill box conversions (3.3e);
+* US Action Phase: leader losses (2.3f), the assault wave or transport landing
+  first (2.1n), then moves, fires and assaults with German overwatch, then
+  obstacle tests and breaches (2.4) and shingle breaches (2.5);
+* German Action Phase: reinforcements enter (3.1), then moves, fires and
+  assaults with US overwatch;
+* Clean-up Phase: markers and records cleared, unassigned units (2.3g), draw
+  exits, the 29th ID (2.7b); after the last turn, victory.
 
 :class:`TcsState` only says which procedure runs next: the steps of the
 sequence and the decisions each may wait for are typed tables over the
@@ -33,14 +45,19 @@ from omaha.tcs import view as seen
 from omaha.tcs.actions import CommitPlan, CommitSetup, PlacePillbox, PlaceRocketPit, Rockets
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures import (
+    action,
     air,
     ammo,
-    end,
+    artillery,
+    cleanup,
+    command,
     landing,
     leaders,
-    movement,
+    modes,
     nfst,
+    obstacles,
     overdraft,
+    release,
     rockets,
     schematic,
     setup,
@@ -67,20 +84,41 @@ class Step(Enum):
     LEADERS_OUT = "leaders out"
     AMMO = "ammo"
     OVERDRAFT = "overdraft"
+    RECOVERY = "recovery"
+    RELEASE = "release"
+    GERMAN_SHEETS = "german sheets"
+    US_SHEETS = "us sheets"
     TRANSPORTS = "transports"
     AIR = "air"
-    LEADER_LOSSES = "leader losses"
+    AIR_STRIKES = "air strikes"
     LCTR = "lctr"
     SMOKE = "smoke"
+    US_MISSIONS = "us missions"
+    GERMAN_MISSIONS = "german missions"
+    CONVERSIONS = "conversions"
+    US_MODES = "us modes"
+    GERMAN_MODES = "german modes"
+    LEADER_LOSSES = "leader losses"
     ASSAULT = "assault"
     LANDING_CHOICES = "landing choices"
     TRANSPORT_LANDING = "transport landing"
     TRANSPORT_CHOICES = "transport choices"
-    AIR_STRIKES = "air strikes"
-    MOVE = "move"
-    GERMAN = "german"
+    US_ACTION = "us action"
+    US_TESTS = "us tests"
+    US_PHASE_END = "us phase end"
+    GERMAN_ENTRY = "german entry"
+    GERMAN_ACTION = "german action"
+    GERMAN_PHASE_END = "german phase end"
+    CLEANUP = "cleanup"
     END = "end"
 
+
+COMMAND = "Command Planning Phase"
+ARTILLERY = "Aircraft and Artillery Phase"
+MODES = "Mode Determination Phase"
+US_PHASE = "US Action Phase"
+GERMAN_PHASE = "German Action Phase"
+CLEANUP = "Clean-up Phase"
 
 #: Before play: (phase, step), in order.
 SETUP_STEPS: tuple[tuple[str, Step], ...] = (
@@ -92,49 +130,87 @@ SETUP_STEPS: tuple[tuple[str, Step], ...] = (
 )
 #: Every turn: (phase, step), in order.
 TURN_STEPS: tuple[tuple[str, Step], ...] = (
-    ("Command Planning Phase", Step.TIDE),
-    ("Command Planning Phase", Step.LEADERS_OUT),
-    ("Command Planning Phase", Step.AMMO),
-    ("Command Planning Phase", Step.OVERDRAFT),
-    ("Command Planning Phase", Step.TRANSPORTS),
-    ("Command Planning Phase", Step.AIR),
-    ("US Action Phase", Step.LEADER_LOSSES),
-    ("US Action Phase", Step.LCTR),
-    ("US Action Phase", Step.SMOKE),
-    ("US Action Phase", Step.ASSAULT),
-    ("US Action Phase", Step.LANDING_CHOICES),
-    ("US Action Phase", Step.TRANSPORT_LANDING),
-    ("US Action Phase", Step.TRANSPORT_CHOICES),
-    ("US Action Phase", Step.AIR_STRIKES),
-    ("US Action Phase", Step.MOVE),
-    ("German Action Phase", Step.GERMAN),
-    ("end of turn", Step.END),
+    (COMMAND, Step.TIDE),
+    (COMMAND, Step.LEADERS_OUT),
+    (COMMAND, Step.AMMO),
+    (COMMAND, Step.OVERDRAFT),
+    (COMMAND, Step.RECOVERY),
+    (COMMAND, Step.RELEASE),
+    (COMMAND, Step.GERMAN_SHEETS),
+    (COMMAND, Step.US_SHEETS),
+    (COMMAND, Step.TRANSPORTS),
+    (COMMAND, Step.AIR),
+    (ARTILLERY, Step.AIR_STRIKES),
+    (ARTILLERY, Step.LCTR),
+    (ARTILLERY, Step.SMOKE),
+    (ARTILLERY, Step.US_MISSIONS),
+    (ARTILLERY, Step.GERMAN_MISSIONS),
+    (MODES, Step.CONVERSIONS),
+    (MODES, Step.US_MODES),
+    (MODES, Step.GERMAN_MODES),
+    (US_PHASE, Step.LEADER_LOSSES),
+    (US_PHASE, Step.ASSAULT),
+    (US_PHASE, Step.LANDING_CHOICES),
+    (US_PHASE, Step.TRANSPORT_LANDING),
+    (US_PHASE, Step.TRANSPORT_CHOICES),
+    (US_PHASE, Step.US_ACTION),
+    (US_PHASE, Step.US_TESTS),
+    (US_PHASE, Step.US_PHASE_END),
+    (GERMAN_PHASE, Step.GERMAN_ENTRY),
+    (GERMAN_PHASE, Step.GERMAN_ACTION),
+    (GERMAN_PHASE, Step.GERMAN_PHASE_END),
+    (CLEANUP, Step.CLEANUP),
+    (CLEANUP, Step.END),
 )
+
+
+def _landing_only(step: Callable[[TcsCore], bool]) -> Callable[[TcsCore], bool]:
+    """A landing-system step, skipped in a scenario without a landing."""
+
+    def run(core: TcsCore) -> bool:
+        return step(core) if core.scenario.landing else True
+
+    return run
+
 
 #: The procedure of each step: True when done, False when it waits for a decision.
 STEPS: dict[Step, Callable[[TcsCore], bool]] = {
     Step.GERMAN_SETUP: setup.step_german_setup,
-    Step.US_PLAN: schematic.step_us_plan,
-    Step.LEADER_SELECTION: leaders.step_leader_selection,
-    Step.ROCKET_TARGETS: rockets.step_rockets,
-    Step.NFST: nfst.step_nfst,
+    Step.US_PLAN: _landing_only(schematic.step_us_plan),
+    Step.LEADER_SELECTION: _landing_only(leaders.step_leader_selection),
+    Step.ROCKET_TARGETS: _landing_only(rockets.step_rockets),
+    Step.NFST: _landing_only(nfst.step_nfst),
     Step.TIDE: tide.step_tide,
     Step.LEADERS_OUT: leaders.step_leaders_out,
     Step.AMMO: ammo.step_ammo,
     Step.OVERDRAFT: overdraft.step_overdraft,
-    Step.TRANSPORTS: transports.step_transports,
+    Step.RECOVERY: command.step_recovery,
+    Step.RELEASE: release.step_release,
+    Step.GERMAN_SHEETS: release.step_german_sheets,
+    Step.US_SHEETS: command.step_us_sheets,
+    Step.TRANSPORTS: _landing_only(transports.step_transports),
     Step.AIR: air.step_air,
-    Step.LEADER_LOSSES: leaders.step_leader_losses,
+    Step.AIR_STRIKES: air.step_air_strikes,
     Step.LCTR: rockets.step_lctr,
     Step.SMOKE: rockets.step_smoke,
+    Step.US_MISSIONS: artillery.step_us_missions,
+    Step.GERMAN_MISSIONS: artillery.step_german_missions,
+    Step.CONVERSIONS: modes.step_conversions,
+    Step.US_MODES: modes.step_us_modes,
+    Step.GERMAN_MODES: modes.step_german_modes,
+    Step.LEADER_LOSSES: leaders.step_leader_losses,
     Step.ASSAULT: landing.step_assault,
     Step.LANDING_CHOICES: landing.step_landing_choices,
     Step.TRANSPORT_LANDING: landing.step_transport_landing,
     Step.TRANSPORT_CHOICES: landing.step_landing_choices,
-    Step.AIR_STRIKES: air.step_air_strikes,
-    Step.MOVE: movement.step_move,
-    Step.GERMAN: end.step_german,
-    Step.END: end.step_end,
+    Step.US_ACTION: action.step_us_action,
+    Step.US_TESTS: obstacles.step_us_tests,
+    Step.US_PHASE_END: cleanup.step_us_phase_end,
+    Step.GERMAN_ENTRY: release.step_entry,
+    Step.GERMAN_ACTION: action.step_german_action,
+    Step.GERMAN_PHASE_END: cleanup.step_german_phase_end,
+    Step.CLEANUP: cleanup.step_cleanup,
+    Step.END: cleanup.step_end,
 }
 
 
@@ -163,6 +239,8 @@ DECISIONS: dict[Decision, DecisionRules] = {
     Decision.NFST: DecisionRules(nfst.legal_nfst, nfst.apply_nfst, nfst.explain_nfst),
     Decision.TIDE: DecisionRules(tide.legal_tide, tide.apply_tide),
     Decision.OVERDRAFT: DecisionRules(overdraft.legal_overdraft, overdraft.apply_overdraft),
+    Decision.RELEASE: DecisionRules(release.legal_release, release.apply_release),
+    Decision.SHEETS: DecisionRules(command.legal_sheets, command.apply_sheets),
     Decision.TRANSPORTS: DecisionRules(
         transports.legal_transports,
         transports.apply_transports,
@@ -170,9 +248,20 @@ DECISIONS: dict[Decision, DecisionRules] = {
     ),
     Decision.AIR: DecisionRules(air.legal_air, air.apply_air),
     Decision.SMOKE: DecisionRules(rockets.legal_smoke, rockets.apply_smoke),
-    Decision.LAND: DecisionRules(landing.legal_land, landing.apply_land),
     Decision.STRIKE: DecisionRules(air.legal_strike, air.apply_strike),
-    Decision.MOVE: DecisionRules(movement.legal_move, movement.apply_move, movement.explain_move),
+    Decision.MISSIONS: DecisionRules(artillery.legal_missions, artillery.apply_missions),
+    Decision.CONVERT: DecisionRules(
+        modes.legal_conversions, modes.apply_conversions, modes.explain_conversions
+    ),
+    Decision.MODES: DecisionRules(modes.legal_modes, modes.apply_modes, modes.explain_modes),
+    Decision.LAND: DecisionRules(landing.legal_land, landing.apply_land),
+    Decision.ENTRY: DecisionRules(release.legal_entry, release.apply_entry),
+    Decision.ACT: DecisionRules(action.legal_act, action.apply_act),
+    Decision.CHOOSE: DecisionRules(action.legal_choose, action.apply_choose),
+    Decision.MOVE: DecisionRules(action.legal_move, action.apply_move),
+    Decision.FIRE: DecisionRules(action.legal_fire, action.apply_fire),
+    Decision.OVERWATCH: DecisionRules(action.legal_overwatch, action.apply_overwatch),
+    Decision.TEST: DecisionRules(obstacles.legal_tests, obstacles.apply_tests),
 }
 
 
@@ -181,6 +270,7 @@ class TcsState(TcsCore):
 
     def _setup(self) -> None:
         self.init_fields()
+        setup.place_garrison(self)
         self._advance()
 
     # ------------------------------------------------------------------ sequencing
@@ -194,9 +284,10 @@ class TcsState(TcsCore):
                 elif self.turn + 1 < len(self.scenario.turns):
                     self.turn += 1
                 else:
-                    end.finish(self)
+                    cleanup.finish(self)
                     return
                 self.cursor, self.started, self.sd = 0, False, {}
+                self.touch()  # what is clear terrain depends on the turn (2.4d)
                 self.note("tcs.turn", "", turn=self.turn_label)
                 continue
             self.wait = None
@@ -284,10 +375,20 @@ class TcsState(TcsCore):
         for name, value in vars(self).items():
             if name in ("game", "scenario", "plan", "dice", "log", "actions"):
                 continue
+            if name == "_derived":  # memos of the original's position: the twin starts afresh
+                twin._derived = {}
+                continue
+            if name in ("_occupancy", "_side_occupancy"):  # lists are replaced, never changed
+                continue
             if isinstance(value, list) and (not value or isinstance(value[0], int | str | None)):
                 setattr(twin, name, list(value))
             elif isinstance(value, set):
                 setattr(twin, name, set(value))
             elif isinstance(value, dict | list):
                 setattr(twin, name, copy.deepcopy(value))
+        occ, sides = self._occupancy, self._side_occupancy
+        twin._occupancy = None if occ is None else dict(occ)
+        twin._side_occupancy = (
+            None if sides is None else {side: dict(o) for side, o in sides.items()}
+        )
         return twin

@@ -8,37 +8,68 @@ read the game's fields with printed labels.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from typing import Any
 
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 from omaha.tcs.components.plan import Plan
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
-from omaha.tcs.core import AWAIT, CODES, FROM_CODE, Decision, TcsCore
+from omaha.tcs.components.turns import parse_time
+from omaha.tcs.core import AWAIT, CODES, FROM_CODE, Decision, Status, TcsCore
 from omaha.tcs.rules import pillbox_modifier
 
-
 # ------------------------------------------------------------------ view
+STATUS_TAGS = {1: "suppressed", 2: "paralyzed"}
+
+
+def unit_piece(core: TcsCore, i: int) -> Piece:
+    """One unit on the map as a player sees it (values as printed on TCS counters)."""
+    scen = core.scenario
+    u = scen.units[i]
+    t = u.type
+    w = core.where[i]
+    tags = [STATUS_TAGS[core.status[i]]] if core.status[i] in STATUS_TAGS else []
+    if t.move != "none":
+        tags.append("fire mode" if core.fire_mode[i] else "move mode")
+    if core.dug_in[i]:
+        tags.append("dug in")
+    if u.side == "US":
+        sec = scen.beach.sector_of(w)
+        if core.planned_beach[i] and sec is not None and sec.beach != core.planned_beach[i]:
+            tags.append("wrong beach")
+        if core.on_task[i] or u.formation in core.us_implemented:
+            tags.append("op sheet")
+        if u.is_29th:
+            tags.append("29th")
+        value = f"{core.steps[i]} st"
+    else:
+        parts = []
+        if t.area:
+            fp = u.area_firepower(core.steps[i])
+            parts.append(f"{fp}[{t.range}]")
+        if t.point:
+            parts.append(f"{t.point}[{t.point_range}]")
+        if t.target == "point":
+            parts.append(str(t.defense))
+        value = " ".join(parts) + (f" {core.steps[i]} st" if core.steps[i] > 1 else "")
+        f = u.formation
+        status = scen.german.formation(f).status
+        if status != "released" and f not in core.released:
+            tags.append("unreleased")
+    if i in core.marked or i in core.marked_point:
+        tags.append("overwatch")
+    name = {"pillbox": "Pill Box", "rocket": "Rocket Pit"}.get(t.kind, u.id)
+    return Piece(u.id, u.side, name, scen.board.label(w), value, tuple(tags))
+
+
 def view(core: TcsCore, player: str | None = None) -> View:
     """The board, pieces, markers and tracks ``player`` may see (None: everything)."""
     scen = core.scenario
     board = scen.board
     oob = scen.oob
-    pieces: list[Piece] = []
-    for i, w in enumerate(core.where):
-        u = oob.units[i]
-        if w >= 0:
-            tags = []
-            sec = scen.beach.sector_of(w)
-            if core.planned_beach[i] and sec is not None and sec.beach != core.planned_beach[i]:
-                tags.append("wrong beach")
-            if core.on_task[i]:
-                tags.append("op sheet")
-            if u.is_29th:
-                tags.append("29th")
-            pieces.append(
-                Piece(u.id, "US", u.id, board.label(w), f"{core.steps[i]} st", tuple(tags))
-            )
+    pieces = [unit_piece(core, i) for i, w in enumerate(core.where) if w >= 0]
     for land, boats in sorted(core.transports.items()):
         for b in boats:
             pieces.append(
@@ -58,10 +89,6 @@ def view(core: TcsCore, player: str | None = None) -> View:
             pieces.append(
                 Piece(ld.id, "US", ld.name, board.label(core.leader_cell[k]), "leader", marks_l)
             )
-    for n, c in enumerate(core.pillboxes, start=1):
-        pieces.append(Piece(f"PB-{n:02d}", "German", "Pill Box", board.label(c), "6[12]"))
-    for n, c in enumerate(core.pits, start=1):
-        pieces.append(Piece(f"RP-{n:02d}", "German", "Rocket Pit", board.label(c), "10[10]"))
     marks = [
         Mark(board.label(c), f"tide {core.tide_hour}", "tide")
         for c in scen.beach.line(core.tide_hour).values()
@@ -69,6 +96,13 @@ def view(core: TcsCore, player: str | None = None) -> View:
     marks.extend(Mark(board.label(c), "smoke", "smoke") for c in sorted(core.smoke))
     if player != "German":
         marks.extend(Mark(board.label(c), "LCT(R) target", "target") for c in core.lctr_targets)
+    for c, state in sorted(core.obstacles.items()):
+        marks.append(Mark(board.label(c), OBSTACLE_MARKS[state], "obstacle"))
+    for name in sorted(core.breaches):
+        breach = scen.beach.breach_by_name[name]
+        marks.append(Mark(board.label(breach.strand), f"breach {name}", "breach"))
+    for draw, when in sorted(core.exits.items()):
+        marks.append(Mark(board.label(scen.beach.exits[draw]), f"exit {draw} open {when}", "exit"))
     mod = pillbox_modifier(len(core.pillboxes), scen.tables)
     tracks = [
         ("tide line", core.tide_hour),
@@ -80,6 +114,16 @@ def view(core: TcsCore, player: str | None = None) -> View:
         tracks.append(("A-20s", f"{len(core.air_attacks)} attacks ({core.air_controller})"))
     alive = sum(1 for s in core.leader_status if s == "map")
     tracks.append(("leaders ashore", str(alive)))
+    tracks.append(("US op sheets", f"{len(core.us_implemented)} new implemented"))
+    if player != "US":
+        tracks.append(("German released", ", ".join(sorted(core.released)) or "-"))
+        tracks.append(
+            (
+                "German batteries",
+                ", ".join(f"{b} {n}" for b, n in sorted(core.batteries.items())) or "-",
+            )
+        )
+    tracks.append(("exits open", ", ".join(sorted(core.exits)) or "-"))
     return core.make_view(
         player,
         pieces=pieces,
@@ -87,6 +131,15 @@ def view(core: TcsCore, player: str | None = None) -> View:
         tracks=tracks,
         notes=plan_notes(core, player),
     )
+
+
+OBSTACLE_MARKS = {
+    "mines": "mines and wire",
+    "wire": "wire only",
+    "clear": "clear",
+    "cleared": "wire cleared",
+    "breached": "breached",
+}
 
 
 def plan_notes(core: TcsCore, player: str | None) -> list[str]:
@@ -126,6 +179,17 @@ def wave_landed(core: TcsCore, w: int, waiting: bool) -> bool:
 
 
 # ------------------------------------------------------------------ metrics
+def first_exit_hours(core: TcsCore) -> float:
+    """Hours after 06:30 (H-hour) of the first draw exit opened; NaN when none was."""
+    if not core.exits:
+        return math.nan
+    times = []
+    for label in core.exits.values():
+        day, minutes = parse_time(label)
+        times.append((day - 6) * 24 + (minutes - 390) / 60)
+    return min(times)
+
+
 def metrics(core: TcsCore) -> dict[str, float]:
     """The metrics the game declares (:mod:`omaha.tcs.game`), from the statistics."""
     s = core.stats
@@ -135,7 +199,18 @@ def metrics(core: TcsCore) -> dict[str, float]:
 
     landed = sum(s.get(f"steps_landed_{t}", 0) for t in UNIT_TYPES)
     lost = sum(s.get(f"steps_lost_{t}", 0) for t in UNIT_TYPES)
+    victory = core.scenario.victory
+    result = core.result
     out = {
+        "us_win": math.nan
+        if victory is None
+        else float(result is not None and result.winner == "US"),
+        "exits_opened": float(len(core.exits)),
+        "first_exit_hours": first_exit_hours(core),
+        "german_losses": min(
+            1.0, ratio(s.get("german_steps_lost", 0), s.get("german_steps_committed", 0))
+        ),
+        "pillboxes_destroyed": float(s.get("pillboxes_destroyed", 0)),
         "first_wave_ashore": ratio(s.get("wave1_landed", 0), s.get("wave1_planned", 0)),
         "dd_tanks_ashore": ratio(s.get("dd_landed", 0), s.get("dd_launched", 0)),
         "dukw_guns_lost": ratio(s.get("dukw_guns_lost", 0), s.get("dukw_guns_loaded", 0)),
@@ -143,7 +218,7 @@ def metrics(core: TcsCore) -> dict[str, float]:
             s.get("units_wrong_beach", 0),
             s.get("units_wrong_beach", 0) + s.get("units_correct_beach", 0),
         ),
-        "us_losses": ratio(lost, s.get("steps_committed", 0)),
+        "us_losses": min(1.0, ratio(lost, s.get("steps_committed", 0))),
         "turns_played": float(core.turn + 1 if not core.in_setup else 0),
         "steps_landed": float(landed),
         "steps_lost": float(lost),
@@ -162,6 +237,8 @@ def metrics(core: TcsCore) -> dict[str, float]:
         "illum_rounds": float(sum(v[2] for v in core.ammo.values())),
         "pillboxes": float(len(core.pillboxes)),
         "nfst_working": float(s.get("nfst_working", 0)),
+        "obstacles_tested": float(len(core.obstacles)),
+        "breaches_opened": float(len(core.breaches)),
     }
     for t in UNIT_TYPES:
         out[f"steps_landed_{t}"] = float(s.get(f"steps_landed_{t}", 0))
@@ -181,11 +258,19 @@ def _where_value(core: TcsCore, text: str) -> int:
     return FROM_CODE[text] if text in FROM_CODE else core.cell(text)
 
 
+def _labels(core: TcsCore, cells: Iterable[int]) -> list[str]:
+    return sorted(core.label(c) for c in cells)
+
+
+def _uids(core: TcsCore, units: Iterable[int]) -> list[str]:
+    return sorted(core.uid(i) for i in units)
+
+
 def dump(core: TcsCore) -> dict[str, Any]:
     """The game's fields as JSON-able data with printed labels."""
-    oob = core.scenario.oob
+    scen = core.scenario
     units = {}
-    for u in oob.units:
+    for u in scen.units:
         i = u.index
         row = [
             _where_text(core, core.where[i]),
@@ -193,8 +278,12 @@ def dump(core: TcsCore) -> dict[str, Any]:
             core.carried[i],
             core.planned_beach[i],
             core.on_task[i],
+            core.fire_mode[i],
+            int(core.status[i]),
+            core.dug_in[i],
+            core.defense_turns[i],
         ]
-        if row != ["await", u.steps, False, None, False]:
+        if row != ["await", u.steps, False, None, False, u.side == "German", 0, False, 0]:
             units[u.id] = row
     leaders = {
         ld.id: [
@@ -202,7 +291,7 @@ def dump(core: TcsCore) -> dict[str, Any]:
             core.label(core.leader_cell[ld.index]) if core.leader_cell[ld.index] >= 0 else None,
             core.leader_boat[ld.index],
         ]
-        for ld in oob.leaders
+        for ld in scen.oob.leaders
     }
     r = core.result
     return {
@@ -216,12 +305,21 @@ def dump(core: TcsCore) -> dict[str, Any]:
         if r is None
         else [r.winner, r.level, [[k, v] for k, v in r.points], r.detail],
         "tide_hour": core.tide_hour,
-        "pillboxes": [core.label(c) for c in core.pillboxes],
-        "pits": [core.label(c) for c in core.pits],
         "units": units,
         "moved": sorted(core.moved),
+        "acted": _uids(core, core.acted),
+        "fired_point": _uids(core, core.fired_point),
+        "spared": _uids(core, core.spared),
         "selected": core.selected,
-        "free": sorted(core.uid(i) for i in core.free),
+        "free": _uids(core, core.free),
+        "marked": _uids(core, core.marked),
+        "marked_point": _uids(core, core.marked_point),
+        "revealed": _uids(core, core.revealed),
+        "road_moved": _uids(core, core.road_moved),
+        "fired_upon": _uids(core, core.fired_upon),
+        "tested": _uids(core, core.tested),
+        "combat": core.combat,
+        "trigger": core.trigger,
         "plan": list(core.plan.tokens()) if core.plan else None,
         "draft": list(Plan("draft", tuple(core.draft_boats), tuple(core.draft_groups)).tokens()),
         "open_boat": core.open_boat,
@@ -235,19 +333,34 @@ def dump(core: TcsCore) -> dict[str, Any]:
         "landing": core.landing,
         "lctr_targets": [core.label(c) for c in core.lctr_targets],
         "lctr_done": core.lctr_done,
-        "smoke": sorted(core.label(c) for c in core.smoke),
+        "smoke": _labels(core, core.smoke),
         "smoke_sessions": core.smoke_sessions,
         "air": [core.air_loadout, core.air_controller, core.air_attacks],
         "ammo": dict(sorted(core.ammo.items())),
+        "missions": sorted(core.missions),
         "nfst": dict(sorted(core.nfst.items())),
         "overdraft": dict(sorted(core.overdraft_added.items())),
+        "obstacles": {core.label(c): v for c, v in sorted(core.obstacles.items())},
+        "clear_from": {core.label(c): v for c, v in sorted(core.clear_from.items())},
+        "breaching": {core.label(c): v for c, v in sorted(core.breaching.items())},
+        "breaches": dict(sorted(core.breaches.items())),
+        "breach_traffic": dict(sorted(core.breach_traffic.items())),
+        "exits": dict(sorted(core.exits.items())),
+        "company_morale": dict(sorted(core.company_morale.items())),
+        "us_sheets": dict(sorted(core.us_sheets.items())),
+        "us_implemented": sorted(core.us_implemented),
+        "released": sorted(core.released),
+        "entered": dict(sorted(core.entered.items())),
+        "german_sheets": sorted(core.german_sheets),
+        "batteries": dict(sorted(core.batteries.items())),
         "stats": dict(sorted(core.stats.items())),
     }
 
 
 def restore(core: TcsCore, data: dict[str, Any]) -> None:
     """Inverse of :func:`dump` (the kernel's fields are already set)."""
-    oob = core.scenario.oob
+    scen = core.scenario
+    core.init_fields()
     core.in_setup = data["in_setup"]
     core.turn = data["turn"]
     core.cursor = data["cursor"]
@@ -260,33 +373,46 @@ def restore(core: TcsCore, data: dict[str, Any]) -> None:
         None if r is None else Outcome(r[0], r[1], tuple((k, float(v)) for k, v in r[2]), r[3])
     )
     core.tide_hour = data["tide_hour"]
-    core.pillboxes = [core.cell(x) for x in data["pillboxes"]]
-    core.pits = [core.cell(x) for x in data["pits"]]
-    n = len(oob.units)
-    core.where = [AWAIT] * n
-    core.steps = [u.steps for u in oob.units]
-    core.carried = [False] * n
-    core.planned_beach = [None] * n
-    core.on_task = [False] * n
     for uid, row in data["units"].items():
-        i = oob.index(uid)
+        i = core.unit_index(uid)
         core.where[i] = _where_value(core, row[0])
-        core.steps[i], core.carried[i], core.planned_beach[i], core.on_task[i] = row[1:]
+        (
+            core.steps[i],
+            core.carried[i],
+            core.planned_beach[i],
+            core.on_task[i],
+            core.fire_mode[i],
+            status,
+            core.dug_in[i],
+            core.defense_turns[i],
+        ) = row[1:]
+        core.status[i] = Status(status)
+
+    def idx(ids: list[str]) -> set[int]:
+        return {core.unit_index(u) for u in ids}
+
     core.moved = set(data["moved"])
+    core.acted = idx(data["acted"])
+    core.fired_point = idx(data["fired_point"])
+    core.spared = idx(data["spared"])
     core.selected = data["selected"]
-    core.free = {oob.index(u) for u in data["free"]}
+    core.free = idx(data["free"])
+    core.marked = idx(data["marked"])
+    core.marked_point = idx(data["marked_point"])
+    core.revealed = idx(data["revealed"])
+    core.road_moved = idx(data["road_moved"])
+    core.fired_upon = idx(data["fired_upon"])
+    core.tested = idx(data["tested"])
+    core.combat = data["combat"]
+    core.trigger = data["trigger"]
     core.plan = Plan.from_tokens(data["plan"]) if data["plan"] is not None else None
     draft = Plan.from_tokens(data["draft"])
     core.draft_boats, core.draft_groups = list(draft.boats), list(draft.groups)
     core.open_boat = data["open_boat"]
     core.partial = data["partial"]
     core.counters = dict(data["counters"])
-    nl = len(oob.leaders)
-    core.leader_status = ["unselected"] * nl
-    core.leader_cell = [-1] * nl
-    core.leader_boat = [None] * nl
     for lid, (status, cell, boat) in data["leaders"].items():
-        k = oob.leader(lid).index
+        k = scen.oob.leader(lid).index
         core.leader_status[k] = status
         core.leader_cell[k] = core.cell(cell) if cell is not None else -1
         core.leader_boat[k] = boat
@@ -299,6 +425,21 @@ def restore(core: TcsCore, data: dict[str, Any]) -> None:
     core.smoke_sessions = data["smoke_sessions"]
     core.air_loadout, core.air_controller, core.air_attacks = data["air"]
     core.ammo = {k: list(v) for k, v in data["ammo"].items()}
+    core.missions = set(data["missions"])
     core.nfst = {k: list(v) for k, v in data["nfst"].items()}
     core.overdraft_added = dict(data["overdraft"])
+    core.obstacles = {core.cell(k): v for k, v in data["obstacles"].items()}
+    core.clear_from = {core.cell(k): v for k, v in data["clear_from"].items()}
+    core.breaching = {core.cell(k): v for k, v in data["breaching"].items()}
+    core.breaches = dict(data["breaches"])
+    core.breach_traffic = dict(data["breach_traffic"])
+    core.exits = dict(data["exits"])
+    core.company_morale = dict(data["company_morale"])
+    core.us_sheets = dict(data["us_sheets"])
+    core.us_implemented = set(data["us_implemented"])
+    core.released = set(data["released"])
+    core.entered = dict(data["entered"])
+    core.german_sheets = set(data["german_sheets"])
+    core.batteries = dict(data["batteries"])
     core.stats = dict(data["stats"])
+    core.reindex()

@@ -25,6 +25,8 @@ HERE = Path(__file__).parent
 MINI = HERE / "data" / "mini.toml"
 sys.path.insert(0, str(HERE))
 
+from routine import settle  # noqa: E402
+
 
 @pytest.fixture(scope="session")
 def tables() -> Tables:
@@ -58,9 +60,10 @@ Starter = Callable[..., TcsState]
 
 @pytest.fixture
 def start() -> Starter:
-    """A mini-scenario game past set-up: historical German set-up, ``plan`` committed.
+    """A mini-scenario game past set-up: historical German set-up, ``plan`` committed,
+    the battle's routine decisions passed until the landing system's next one.
 
-    ``dice`` are every die the game rolls until its next decision.
+    ``dice`` are every die the game rolls until then.
     """
 
     def make(plan: Plan, dice: Sequence[int] = (), scenario: Path = MINI) -> TcsState:
@@ -70,6 +73,7 @@ def start() -> Starter:
         state.apply(CommitPlan(plan.tokens()))
         if state.wait and state.wait[0] == "rockets":
             state.apply(EndRockets())
+        settle(state)
         return state
 
     return make

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from planbuild import boat, company_plan, full, pooled
+from routine import answer, play_until, settle
 
 from omaha.tcs.actions import (
     AirLoadout,
@@ -15,7 +16,6 @@ from omaha.tcs.actions import (
     CloseBoat,
     CommitPlan,
     EndAction,
-    EndOverdraft,
     EndRockets,
     EndSmoke,
     EndTransports,
@@ -23,10 +23,12 @@ from omaha.tcs.actions import (
     HoldStrike,
     LandAt,
     Load,
+    MoveMenu,
     MoveTo,
     OpenTransport,
     Overdraft,
     Select,
+    SelectStack,
     SmokeCheck,
     Strike,
     UseSetup,
@@ -42,32 +44,6 @@ from omaha.testing import start as start_game
 
 DATA = Path(__file__).parent / "data"
 Starter = Callable[..., TcsState]
-
-
-def play_until(state: TcsState, kind: str, turn: str | None = None) -> None:
-    """Answer the routine decisions until ``kind`` is pending (on ``turn``)."""
-    while not state.is_terminal():
-        assert state.wait is not None
-        if state.wait[0] == kind and (turn is None or state.turn_label == turn):
-            return
-        w = state.wait[0]
-        if w == "move":
-            state.apply(EndAction())
-        elif w in ("tide", "land"):
-            state.apply(state.legal_actions()[0])
-        elif w == "transports":
-            state.apply(EndTransports())
-        elif w == "air":
-            state.apply(AirLoadout(0))
-        elif w == "smoke":
-            state.apply(EndSmoke())
-        elif w == "strike":
-            state.apply(HoldStrike())
-        elif w == "overdraft":
-            state.apply(EndOverdraft())
-        else:  # pragma: no cover - a test scripted the wrong path
-            raise AssertionError(f"unexpected decision {w}")
-    raise AssertionError(f"the game ended before {kind}")
 
 
 def kinds(state: TcsState) -> list[str]:
@@ -89,7 +65,7 @@ def test_assault_landing_with_random_losses(start: Starter, oob: Oob) -> None:
     random steps (2.1j); the other lands on path 2 (Easy Red 3), hex 4 of the 0600 line."""
     plan = company_plan(oob, "E/2/116", "EasyRed")
     state = start(plan, [6, 6, 0, 0, 1, 1, 2, 4])
-    assert state.wait is not None and state.wait[0] == "move"
+    assert state.wait is not None and state.wait[0] == "action"
     assert state.turn_label == "0640 6 June" and state.phase == "US Action Phase"
     assert at(state, "E/2/116.1") == "lost"
     assert at(state, "E/2/116.2") == "A15.18"
@@ -139,7 +115,7 @@ def test_tide_advance_and_tow_only_units(start: Starter, oob: Oob) -> None:
     with state.edit():
         state.where[towed] = state.where[dukw] = cell
         state.carried[dukw] = True
-    play_until(state, "move", "0700 6 June")
+    play_until(state, "action", "0700 6 June")
     assert [e["new"] for e in events(state, "tcs.tide.move")] == ["0700"]
     assert events(state, "tcs.tide.drowned")[0]["unit"] == "Cn/115.guns"
     assert at(state, "Cn/115.guns") == "lost"
@@ -170,6 +146,7 @@ def test_transport_landing(start: Starter, oob: Oob) -> None:
     # unused capacity is not saved: the 1000 turn offers one LCI and five LCTs again
     assert len([a for a in state.legal_actions() if isinstance(a, OpenTransport)]) == 10
     state.apply(EndTransports())
+    settle(state)
     assert state.wait is not None and state.wait[0] == "land"
     options = [a.hex for a in state.legal_actions() if isinstance(a, LandAt)]
     assert len(options) == 11  # Fox Green 6 and 7 on the 1000 line
@@ -198,7 +175,7 @@ def test_leader_selection_landing_and_loss(start: Starter, oob: Oob) -> None:
     statuses = dict(zip((ld.id for ld in oob.leaders), state.leader_status, strict=True))
     assert statuses["Ldr-16"] == statuses["Ldr-ADC"] == "lost"  # went down with g.0
     assert statuses["Ldr-2/16"] == "map"
-    play_until(state, "move", "0700 6 June")
+    play_until(state, "action", "0700 6 June")
     k = oob.leader("Ldr-2/16").index
     assert state.leader_status[k] == "dead" and state.label(state.leader_cell[k]) == "A15.17"
     assert events(state, "tcs.leaders.loss")[0]["result"] == "killed"
@@ -213,14 +190,14 @@ def test_leaders_command_radius_and_removal(start: Starter, oob: Oob) -> None:
     assert all(state.leader_status[oob.leader(x).index] == "map" for x in ("Ldr-16", "Ldr-ADC"))
     # keep the company above the 1300 tide line (the test track jumps from 0640)
     with state.edit():
-        for i, w in enumerate(state.where):
-            if w >= 0:
+        for i in state.us_units():
+            if state.where[i] >= 0:
                 state.where[i] = state.cell("A15.14")
         for k, s in enumerate(state.leader_status):
             if s == "map":
                 state.leader_cell[k] = state.cell("A15.14")
     pin_dice(state, [1, 1] * 3)  # leader loss rolls at 1240
-    play_until(state, "move", "1300 6 June")
+    play_until(state, "action", "1300 6 June")
     assert set(state.leader_status) <= {"removed", "unselected"}
     assert events(state, "tcs.leaders.removed")[0]["leaders"] == ["Ldr-16", "Ldr-2/16", "Ldr-ADC"]
 
@@ -279,11 +256,16 @@ def test_airpower_german_sortie_and_bomb_kill(oob: Oob) -> None:
     state.apply(CommitPlan(Plan("air", (lct,)).tokens()))
     state.apply(EndRockets())
     assert state.wait is not None and state.wait[0] == "air"
-    pin_dice(state, [4, 4, 3, 4, 1, 1, 2, 1, 4, 4])
+    # 0640: no aircraft (2); the LCT lands (survival 2, path 2, hex 1)
+    pin_dice(state, [1, 1, 1, 1, 2, 1])
+    state.apply(AirLoadout(0))
+    # 0700: the strikes come before the turn's action phases (Aircraft and Artillery Phase)
+    play_until(state, "air", "0700 6 June")
+    pin_dice(state, [4, 4, 3, 4, 4, 4])
     state.apply(AirLoadout(1))
     assert events(state, "tcs.air.arrive")[0]["controller"] == "German"
     assert state.current_player() == "German" and state.wait[0] == "strike"
-    state.apply(Strike("A12.18"))
+    state.apply(Strike(at(state, "Sv/115.trk1")))
     for _ in range(2):
         state.apply(HoldStrike())
     assert BombUnit("Sv/115.trk1") in state.legal_actions()
@@ -313,6 +295,7 @@ def GAME_NFST(plan: Plan, dice: list[int]) -> TcsState:
     state.apply(EndRockets())
     while state.wait is not None and state.wait[0] == "nfst":
         state.apply(state.legal_actions()[0])
+    settle(state)
     return state
 
 
@@ -328,8 +311,8 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
     state = start(plan, dice, scenario=DATA / "mini-days.toml")
     assert state.steps[state.unit_index("E/2/16.2")] == 1
     with state.edit():
-        for i, w in enumerate(state.where):  # above the tide of the sparse test track
-            if w >= 0:
+        for i in state.us_units():  # above the tide of the sparse test track
+            if state.where[i] >= 0:
                 state.where[i] = state.cell("A15.14")
         state.leader_cell[oob.leader("Ldr-2/16").index] = state.cell("A15.14")
     pin_dice(state, [1, 1, 1, 1])  # Hicks's loss rolls at 0600 and 1200 7 June
@@ -340,15 +323,18 @@ def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
         state.apply(Overdraft("E/2/16.2"))
     assert state.steps[state.unit_index("E/2/16.2")] == 5
     assert state.overdraft_added == {"E/2/16": 4}
-    play_until(state, "move", "1200 7 June")
+    play_until(state, "action", "1200 7 June")
     edge = state.cell("A1.14")
     with state.edit():
         state.where[state.unit_index("F/2/116.1")] = edge
-    state.apply(Select("F/2/116.1"))
+    state.apply(MoveMenu())
+    state.apply(SelectStack("A1.14"))
     assert ExitWest() in state.legal_actions()
     state.apply(ExitWest())
     assert at(state, "F/2/116.1") == "exited"
     state.apply(EndAction())
+    while not state.is_terminal():  # the rest of the turn passes
+        answer(state)
     outcome = state.outcome()
     assert outcome is not None and outcome.winner == "German" and outcome.level == "US forfeit"
     assert "4 29th ID units" in outcome.detail
@@ -408,7 +394,7 @@ def test_dukw_guns_battery_fires_and_carrier(start: Starter, oob: Oob) -> None:
     assert m["dukw_guns_lost"] == pytest.approx(0.25)
     assert m["battery_fires_he"] == 15
     assert state.leader_status[oob.leader("Ldr-ADC").index] == "lost"
-    play_until(state, "move", "0800 6 June")
+    play_until(state, "action", "0800 6 June")
     assert at(state, "A/7FA.guns") in ("A11.16", "A12.16", "A13.16")  # advanced, not lost
 
 
@@ -417,6 +403,8 @@ def test_landed_units_move_with_full_allowance(start: Starter, oob: Oob) -> None
     their whole allowance, along the beach seaward of the shingle (2.3d)."""
     plan = company_plan(oob, "E/2/116", "EasyRed")
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])
+    state.apply(MoveMenu())
+    state.apply(SelectStack(at(state, "E/2/116.3")))
     state.apply(Select("E/2/116.3"))
     dests = {a.hex for a in state.legal_actions() if hasattr(a, "hex")}
     beach = state.scenario.beach
@@ -438,6 +426,8 @@ def test_op_sheet_starts_only_on_its_sector(start: Starter, oob: Oob) -> None:
     plan = company_plan(oob, "E/2/116", "EasyRed", opsheets=(OpSheet("s", "Easy Red 4", units),))
     state = start(plan, [1, 1, 1, 1, 2, 4, 4])  # lands in Easy Red 3
     assert not any(state.on_task)
+    state.apply(MoveMenu())
+    state.apply(SelectStack(at(state, "E/2/116.3")))
     state.apply(Select("E/2/116.3"))
     state.apply(MoveTo("A18.18"))  # first hex of Easy Red 4
     assert state.on_task[state.unit_index("E/2/116.3")]

@@ -22,6 +22,7 @@ from omaha.tcs.actions import (
     UsePlan,
     UseSetup,
 )
+from omaha.tcs.bots import HeuristicGerman, HeuristicUS
 from omaha.tcs.components.oob import Oob
 from omaha.tcs.components.plan import Plan
 from omaha.tcs.scenario import TcsScenario
@@ -51,15 +52,15 @@ def test_german_setup_limits(landing: TcsScenario) -> None:
     refuse(state, PlacePillbox("A14.13"), r"landward of the beach obstacle line.*3\.3g")
     refuse(state, PlacePillbox("Q1.01"), "not on the map")
     setup = landing.setups["historical"]
-    refuse(state, CommitSetup(("A15.11",) * 20, ()), "0 rocket pits; the German sets up 10")
-    refuse(state, CommitSetup(("A15.11",) * 20, setup.rocket_pits), r"two German .* in A15\.11")
-    refuse(state, CommitSetup(setup.pillboxes[:-1], setup.rocket_pits), "19 pill boxes")
+    refuse(state, CommitSetup(("A15.11",) * 24, ()), "0 rocket pits; the German sets up 10")
+    refuse(state, CommitSetup(("A15.11",) * 24, setup.rocket_pits), r"two German .* in A15\.11")
+    refuse(state, CommitSetup(setup.pillboxes[:-1], setup.rocket_pits), "23 pill boxes")
     bad_pits = (*setup.rocket_pits[:-1], "A15.20")
     refuse(state, CommitSetup(setup.pillboxes, bad_pits), r"rocket pit in A15\.20.*3\.4")
     state.apply(PlacePillbox("A15.11"))
     refuse(state, PlacePillbox("A15.11"), "already holds a German piece")
     refuse(state, CommitSetup(setup.pillboxes, setup.rocket_pits), "before any piece")
-    for _ in range(19):
+    for _ in range(23):
         state.apply(state.legal_actions()[0])
     assert state.wait is not None and state.wait[0] == "rocket pit"
     refuse(state, PlaceRocketPit("A15.16"), r"3\.4")
@@ -143,15 +144,14 @@ def test_views_hide_the_plan_from_the_german() -> None:
     assert german.notes == ("US landing plan: secret",)
     assert any(m.kind == "target" for m in us.marks)
     assert not any(m.kind == "target" for m in german.marks)
-    assert sum(1 for p in german.pieces if p.name == "Pill Box") == 20
+    assert sum(1 for p in german.pieces if p.name == "Pill Box") == 24
     assert ("tide line", "0600") in us.tracks
 
 
-def test_historical_bots_land_the_plan() -> None:
-    """omaha play tcs --bot historical: the historical plan, waves and transports."""
-    lineup = GAME.lineup("historical")
-    assert lineup == {"US": "historical-us", "German": "historical-german"}
-    us, german = GAME.bots["historical-us"](seed=1), GAME.bots["historical-german"](seed=2)
+def test_heuristic_bots_land_the_historical_plan() -> None:
+    """omaha play tcs --bot heuristic: the historical plan, waves and transports."""
+    assert GAME.lineup("heuristic") == {"US": "heuristic", "German": "heuristic"}
+    us, german = HeuristicUS(seed=1), HeuristicGerman(seed=2)
     state = fresh(11)
     with pytest.raises(omaha.IllegalAction):
         us.choose(state)  # the German sets up first
@@ -194,7 +194,7 @@ def test_survival_events_follow_the_table() -> None:
 
 
 def test_cli_plays_the_historical_landing(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["play", "tcs", "--bot", "historical", "--seed", "4"]) == 0
+    assert cli_main(["play", "tcs", "--bot", "heuristic", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "US landing plan 'historical' committed" in out
     assert "assault wave 1: 48 boats" in out and "transport landing" in out

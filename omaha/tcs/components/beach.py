@@ -223,7 +223,11 @@ class Beach:
         foot = dict(tables.foot_costs)
         vehicle = dict(tables.vehicle_costs)
 
+        self.road: frozenset[int] = frozenset(board.cells_where(feature="road"))
+
         def foot_cost(a: int, b: int) -> int | None:
+            """Foot movement (1.3, 1.9, 1.10, 1.13): the shingle's cost is taken off again
+            where a breach is open (2.5b); a road negates the bocage's cost (1.3)."""
             base = foot.get(board.terrain[b])
             if base is None:
                 return None
@@ -231,23 +235,85 @@ class Beach:
             for feat, _ in board.crossing(a, b):
                 if feat == "cliff":
                     return None
-                if feat == "shingle" and not board.has_side_feature(a, b, "breach_open"):
+                if feat == "shingle":
                     extra += tables.shingle_cost
                 if feat == "extreme_slope":
                     extra += tables.slope_cost
+                if feat == "bocage" and not (a in self.road and b in self.road):
+                    extra += tables.bocage_cost
             return base + extra
 
         def vehicle_cost(a: int, b: int) -> int | None:
+            """Vehicles and carriers (1.3, 1.9, 1.10, 1.13) cross no cliff, slope, bocage, and
+            the shingle only at an open breach (added by the movement rules, 2.5b)."""
             base = vehicle.get(board.terrain[b])
             if base is None:
                 return None
             for feat, _ in board.crossing(a, b):
-                if feat in ("cliff", "extreme_slope", "shingle"):
+                if feat in ("cliff", "extreme_slope", "shingle", "bocage"):
                     return None
             return base
 
         self.foot_graph = MovementGraph(board, foot_cost, "foot")
         self.vehicle_graph = MovementGraph(board, vehicle_cost, "vehicle")
+        #: breach name -> (strand cell, land cell, vehicle cost each way) for 2.5b traffic
+        self.breach_steps: dict[str, tuple[int, int, int, int]] = {
+            b.name: (
+                b.strand,
+                b.land,
+                vehicle.get(board.terrain[b.land], 1),
+                vehicle.get(board.terrain[b.strand], 1),
+            )
+            for b in self.breaches
+        }
+        self.battlefield(board)
+
+    def battlefield(self, board: Board) -> None:
+        """What the battle rules read off the map (1.1-1.13, 2.5, 2.6c, 3.1)."""
+        n = len(board)
+        self.level: tuple[int, ...] = tuple(int(board.prop(i, "level", 0) or 0) for i in range(n))
+        self.dz: frozenset[int] = frozenset(board.cells_where(feature="defensive_zone"))
+        self.improved: frozenset[int] = frozenset(board.cells_where(feature="improved"))
+        self.shingle_sides: frozenset[tuple[int, int]] = frozenset(board.sides_with("shingle"))
+        self.bocage_sides: frozenset[tuple[int, int]] = frozenset(board.sides_with("bocage"))
+        self.next_to_shingle: frozenset[int] = frozenset(
+            c for pair in self.shingle_sides for c in pair
+        )
+        self.strand_by_shingle: frozenset[int] = self.next_to_shingle & self.strand
+        self.breach_by_name: dict[str, Breach] = {b.name: b for b in self.breaches}
+        self.breach_of_side: dict[tuple[int, int], str] = {
+            (min(b.strand, b.land), max(b.strand, b.land)): b.name for b in self.breaches
+        }
+
+        def grouped(key: str) -> dict[str, tuple[int, ...]]:
+            out: dict[str, list[int]] = {}
+            for i in range(n):
+                v = board.prop(i, key)
+                if v is not None:
+                    out.setdefault(str(v), []).append(i)
+            return {k: tuple(v) for k, v in sorted(out.items())}
+
+        self.strongpoints: dict[str, tuple[int, ...]] = grouped("strongpoint")
+        self.villages: dict[str, tuple[int, ...]] = grouped("village")
+        self.draws: dict[str, tuple[int, ...]] = grouped("draw")
+        exits = grouped("exit")
+        for name, cells in exits.items():
+            if len(cells) != 1:
+                raise ScenarioError(f"map {board.id}", "exit", f"exit {name} needs one hex")
+        self.exits: dict[str, int] = {k: v[0] for k, v in exits.items()}
+        #: hex distances between every two cells, a row of bytes per cell (fast lookups)
+        self.dist: tuple[bytes, ...] = tuple(
+            bytes(np.minimum(board.distances_from(i), 255).astype(np.uint8).tolist())
+            for i in range(n)
+        )
+        near = sorted(self.strand_by_shingle)
+        #: each cell's distance to the nearest strand hex at the shingle (1.13a)
+        self.shingle_gap: tuple[int, ...] = tuple(
+            min((self.dist[c][x] for x in near), default=0) for c in range(n)
+        )
+        rows = self.row
+        self.north_edge: tuple[int, ...] = tuple(i for i in range(n) if rows[i] == max(rows))
+        self.south_edge: tuple[int, ...] = tuple(i for i in range(n) if rows[i] == min(rows))
 
     # -- tide (1.12) ---------------------------------------------------------
     def line(self, hour: str) -> dict[int, int]:

@@ -1,8 +1,11 @@
-"""The US order of battle of TCS Omaha, read from ``data/oob.toml``.
+"""The US order of battle of TCS Omaha, read from ``data/oob.toml``, and the unit
+types both sides share.
 
 Unit types carry the published load points and classes (2.1b, 2.1c, from the
-tables); the units themselves are reconstructed (see the data file). Units are
-numbered in file order; inside the rules a unit is that small int.
+tables) and their fire, defence and morale values (reconstructed, except the
+German counters the text prints: :mod:`omaha.tcs.components.german`); the units
+themselves are reconstructed (see the data file). Units are numbered in file
+order, the US first; inside the rules a unit is that small int.
 """
 
 from __future__ import annotations
@@ -15,25 +18,46 @@ from omaha.kernel.data import Node, load_toml
 from omaha.kernel.scenario import ProvenanceItem
 from omaha.tcs.components.tables import DATA, UNIT_TYPES, Tables
 
-MOVES = ("foot", "vehicle", "tow")
+MOVES = ("foot", "vehicle", "tow", "none")
+#: What a unit is, for the rules that name kinds (infantry type 2.4a, tanks 2.5a...).
+KINDS = ("rifle", "mg", "mortar", "at", "gun", "gun_direct", "vehicle", "tank", "pillbox", "rocket")
 
 
 @attrs.frozen
 class UnitType:
-    """A kind of unit: movement and load (2.1b/2.1c)."""
+    """A kind of unit: movement, load (2.1b/2.1c), fire, defence and morale."""
 
     name: str
     ma: int
     move: str
     target: str
     carrier: bool
-    points: int  # load points per step (2.1b)
-    load_class: int  # 1..4 (2.1c)
+    points: int  # load points per step (2.1b); 0 for the German
+    load_class: int  # 1..4 (2.1c); 0 for the German
+    kind: str = "rifle"
+    area: int = 0  # area firepower (a step's when per_step)
+    per_step: bool = False
+    range: int = 0
+    point: int = 0  # point firepower
+    point_range: int = 0
+    defense: int = 0  # point targets only
+    morale: int = 0  # 0: no morale (pill boxes 3.3c, rocket pits)
+    indirect: bool = False  # fires as a mortar, with a spotter
+
+    @property
+    def infantry_type(self) -> bool:
+        """TCS Omaha 2.4a: an infantry type unit (rifle and MG units)."""
+        return self.kind in ("rifle", "mg")
+
+    @property
+    def vehicle(self) -> bool:
+        """Vehicles and carriers (1.3, 1.10, 1.13): they cross no bocage, slope or shingle."""
+        return self.move == "vehicle"
 
 
 @attrs.frozen
 class Unit:
-    """One counter of the US order of battle."""
+    """One counter of either side."""
 
     index: int
     id: str
@@ -46,6 +70,12 @@ class Unit:
     company: str | None
     dd: bool
     calibre: str | None
+    side: str = "US"
+
+    def area_firepower(self, steps: int) -> int:
+        """Area firepower at ``steps`` steps (per-step weapons weaken with losses)."""
+        t = self.type
+        return t.area * steps if t.per_step else (t.area if steps > 0 else 0)
 
     @property
     def points(self) -> int:
@@ -108,6 +138,58 @@ class Oob:
         raise KeyError(lid)
 
 
+def unit_type(name: str, tn: Node, points: int = 0, load_class: int = 0) -> UnitType:
+    """A unit type record of a forces file (either side)."""
+    tn.only(
+        {
+            "ma",
+            "move",
+            "target",
+            "carrier",
+            "kind",
+            "area",
+            "per_step",
+            "range",
+            "point",
+            "point_range",
+            "defense",
+            "morale",
+            "indirect",
+            "source",
+        }
+    )
+
+    def num(key: str) -> int:
+        return tn.req(key).as_int_in(0, 99) if tn.has(key) else 0
+
+    def flag(key: str) -> bool:
+        return tn.req(key).as_bool() if tn.has(key) else False
+
+    t = UnitType(
+        name,
+        tn.req("ma").as_int_in(0, 99),
+        tn.req("move").as_choice(MOVES),
+        tn.req("target").as_choice({"area", "point"}),
+        flag("carrier"),
+        points,
+        load_class,
+        tn.req("kind").as_choice(KINDS) if tn.has("kind") else "rifle",
+        num("area"),
+        flag("per_step"),
+        num("range"),
+        num("point"),
+        num("point_range"),
+        num("defense"),
+        num("morale"),
+        flag("indirect"),
+    )
+    if t.area and not t.range:
+        raise tn.error("a unit with area firepower needs a range")
+    if t.point and not t.point_range:
+        raise tn.error("a unit with point firepower needs a point_range")
+    return t
+
+
 def load_oob(tables: Tables, path: str | Path = DATA / "oob.toml") -> Oob:
     """Read the order of battle; problems raise ``ScenarioError`` naming file and key."""
     root = load_toml(path)
@@ -115,18 +197,9 @@ def load_oob(tables: Tables, path: str | Path = DATA / "oob.toml") -> Oob:
     prov: list[ProvenanceItem] = []
     types: dict[str, UnitType] = {}
     for name, tn in root.req("types").items():
-        tn.only({"ma", "move", "target", "carrier", "source"})
         if name not in UNIT_TYPES:
             raise tn.error(f"unknown unit type (expected one of: {', '.join(UNIT_TYPES)})")
-        types[name] = UnitType(
-            name,
-            tn.req("ma").as_int_in(0, 99),
-            tn.req("move").as_choice(MOVES),
-            tn.req("target").as_choice({"area", "point"}),
-            tn.req("carrier").as_bool() if tn.has("carrier") else False,
-            tables.points_per_step(name),
-            tables.class_of(name),
-        )
+        types[name] = unit_type(name, tn, tables.points_per_step(name), tables.class_of(name))
         prov.append(ProvenanceItem("unit type", name, tn.source()))
     missing = sorted(set(UNIT_TYPES) - set(types))
     if missing:

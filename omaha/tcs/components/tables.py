@@ -151,6 +151,27 @@ class Tables:
     vehicle_costs: tuple[tuple[str, int], ...]
     visibility: int
     sight_blocks: frozenset[str]
+    shingle_fire: int
+    bocage_cost: int
+    dz_modifier: int
+    obstacle_results: tuple[tuple[int, str], ...]  # die -> "mines", "wire" or "clear"
+    breach_tank_within: int
+    breach_german_within: int
+    breach_vehicles: int
+    naval_first: str
+    naval_per_turn: int
+    naval_weapon: str
+    naval_concentration: str
+    naval_designator_day: int
+    naval_designator_night: int
+    naval_friendly_within: int
+    naval_observer_height: int
+    release_within: int
+    release_free_turns: int
+    max_german_opsheets: int
+    conversion: tuple[tuple[int, int], ...]  # die -> squad steps (0: none)
+    rocket_hit: frozenset[int]
+    unassigned_turns: int
     provenance: tuple[ProvenanceItem, ...]
 
     # -- lookups ----------------------------------------------------------------
@@ -330,6 +351,34 @@ def load_tables(path: str | Path = DATA / "tables.toml") -> Tables:
     src(tc, "table", "terrain costs")
     sg = root.req("sight")
     src(sg, "table", "line of sight")
+    bc = root.req("bocage")
+    src(bc, "table", "bocage (1.3)")
+    dz = root.req("defensive_zone")
+    src(dz, "table", "defensive zones (1.6)")
+    ob = root.req("obstacles")
+    src(ob, "table", "beach obstacle test (2.4a)")
+    obstacle_results: dict[int, str] = {}
+    for key, what in (("mines_wire", "mines"), ("wire_only", "wire"), ("clear", "clear")):
+        for d in ob.req(key).as_int_list():
+            if d in obstacle_results or not 1 <= d <= 6:
+                raise ob.req(key).error(f"die {d} is not a free face 1-6")
+            obstacle_results[d] = what
+    if sorted(obstacle_results) != [1, 2, 3, 4, 5, 6]:
+        raise ob.error("the test results must cover the die faces 1-6")
+    br = root.req("breaches")
+    src(br, "table", "shingle breaches (2.5)")
+    nv = root.req("naval")
+    src(nv, "table", "naval gunfire (2.6)")
+    rl = root.req("release")
+    src(rl, "table", "German release (3.1, 3.2)")
+    pb = root.req("pillbox")
+    src(pb, "table", "pill box conversion (3.3f)")
+    conversion = {d: 2 for d in pb.req("conversion_full").as_int_list()}
+    conversion.update({d: 1 for d in pb.req("conversion_minus_one").as_int_list()})
+    rp = root.req("rocket_pit")
+    src(rp, "table", "rocket pit targeting (3.4b)")
+    ua = root.req("unassigned")
+    src(ua, "table", "unassigned units (2.3g)")
 
     def costs(node: Node) -> tuple[tuple[str, int], ...]:
         return tuple((k, v.as_int_in(1, 99)) for k, v in node.items())
@@ -384,6 +433,27 @@ def load_tables(path: str | Path = DATA / "tables.toml") -> Tables:
         vehicle_costs=costs(tc.req("vehicle")),
         visibility=sg.req("visibility").as_int(),
         sight_blocks=frozenset(sg.req("block").as_str_list()),
+        shingle_fire=sh.req("fire_modifier").as_int(),
+        bocage_cost=bc.req("foot_cost").as_int(),
+        dz_modifier=dz.req("modifier").as_int(),
+        obstacle_results=tuple(sorted(obstacle_results.items())),
+        breach_tank_within=br.req("tank_within").as_int(),
+        breach_german_within=br.req("german_within").as_int(),
+        breach_vehicles=br.req("vehicles_per_turn").as_int(),
+        naval_first=nv.req("first_turn").as_str(),
+        naval_per_turn=nv.req("per_turn").as_int(),
+        naval_weapon=nv.req("weapon").as_str(),
+        naval_concentration=nv.req("concentration").as_choice({"A", "B"}),
+        naval_designator_day=nv.req("designator_day").as_int(),
+        naval_designator_night=nv.req("designator_night").as_int(),
+        naval_friendly_within=nv.req("friendly_within").as_int(),
+        naval_observer_height=nv.req("observer_height").as_int(),
+        release_within=rl.req("automatic_within").as_int(),
+        release_free_turns=rl.req("free_turns").as_int(),
+        max_german_opsheets=rl.req("max_german_opsheets").as_int(),
+        conversion=tuple(sorted((d, conversion.get(d, 0)) for d in range(1, 7))),
+        rocket_hit=frozenset(rp.req("hit").as_int_list()),
+        unassigned_turns=ua.req("defense_turns").as_int(),
         provenance=tuple(prov),
     )
 

@@ -103,19 +103,22 @@ def step_air_strikes(core: TcsCore) -> bool:
 
 
 def strike_targets(core: TcsCore) -> tuple[list[int], list[str]]:
-    """Hexes and point-target units the controller of the sortie may attack."""
-    if core.air_controller == "German":
-        occ = core.occupied_us()
-        cells = sorted(occ)
-        units = [
-            core.uid(i)
-            for c in cells
-            for i in occ[c]
-            if core.scenario.oob.units[i].type.target == "point"
-        ]
-        return cells, units
-    cells = sorted(core.german_cells())
-    return cells, [f"RP-{core.label(c)}" for c in core.pits]  # pill boxes: never (3.3d)
+    """Hexes and point-target units the controller of the sortie may attack (pill boxes
+    never: 3.3d)."""
+    enemy = "US" if core.air_controller == "German" else "German"
+    units = core.scenario.units
+    cells = sorted(
+        c for c, here in core.occupancy().items() if any(units[i].side == enemy for i in here)
+    )
+    targets = [
+        units[i].id
+        for c in cells
+        for i in core.units_at(c)
+        if units[i].side == enemy
+        and units[i].type.target == "point"
+        and units[i].type.kind != "pillbox"
+    ]
+    return cells, targets
 
 
 def legal_strike(core: TcsCore) -> Iterator[Action]:
@@ -137,7 +140,9 @@ def apply_strike(core: TcsCore, action: Action) -> None:
     if isinstance(action, HoldStrike):
         core.note("tcs.air.hold", "2.10a", player=who, source=src, attack=a["kind"])
     elif isinstance(action, Strike | BombHex):
-        verdict = resolve(core, Attack(src, a["kind"], a["firepower"], action.hex, 1, "2.10a"))
+        verdict = resolve(
+            core, Attack(src, a["kind"], a["firepower"], action.hex, 1, "2.10a", side=who)
+        )
         core.note(
             "tcs.air.attack",
             "2.10a",
@@ -153,10 +158,7 @@ def apply_strike(core: TcsCore, action: Action) -> None:
         hit = bomb_hits(d[0] + d[1], AirAttack(a["aircraft"], "bomb", a["firepower"], a["hit"]))
         target = action.unit
         if hit:
-            if target.startswith("RP-"):
-                core.pits.remove(core.cell(target[3:]))
-            else:
-                core.lose_unit(core.unit_index(target), "tcs.air.kill", "2.10a")
+            core.lose_unit(core.unit_index(target), "tcs.air.kill", "2.10a")
         core.note(
             "tcs.air.bomb",
             "2.10a",

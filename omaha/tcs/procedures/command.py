@@ -1,13 +1,25 @@
-"""US command after landing: op sheets carried out from their correct sector (2.3a)."""
+"""US command after landing: op sheets carried out from their correct sector (2.3a),
+new op sheets and their weighted turns (2.3a, 12 at most), unassigned units that
+must fall back (2.3g), and company morale recovering each hour (1.13a levels)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
-from omaha.tcs.core import TcsCore
+from omaha.tcs.actions import EndSheets, OpSheet
+from omaha.tcs.core import Decision, TcsCore
+from omaha.tcs.procedures.combat import retreat
+from omaha.tcs.rules import weighted_turns
 
 register_templates(
     {
         "tcs.opsheet.start": "{unit} is on its op sheet's sector {sector}",
+        "tcs.sheet.start": "{formation} starts implementing an op sheet",
+        "tcs.sheet.us": "{formation}'s op sheet is {result}",
+        "tcs.unassigned": "{unit}, unassigned beyond the shingle after {turns} turns of "
+        "defence, falls back",
     }
 )
 
@@ -32,3 +44,129 @@ def check_task(core: TcsCore, i: int) -> None:
     if sector is not None and sector.name == sheet:
         core.on_task[i] = True
         core.note("tcs.opsheet.start", "2.3a", player="US", unit=core.uid(i), sector=sheet)
+
+
+# ------------------------------------------------------------------ new op sheets (2.3a)
+def implemented_count(core: TcsCore) -> int:
+    """US op sheets implemented now: landing sheets with a unit on task (2.3a), and the
+    new sheets implemented since."""
+    plan = core.plan
+    landing = 0
+    if plan is not None:
+        for o in plan.opsheets:
+            if any(core.on_task[core.unit_index(u)] for u in o.units):
+                landing += 1
+    return landing + len(core.us_implemented)
+
+
+def under_leader(core: TcsCore, formation: str) -> bool:
+    radius = core.scenario.tables.leader_radius
+    leaders = [core.leader_cell[k] for k in core.living_leaders_on_map()]
+    return any(
+        core.where[i] >= 0 and any(core.dist(core.where[i], c) <= radius for c in leaders)
+        for i in core.scenario.oob.formation_units(formation)
+    )
+
+
+def accrue(core: TcsCore) -> None:
+    """TCS Omaha 2.3a: implementing sheets gain weighted turns (1 a turn under a leader,
+    else the series rate); at the series' threshold a sheet is implemented, never more
+    than 12 at a time."""
+    scen = core.scenario
+    for f in sorted(core.us_sheets):
+        members = scen.oob.formation_units(f)
+        if not any(core.where[i] >= 0 for i in members):
+            del core.us_sheets[f]
+            continue
+        fired = any(i in core.fired_upon for i in members)
+        rate = weighted_turns(under_leader(core, f), fired, False, core.night, scen.series)
+        core.us_sheets[f] += rate
+        if (
+            core.us_sheets[f] >= scen.series.implement_at
+            and implemented_count(core) < scen.tables.max_us_opsheets
+        ):
+            del core.us_sheets[f]
+            core.us_implemented.add(f)
+            core.note("tcs.sheet.us", "2.3a", player="US", formation=f, result="implemented")
+
+
+def sheet_candidates(core: TcsCore) -> list[str]:
+    """Companies ashore with a unit not on task and no op sheet being implemented."""
+    scen = core.scenario
+    out = set()
+    for i in core.us_units():
+        if core.where[i] < 0 or core.on_task[i]:
+            continue
+        f = scen.units[i].formation
+        if f not in core.us_sheets and f not in core.us_implemented:
+            out.add(f)
+    return sorted(out)
+
+
+def step_us_sheets(core: TcsCore) -> bool:
+    """TCS Omaha 2.3a: op sheets in the Command Planning Phase (the last turn's fire
+    counted, then forgotten)."""
+    if not core.started:
+        core.started = True
+        core.sd = {"ended": False}
+        accrue(core)
+        core.fired_upon = set()
+    if core.sd["ended"] or not sheet_candidates(core):
+        return True
+    return core.set_wait(Decision.SHEETS, "US", "start op sheets for companies ashore, or end")
+
+
+def legal_sheets(core: TcsCore) -> Iterator[Action]:
+    yield EndSheets()
+    for f in sheet_candidates(core):
+        yield OpSheet.of(f)
+
+
+def apply_sheets(core: TcsCore, action: Action) -> None:
+    if isinstance(action, EndSheets):
+        core.sd["ended"] = True
+        return
+    assert isinstance(action, OpSheet)
+    core.us_sheets[action.formation] = 0
+    core.note("tcs.sheet.start", "2.3a", player="US", formation=action.formation)
+
+
+def step_recovery(core: TcsCore) -> bool:
+    """Series 17.0 (reconstructed): on each hour turn every company regains morale."""
+    if not core.turn_has("hour"):
+        return True
+    rec = core.scenario.series.morale_recovery
+    for f in sorted(core.company_morale):
+        core.company_morale[f] = max(0, core.company_morale[f] - rec)
+        if not core.company_morale[f]:
+            del core.company_morale[f]
+    return True
+
+
+# ------------------------------------------------------------------ unassigned (2.3g)
+def unassigned_retreats(core: TcsCore) -> None:
+    """TCS Omaha 2.3g: a US unit landward of the shingle with no op sheet (and no leader
+    this turn) retreats after at most 3 turns of defence; seaward of the shingle it is
+    free of this. Reading: a turn of defence is a turn fired upon or with a German unit
+    within two hexes."""
+    scen = core.scenario
+    limit = scen.tables.unassigned_turns
+    german = [
+        c for c, here in core.occupancy().items() if any(core.side(i) == "German" for i in here)
+    ]
+    for i in core.us_units():
+        c = core.where[i]
+        if c < 0 or c not in scen.beach.land or command_assigned(core, i):
+            core.defense_turns[i] = 0
+            continue
+        contact = i in core.fired_upon or any(core.dist(c, g) <= 2 for g in german)
+        core.defense_turns[i] = core.defense_turns[i] + 1 if contact else 0
+        if core.defense_turns[i] >= limit:
+            core.defense_turns[i] = 0
+            core.note("tcs.unassigned", "2.3g", player="US", unit=core.uid(i), turns=limit)
+            retreat(core, i, "2.3g")
+
+
+def command_assigned(core: TcsCore, i: int) -> bool:
+    u = core.unit(i)
+    return i in core.free or core.on_task[i] or u.formation in core.us_implemented

@@ -1,17 +1,15 @@
 """Attacks the landing rules launch, and the interface that resolves them.
 
-Part 1 of TCS Omaha computes everything up to an attack: the LCT(R) rounds per
-hex of Area C (2.2), the A-20 strafes and area bombs (2.10a), and the battery
-fires in the ammunition pool (2.9). Resolving them needs the TCS series fire
-tables (area/point fire, HE against defence values), which are not in our
-text and come with part 2. Until then a :class:`FireResolver` receives each
-:class:`Attack`; the default, :class:`UnresolvedFire`, changes nothing and its
-verdict "unresolved" goes into the log line of the attack.
-
-Part 2 supplies a resolver (``TcsGame(resolver=...)``) that rolls the state's
-dice and applies the result; everything upstream stays as it is. The bomb's
+The landing system computes everything up to an attack: the LCT(R) rounds per
+hex of Area C (2.2) and the A-20 strafes and area bombs (2.10a). A
+:class:`FireResolver` receives each :class:`Attack`; the game's default,
+:class:`BattleResolver`, resolves it on the (reconstructed) series fire tables:
+rockets as 155mm HE rounds (2.2b), strafes and bombs as area fire of their
+firepower (2.10a) against the enemy's area targets (pill boxes never fall to
+aircraft, 3.3d). ``TcsGame(resolver=...)`` may replace it (tests record the
+attacks with their own); :class:`UnresolvedFire` changes nothing. The bomb's
 point-target alternative of 2.10a (a two-dice hit roll of 8+ kills) needs no
-series table and is resolved by the game itself.
+series table and is resolved by the air rules themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ from typing import Protocol
 import attrs
 
 from omaha.tcs.core import TcsCore
+from omaha.tcs.procedures.combat import area_attack, area_hex_modifier, he_rounds
 
 
 @attrs.frozen
@@ -33,6 +32,7 @@ class Attack:
     target: str  # hex label
     rounds: int  # rounds or passes delivered to the hex
     rule: str  # the rule that launched it
+    side: str = "US"  # who attacks
 
 
 @attrs.frozen
@@ -44,7 +44,7 @@ class AttackResult:
 class FireResolver(Protocol):
     """Resolves attacks for a game in progress.
 
-    It may roll ``core.dice``, change the game (part 2: steps lost, pill boxes
+    It may roll ``core.dice``, change the game (steps lost, pill boxes
     destroyed) and log its own events; it returns a short verdict that the game
     writes into the event announcing the attack.
     """
@@ -53,13 +53,38 @@ class FireResolver(Protocol):
 
 
 class UnresolvedFire:
-    """Part 1 default: every attack is recorded as unresolved (the tables are part 2)."""
+    """Changes nothing: every attack is recorded as unresolved (for studying the landing
+    system alone)."""
 
     def resolve(self, core: TcsCore, attack: Attack) -> AttackResult:
-        return AttackResult(False, "unresolved: TCS series fire tables (part 2)")
+        return AttackResult(False, "unresolved")
+
+
+class BattleResolver:
+    """Resolves the landing system's attacks on the series fire tables (the default)."""
+
+    def resolve(self, core: TcsCore, attack: Attack) -> AttackResult:
+        cell = core.cell(attack.target)
+        if attack.weapon.endswith("HE"):
+            calibre = attack.weapon.split()[0]
+            he_rounds(core, cell, attack.rounds, calibre, source=attack.source, rule=attack.rule)
+            return AttackResult(True, "resolved")
+        enemy = [i for i in core.units_at(cell) if core.side(i) != attack.side]
+        modifier = area_hex_modifier(core, cell, forest=False, shingle=False)
+        area_attack(
+            core,
+            cell,
+            attack.firepower,
+            modifier,
+            targets=enemy,
+            mortar=False,
+            source=attack.source,
+            rule=attack.rule,
+        )
+        return AttackResult(True, "resolved")
 
 
 def resolve(core: TcsCore, attack: Attack) -> str:
     """Hand an attack to the game's fire resolver; returns its verdict."""
-    resolver: FireResolver = getattr(core.game, "resolver", None) or UnresolvedFire()
+    resolver: FireResolver = getattr(core.game, "resolver", None) or BattleResolver()
     return resolver.resolve(core, attack).text

@@ -315,10 +315,12 @@ def place_landing(core: TcsCore) -> None:
         core.bump(f"steps_lost_{unit.type.name}", lost)
         core.bump(f"steps_landed_{unit.type.name}", got)
         if got == 0:
-            core.where[i], core.steps[i] = LOST, 0
+            core.place(i, LOST)
+            core.steps[i] = 0
             continue
         cell = majority_hex(parts[u])
-        core.where[i], core.steps[i] = cell, got
+        core.place(i, cell)
+        core.steps[i] = got
         core.carried[i] = u in via_dukw and unit.type.move == "tow"
         placed.setdefault(cell, []).append(u + (f" ({got}/{planned[u]})" if lost else ""))
         sector = core.scenario.beach.sector_of(cell)

@@ -107,13 +107,19 @@ def step_leader_losses(core: TcsCore) -> bool:
 
 
 def exposed(core: TcsCore, cell: int) -> bool:
-    """Whether a German piece sees ``cell`` within visibility and its weapon's range."""
+    """Whether a released German unit sees ``cell`` within visibility and its weapon's
+    range (its longest: a pill box's MGs reach 12 hexes, its gun 7)."""
     scen = core.scenario
     vis = scen.tables.visibility
-    board = scen.board
-    for g, rng in [(c, scen.pillbox_range) for c in core.pillboxes] + [
-        (c, scen.rocket_pit_range) for c in core.pits
-    ]:
-        if board.distance(g, cell) <= min(rng, vis) and los(core, g, cell):
+    released = core.released
+    for i in core.german_units():
+        g = core.where[i]
+        if g < 0:
+            continue
+        u = scen.units[i]
+        if scen.german.formation(u.formation).status != "released" and u.formation not in released:
+            continue
+        rng = max(u.type.range, u.type.point_range)
+        if core.dist(g, cell) <= min(rng, vis) and los(core, g, cell):
             return True
     return False

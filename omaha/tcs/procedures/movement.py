@@ -1,51 +1,26 @@
-"""US movement on the beach (2.1n, 2.3d-2.3f) and the 29th ID's exit west (2.7b)."""
+"""Movement (series 20.0, reconstructed; TCS Omaha 1.3-1.13, 2.3d-2.3f, 2.4, 2.5, 3.1).
+
+Where a unit or leader may go this phase and what it costs: terrain and hexside
+costs come from the map (:class:`~omaha.tcs.components.beach.Beach` graphs:
+bocage +2 on foot and closed to vehicles, 1.3; cliffs closed, 1.9; extreme
+slopes +2 on foot and closed to vehicles, 1.10; the shingle +2 on foot and closed
+to vehicles, 1.13). On top, per game: the sea beyond the tide line (1.11, 1.12),
+hexes held by the enemy, beach obstacle hexes until tested and cleared (2.4),
+open shingle breaches (2.5b: vehicles one a turn, foot units without the +2),
+command (2.3d: no US unit without a leader or op sheet beyond the shingle; 3.1:
+German units move once released and on an op sheet, or in their first turns),
+and modes (entering move mode costs half the allowance, [op16]).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import heapq
+from typing import cast
 
-from omaha.kernel.actions import Action
-from omaha.kernel.events import register_templates
-from omaha.tcs.actions import EndAction, ExitWest, MoveTo, Select, Stay
-from omaha.tcs.core import EXITED, Decision, TcsCore
-from omaha.tcs.procedures.command import check_task
+from omaha.tcs.core import Status, TcsCore
 
-#: reachable hexes by (start, allowance, graph, free), for one tide and German set
-ReachTable = dict[tuple[int, int, str, bool], dict[int, int]]
-
-register_templates(
-    {
-        "tcs.leaders.command": "{units} units start the phase within 3 hexes of a leader",
-        "tcs.move": "{unit} moves {start} -> {end} ({mp} MP)",
-        "tcs.exit": "{unit} leaves the map westward from {hex}",
-    }
-)
-
-
-def step_move(core: TcsCore) -> bool:
-    """US movement: along the beach seaward of the shingle (2.3d, 2.3e), landed units
-    with their full allowance (2.1n); under a leader (2.3f) or on task with a
-    landing op sheet (2.3a) a unit may also go landward. Reading: beach obstacle
-    hexes (2.4) stay closed until tested, which comes with part 2."""
-    if not core.started:
-        core.started = True
-        core.sd = {"ended": False}
-        core.moved, core.selected = set(), None
-        radius = core.scenario.tables.leader_radius
-        board = core.scenario.board
-        leaders = [core.leader_cell[k] for k in core.living_leaders_on_map()]
-        core.free = {
-            i
-            for i, w in enumerate(core.where)
-            if w >= 0 and any(board.distance(w, c) <= radius for c in leaders)
-        }
-        if core.free:
-            core.note("tcs.leaders.command", "2.3f", player="US", units=len(core.free))
-    if core.sd["ended"]:
-        return True
-    if core.selected is not None:
-        return core.set_wait(Decision.MOVE, "US", f"move {core.selected}: choose a hex, or stay")
-    return core.set_wait(Decision.MOVE, "US", "select a unit to move, or end the action phase")
+#: cell -> (cost, previous cell) of a search
+Search = dict[int, tuple[int, int]]
 
 
 def is_leader(pid: str) -> bool:
@@ -59,140 +34,301 @@ def piece_cell(core: TcsCore, pid: str) -> int:
     return core.where[core.unit_index(pid)]
 
 
-def mover(core: TcsCore, pid: str) -> tuple[int, str, bool]:
-    """Allowance, movement graph and whether the piece may go landward."""
+def enemy_cells(core: TcsCore, side: str) -> frozenset[int]:
+    return core.cells_of("German" if side == "US" else "US")
+
+
+def obstacle_closed(core: TcsCore, cell: int, *, rifle: bool, vehicle: bool) -> bool:
+    """TCS Omaha 2.4: an obstacle hex is closed until tested; mines and wire until
+    breached (never forced, 2.4b); wire only until cleared, which infantry may do by
+    entering (2.4c); a clear hex opens from the next turn (2.4d)."""
+    state = core.obstacles.get(cell)
+    if state is None or state == "mines":
+        return True
+    if state == "wire":
+        return not rifle
+    if state == "clear":
+        return core.clear_from.get(cell, 0) > core.turn
+    return False
+
+
+def impassable(core: TcsCore, side: str, *, vehicle: bool, rifle: bool = False) -> frozenset[int]:
+    """Hexes a unit of ``side`` cannot enter this turn (the sea apart)."""
+
+    def make() -> frozenset[int]:
+        closed = set(enemy_cells(core, side))
+        for cell in core.scenario.beach.obstacles:
+            if obstacle_closed(core, cell, rifle=rifle, vehicle=vehicle):
+                closed.add(cell)
+        return frozenset(closed)
+
+    return core.derived(("closed", side, vehicle, rifle), make)
+
+
+# ------------------------------------------------------------------ who may move
+def command_free(core: TcsCore, i: int) -> bool:
+    """TCS Omaha 2.3a, 2.3f: a US unit free to go beyond the shingle (under a leader at
+    the start of the Action Phase, or on an implemented op sheet)."""
+    u = core.unit(i)
+    return i in core.free or core.on_task[i] or u.formation in core.us_implemented
+
+
+def german_may_move(core: TcsCore, i: int) -> bool:
+    """TCS Omaha 3.1, 3.2: a German unit moves once released: the garrisons at once,
+    a reserve on an implemented op sheet, a reinforcement for its first two turns
+    after entering and then only on an implemented op sheet."""
+    scen = core.scenario
+    f = core.unit(i).formation
+    status = scen.german.formation(f).status
+    if status == "released":
+        return True
+    if f not in core.released:
+        return False
+    if f in core.german_sheets:
+        return True
+    if status == "reinforcement" and f in core.entered:
+        return core.turn < core.entered[f] + scen.tables.release_free_turns
+    return False
+
+
+def allowance(core: TcsCore, i: int) -> int:
+    """Movement points this phase: the type's (a Dukw-landed gun rides its carrier,
+    1.12a reading); half of it goes to entering move mode from fire mode ([op16]); a
+    suppressed unit has half of what is left (READINGS.md)."""
+    u = core.unit(i)
+    ma = (10 if core.carried[i] else 0) if u.type.move == "tow" else u.type.ma
+    if core.fire_mode[i]:
+        ma -= ma // 2
+    if core.status[i] == Status.SUPPRESSED:
+        ma //= 2  # reading of series 17.0: a suppressed unit crawls, it does not fire
+    return ma
+
+
+def may_move(core: TcsCore, i: int) -> bool:
+    """Unit ``i`` may make a voluntary move now (its own side's Action Phase): not
+    paralyzed (a suppressed unit crawls at half its allowance)."""
+    if core.where[i] < 0 or core.status[i] == Status.PARALYZED or i in core.acted:
+        return False
+    if core.uid(i) in core.moved or allowance(core, i) <= 0:
+        return False
+    if core.side(i) == "German":
+        return german_may_move(core, i)
+    beach = core.scenario.beach
+    return core.where[i] in beach.strand or command_free(core, i)
+
+
+# ------------------------------------------------------------------ where to
+def terrain_key(core: TcsCore, side: str) -> int:
+    """A small number naming what movement depends on besides the mover: tide, enemy
+    hexes, obstacle states, breaches and their traffic (shared by every game of the
+    scenario, so equal positions reuse each other's searches)."""
+
+    def make() -> int:
+        scen = core.scenario
+        full = scen.tables.breach_vehicles
+        state = (
+            core.tide_hour,
+            side,
+            tuple(sorted(enemy_cells(core, side))),
+            tuple(sorted(core.obstacles.items())),
+            tuple(sorted(c for c, t in core.clear_from.items() if t > core.turn)),
+            tuple(sorted(core.breaches)),
+            tuple(sorted(b for b, n in core.breach_traffic.items() if n >= full)),
+        )
+        ids = scen.terrain_ids
+        tid = ids.get(state)
+        if tid is None:
+            if len(ids) > 50_000:
+                ids.clear()  # ids keep counting up: a forgotten one is never reused
+            scen.terrain_count += 1
+            tid = ids[state] = scen.terrain_count
+        return tid
+
+    return core.derived(("terrain", side), make)
+
+
+def search(
+    core: TcsCore, start: int, ma: int, *, side: str, vehicle: bool, rifle: bool, free: bool
+) -> Search:
+    """Cheapest costs within ``ma`` from ``start`` for one mover (see the module doc)."""
+    return _search(core, start, ma, side=side, vehicle=vehicle, rifle=rifle, free=free)[0]
+
+
+class Ways:
+    """What one kind of mover meets on the map now (see the module docstring)."""
+
+    def __init__(self, core: TcsCore, side: str, vehicle: bool, rifle: bool, free: bool) -> None:
+        scen = core.scenario
+        beach = scen.beach
+        self.sea = beach.sea(core.tide_hour)
+        self.closed = impassable(core, side, vehicle=vehicle, rifle=rifle)
+        self.land = beach.land if side == "US" and not free else frozenset()
+        self.graph = beach.vehicle_graph if vehicle else beach.foot_graph
+        self.wire = frozenset(c for c, s in core.obstacles.items() if s == "wire")
+        self.extra: dict[int, list[tuple[int, int]]] = {}
+        self.discount: dict[tuple[int, int], int] = {}
+        for name in core.breaches:
+            strand, land, into_land, into_strand = beach.breach_steps[name]
+            if vehicle:
+                if core.breach_traffic.get(name, 0) < scen.tables.breach_vehicles:
+                    self.extra.setdefault(strand, []).append((land, into_land))
+                    self.extra.setdefault(land, []).append((strand, into_strand))
+            else:
+                self.discount[(strand, land)] = scen.tables.shingle_cost
+                self.discount[(land, strand)] = scen.tables.shingle_cost
+
+    def steps(self, a: int, ma: int) -> list[tuple[int, int]]:
+        """(hex, cost) of every hex enterable from ``a`` in one step (within ``ma``)."""
+        out = []
+        sea, closed, land, wire, discount = (
+            self.sea,
+            self.closed,
+            self.land,
+            self.wire,
+            (self.discount),
+        )
+        for b, c in (*self.graph.steps(a), *self.extra.get(a, ())):
+            if b in sea or b in closed or b in land:
+                continue
+            c -= discount.get((a, b), 0)
+            if b in wire:
+                c += ma // 2  # 2.4c: the first crossing infantry spends half its allowance
+            if c <= ma:
+                out.append((b, c))
+        return out
+
+
+def ways(core: TcsCore, side: str, vehicle: bool, rifle: bool, free: bool) -> Ways:
+    return core.derived(
+        ("ways", side, vehicle, rifle, free), lambda: Ways(core, side, vehicle, rifle, free)
+    )
+
+
+def _search(
+    core: TcsCore, start: int, ma: int, *, side: str, vehicle: bool, rifle: bool, free: bool
+) -> tuple[Search, dict[int, int]]:
+    """:func:`search`, and the reachable hexes with their costs (both cached; read only)."""
+    scen = core.scenario
+    key = (terrain_key(core, side), start, ma, vehicle, rifle, free)
+    cache = scen.reach_cache
+    hit = cache.get(key)
+    if hit is not None:
+        return cast(tuple[Search, dict[int, int]], hit)
+    if len(cache) > 20_000:
+        cache.clear()
+    w = ways(core, side, vehicle, rifle, free)
+    best: Search = {start: (0, start)}
+    heap = [(0, start)]
+    done: set[int] = set()
+    while heap:
+        d, a = heapq.heappop(heap)
+        if a in done:
+            continue
+        done.add(a)
+        for b, c in w.steps(a, ma):
+            if b in done:
+                continue
+            nd = d + c
+            if nd > ma:
+                continue
+            old = best.get(b)
+            if old is None or nd < old[0] or (nd == old[0] and a < old[1]):
+                best[b] = (nd, a)
+                heapq.heappush(heap, (nd, b))
+    found = (best, {c: v[0] for c, v in best.items() if c != start})
+    cache[key] = found
+    return found
+
+
+def first_steps(core: TcsCore, i: int) -> list[int]:
+    """The hexes next to unit ``i`` it could step into now (what a quick listing needs)."""
+    ma = allowance(core, i)
+    if ma <= 0:
+        return []
+    u = core.scenario.units[i]
+    vehicle = u.type.vehicle or u.type.move == "tow"
+    free = u.side == "German" or command_free(core, i)
+    rifle = u.type.kind == "rifle"
+    a = core.where[i]
+
+    def make() -> list[int]:
+        return [b for b, _ in ways(core, u.side, vehicle, rifle, free).steps(a, ma)]
+
+    return core.derived(("first", a, u.side, vehicle, rifle, free, ma), make)
+
+
+def mover(core: TcsCore, pid: str) -> tuple[int, bool, bool, bool, str]:
+    """Allowance, vehicle, rifle (may clear wire), free of the shingle limit, side."""
     if is_leader(pid):
-        return core.scenario.tables.leader_mp, "foot", True
+        return core.scenario.tables.leader_mp, False, False, True, "US"
     i = core.unit_index(pid)
-    u = core.scenario.oob.units[i]
-    free = i in core.free or core.on_task[i]
-    if u.type.move == "tow":
-        return (10, "vehicle", free) if core.carried[i] else (0, "foot", free)
-    return u.type.ma, u.type.move, free
+    u = core.unit(i)
+    vehicle = u.type.vehicle or u.type.move == "tow"
+    free = u.side == "German" or command_free(core, i)
+    return allowance(core, i), vehicle, u.type.kind == "rifle", free, u.side
 
 
-def reach_table(core: TcsCore) -> ReachTable:
-    """Reachable hexes by (start, allowance, graph, free) for the current tide and
-    German pieces; pure, so it lives on the scenario and is shared by all states."""
-    key = (core.tide_hour, tuple(sorted(core.german_cells())))
-    cache = core.scenario.reach_cache
-    table = cache.get(key)
-    if table is None:
-        if len(cache) > 64:
-            cache.clear()
-        table = cache[key] = {}
-    return table
+def unit_destinations(core: TcsCore, i: int) -> dict[int, int]:
+    """Hexes unit ``i`` can reach this phase, with their MP cost (shared: read only)."""
+    ma = allowance(core, i)
+    if ma <= 0:
+        return {}
+    u = core.scenario.units[i]
+    vehicle = u.type.vehicle or u.type.move == "tow"
+    free = u.side == "German" or command_free(core, i)
+    found = _search(
+        core,
+        core.where[i],
+        ma,
+        side=u.side,
+        vehicle=vehicle,
+        rifle=u.type.kind == "rifle",
+        free=free,
+    )
+    return found[1]
 
 
-def destinations(core: TcsCore, pid: str, table: ReachTable | None = None) -> dict[int, int]:
-    """Hexes the piece can reach this phase, with their MP cost."""
-    ma, graph_name, free = mover(core, pid)
+def destinations(core: TcsCore, pid: str) -> dict[int, int]:
+    """Hexes the piece can reach this phase, with their MP cost (shared: read only)."""
+    if not is_leader(pid):
+        return unit_destinations(core, core.unit_index(pid))
+    ma, vehicle, rifle, free, side = mover(core, pid)
     if ma <= 0:
         return {}
     start = piece_cell(core, pid)
-    table = reach_table(core) if table is None else table
-    key = (start, ma, graph_name, free)
-    hit = table.get(key)
-    if hit is None:
-        beach = core.scenario.beach
-        graph = beach.foot_graph if graph_name == "foot" else beach.vehicle_graph
-        hit = graph.reachable(start, ma, blocked=blocked(core, free))
-        hit.pop(start, None)
-        table[key] = hit
-    return hit
+    return _search(core, start, ma, side=side, vehicle=vehicle, rifle=rifle, free=free)[1]
 
 
-def blocked(core: TcsCore, free: bool) -> frozenset[int]:
-    """Hexes no US unit may enter: sea, obstacle hexes, German pieces, and the land
-    beyond the shingle for a unit without a leader or op sheet (2.3d)."""
-    key = (core.tide_hour, free, tuple(sorted(core.german_cells())))
-    cache = core.scenario.blocked_cache
-    hit = cache.get(key)
-    if hit is None:
-        beach = core.scenario.beach
-        base = set(beach.sea(core.tide_hour)) | set(beach.obstacles) | core.german_cells()
-        if not free:
-            base |= beach.land
-        if len(cache) > 64:
-            cache.clear()
-        hit = cache[key] = frozenset(base)
-    return hit
+def path_to(core: TcsCore, pid: str, end: int) -> list[int]:
+    ma, vehicle, rifle, free, side = mover(core, pid)
+    start = piece_cell(core, pid)
+    best = search(core, start, ma, side=side, vehicle=vehicle, rifle=rifle, free=free)
+    path = [end]
+    while path[-1] != start:
+        path.append(best[path[-1]][1])
+    return path[::-1]
 
 
-def legal_move(core: TcsCore) -> Iterator[Action]:
-    if core.selected is None:
-        yield EndAction()
-        units = core.scenario.oob.units
-        table = reach_table(core)
-        for i, w in enumerate(core.where):
-            if w >= 0 and (units[i].type.ma > 0 or core.carried[i]):
-                uid = units[i].id
-                if uid not in core.moved and destinations(core, uid, table):
-                    yield Select.of(uid)
-        for k in core.living_leaders_on_map():
-            lid = core.lid(k)
-            if lid not in core.moved and destinations(core, lid, table):
-                yield Select.of(lid)
-        return
-    yield Stay()
-    for c in sorted(destinations(core, core.selected)):
-        yield MoveTo.of(core.label(c))
-    pid = core.selected
-    if not is_leader(pid):
-        i = core.unit_index(pid)
-        if core.scenario.oob.units[i].is_29th and core.where[i] in core.scenario.beach.west_edge:
-            yield ExitWest()
-
-
-def apply_move(core: TcsCore, action: Action) -> None:
-    if isinstance(action, EndAction):
-        core.sd["ended"] = True
-        core.selected = None
-    elif isinstance(action, Select):
-        core.selected = action.unit
-    elif isinstance(action, Stay):
-        assert core.selected is not None
-        core.moved.add(core.selected)
-        core.selected = None
-    elif isinstance(action, MoveTo):
-        pid = core.selected
-        assert pid is not None
-        start = piece_cell(core, pid)
-        end = core.cell(action.hex)
-        cost = destinations(core, pid)[end]
-        if is_leader(pid):
-            core.leader_cell[core.scenario.oob.leader(pid).index] = end
-        core.moved.add(pid)
-        core.selected = None
-        core.note(
-            "tcs.move",
-            "2.3d",
-            player="US",
-            unit=pid,
-            start=core.label(start),
-            end=action.hex,
-            mp=cost,
-        )
-        if not is_leader(pid):
-            i = core.unit_index(pid)
-            core.where[i] = end
-            check_task(core, i)
-    elif isinstance(action, ExitWest):
-        pid = core.selected
-        assert pid is not None
-        i = core.unit_index(pid)
-        core.note("tcs.exit", "2.7b", player="US", unit=pid, hex=core.label(core.where[i]))
-        core.where[i] = EXITED
-        core.moved.add(pid)
-        core.selected = None
-
-
-def explain_move(core: TcsCore, action: Action) -> str:
-    if isinstance(action, Select):
-        return f"{action.unit} has no move to make now (not ashore, already moved, or unable)"
-    if isinstance(action, MoveTo) and core.selected is not None:
-        return (
-            f"{core.selected} cannot reach {action.hex}: sea beyond the tide line, beach "
-            "obstacles, the shingle without a leader or op sheet (2.3d), or too far"
-        )
-    return ""
+def assault_units(core: TcsCore, side: str, start: int, target: int) -> list[int]:
+    """Units of ``side`` in ``start`` that may assault the adjacent hex ``target``
+    (series 22.0): infantry type, free to act, able to step into it."""
+    scen = core.scenario
+    board = scen.board
+    if not board.adjacent(start, target):
+        return []
+    out = []
+    for i in core.side_units_at(start, side):
+        u = scen.units[i]
+        if not u.type.infantry_type or core.status[i] != Status.OK or i in core.acted:
+            continue
+        if core.uid(i) in core.moved:
+            continue
+        if side == "German" and not german_may_move(core, i):
+            continue
+        if side == "US" and target in scen.beach.land and not command_free(core, i):
+            continue
+        cost = scen.beach.foot_graph.cost(start, target)
+        if cost is None or cost > max(1, allowance(core, i)):
+            continue
+        out.append(i)
+    return out

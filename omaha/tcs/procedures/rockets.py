@@ -131,6 +131,7 @@ def step_lctr(core: TcsCore) -> bool:
                 hit += 1
                 if hit <= t.lctr_smoke:
                     core.smoke.add(c)
+                    core.touch()
                 attack = Attack(f"LCT(R) {n}", t.lctr_weapon, 0, core.label(c), rounds, "2.2b")
                 verdicts.append(resolve(core, attack))
         core.note(
@@ -190,6 +191,7 @@ def apply_smoke(core: TcsCore, action: Action) -> None:
     s["checked"].append(action.hex)
     if rounds:
         core.smoke.add(core.cell(action.hex))
+        core.touch()
         s["left"] -= 1
     core.note(
         "tcs.lctr.check",

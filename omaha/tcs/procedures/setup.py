@@ -31,6 +31,9 @@ def step_german_setup(core: TcsCore) -> bool:
     if len(core.pits) < scen.n_rocket_pits:
         left = scen.n_rocket_pits - len(core.pits)
         return core.set_wait(Decision.ROCKET_PIT, "German", f"set up a rocket pit ({left} left)")
+    for name, cells in sorted(scen.beach.strongpoints.items()):
+        if any(core.side_units_at(c, "German") for c in cells):
+            core.stats[f"held {name}"] = 1
     core.note(
         "tcs.setup.done",
         "3.3g, 3.4",
@@ -68,14 +71,37 @@ def legal_setup(core: TcsCore) -> Iterator[Action]:
         yield from (PlaceRocketPit.of(core.label(c)) for c in setup_cells(core, "pit"))
 
 
+def place_garrison(core: TcsCore) -> None:
+    """The German units of the scenario that set up on the map take their hexes (3.1);
+    so do US units a scenario starts ashore."""
+    scen = core.scenario
+    units = scen.units
+    for i, label in scen.german.setup:
+        if units[i].formation in scen.german_formations:
+            core.place(i, core.cell(label))
+            core.dug_in[i] = True
+            core.bump("german_steps_committed", core.steps[i])
+    for i, label in scen.us_setup:
+        core.place(i, core.cell(label))
+        core.bump("steps_committed", core.steps[i])
+
+
+def next_unplaced(core: TcsCore, pool: tuple[int, ...]) -> int:
+    """The first pill box (or rocket pit) not yet set up."""
+    return next(i for i in pool if core.where[i] < 0)
+
+
 def apply_setup(core: TcsCore, action: Action) -> None:
+    german = core.scenario.german
     if isinstance(action, PlacePillbox):
         c = core.cell(action.hex)
-        core.pillboxes = sorted([*core.pillboxes, c])
+        core.place(next_unplaced(core, german.pillboxes), c)
+        core.bump("german_steps_committed")
         core.note("tcs.setup.pillbox", "3.3g", player="German", hex=core.label(c))
     elif isinstance(action, PlaceRocketPit):
         c = core.cell(action.hex)
-        core.pits = sorted([*core.pits, c])
+        core.place(next_unplaced(core, german.pits), c)
+        core.bump("german_steps_committed")
         core.note("tcs.setup.pit", "3.4", player="German", hex=core.label(c))
     elif isinstance(action, UseSetup):
         s = core.scenario.setups[action.name]
@@ -85,8 +111,12 @@ def apply_setup(core: TcsCore, action: Action) -> None:
 
 
 def place_all(core: TcsCore, pillboxes: tuple[str, ...], pits: tuple[str, ...], name: str) -> None:
-    core.pillboxes = sorted(core.cell(x) for x in pillboxes)
-    core.pits = sorted(core.cell(x) for x in pits)
+    german = core.scenario.german
+    for i, c in zip(german.pillboxes, sorted(core.cell(x) for x in pillboxes), strict=True):
+        core.place(i, c)
+    for i, c in zip(german.pits, sorted(core.cell(x) for x in pits), strict=True):
+        core.place(i, c)
+    core.bump("german_steps_committed", len(pillboxes) + len(pits))
     core.note(
         "tcs.setup.whole",
         "3.3g, 3.4",

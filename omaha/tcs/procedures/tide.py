@@ -34,6 +34,7 @@ def step_tide(core: TcsCore) -> bool:
         hour = hour_of(core.turn_time)
         if core.turn_has("hour") and hour != core.tide_hour:
             old, core.tide_hour = core.tide_hour, hour
+            core.touch()
             core.note("tcs.tide.move", "1.12a", old=old, new=hour)
             sea = scen.beach.sea(hour)
             occ = core.occupied_us()
@@ -86,7 +87,7 @@ def apply_tide(core: TcsCore, action: Action) -> None:
     a, b = core.cell(action.start), core.cell(action.to)
     moved = []
     for i in core.occupied_us().get(a, []):
-        core.where[i] = b
+        core.place(i, b)
         moved.append(core.uid(i))
     for k in core.living_leaders_on_map():
         if core.leader_cell[k] == a:

@@ -65,7 +65,7 @@ def step_transports(core: TcsCore) -> bool:
             for b in plan.wave_boats(TRANSPORT):
                 boats.append(b)
                 for u, _ in b.load:
-                    core.where[core.unit_index(u)] = ABOARD
+                    core.place(core.unit_index(u), ABOARD)
             core.note(
                 "tcs.transport.planned",
                 "2.1m",
@@ -152,7 +152,7 @@ def close_transport(core: TcsCore) -> None:
     boats.append(PlannedBoat(bid, TRANSPORT, ob["kind"], ob["box"], None, load, pts))
     for u, _ in load:
         i = core.unit_index(u)
-        core.where[i] = ABOARD
+        core.place(i, ABOARD)
         core.planned_beach[i] = scen.beach.transport_boxes[ob["box"]]
 
 
