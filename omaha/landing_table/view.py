@@ -46,47 +46,54 @@ def view(core: LandingTableCore, player: str | None) -> View:
     hide = player == "US"
     pieces: list[Piece] = []
     for uid, s in core.us.items():
-        u = core.unit(uid)
-        k = u.kind
         if s.status == ASHORE:
             where = labels[s.where]
         elif s.status == SCHEDULED and s.turn == core.turn:
             where = scen.boxes[s.box - 1]
         else:
             continue
-        values = "leader" if k.leader else f"{k.strength(s.steps)}-{core.unit_range(uid)}"
-        tags = tuple(
-            m
-            for m, on in (
-                ("disrupted", s.disrupted),
-                (f"{s.steps}/{k.steps} steps", s.steps < k.steps),
-                (u.symbol, True),
-            )
-            if on
-        )
-        pieces.append(Piece(uid, "US", uid, where, values, tags))
+        pieces.append(us_piece(core, uid, where))
     for nid in core.naval_ids():
-        used = ("fired",) if nid in core.naval_used else ()
-        pieces.append(Piece(nid, "US", nid, "naval", str(scen.naval_attack), used))
+        # fired this US action phase (the markers are ready again at the next one)
+        fired = nid in core.naval_used and core.current_phase == Phase.US_ACTION
+        used = ("fired",) if fired else ()
+        symbol = TARGET_GLYPH[core.naval_symbol(nid)]
+        pieces.append(
+            Piece(nid, "US", nid, "naval", f"{scen.naval_attack} {symbol}", used, kind="boat")
+        )
+    garrisons = {p.garrison for p in scen.positions if p.kind == "wn"}
     for gid, g in sorted(core.ger.items()):
-        gu = scen.germans[gid]
         if g.where in scen.pos_by_id:
             where = labels[scen.pos_by_id[g.where].cell]
+            slot = g.where
         elif g.where == "division":
-            where = "division"
+            where = slot = "division"
         else:
             continue
-        hidden = hide and not g.revealed
         gmarks = ("disrupted",) if g.disrupted else ()
-        values = f"{gu.defense} {'+'.join(sorted(gu.requires))}"
-        pieces.append(Piece(gid, "German", gid, where, values, gmarks, hidden=hidden))
+        if hide and not g.revealed:  # only its back: not which unit, nor its values
+            k = sum(1 for q in pieces if q.where == where and q.hidden)
+            name = "352nd unit" if slot == "division" else "German unit"
+            pieces.append(
+                Piece(f"German@{slot}#{k + 1}", "German", name, where, "", gmarks, hidden=True)
+            )
+            continue
+        gu = scen.germans[gid]
+        kind, echelon = GERMAN_SYMBOLS.get(
+            gid, ("fortification", "") if gid in garrisons else ("infantry", "I")
+        )
+        face = gmarks if g.revealed else (*gmarks, "face_down")
+        values = f"{gu.defense} {' '.join(sorted(gu.requires))}".rstrip()
+        pieces.append(Piece(gid, "German", gid, where, values, face, kind=kind, echelon=echelon))
     for p in scen.positions:
         ps = core.pos[p.id]
         if ps.depth is not None:
-            hidden = hide and not ps.depth_revealed
-            pieces.append(
-                Piece(f"depth@{p.id}", "German", f"depth {ps.depth}", labels[p.cell], hidden=hidden)
-            )
+            pid, at = f"depth@{p.id}", labels[p.cell]
+            if hide and not ps.depth_revealed:
+                pieces.append(Piece(pid, "German", "depth", at, hidden=True, kind="marker"))
+            else:
+                face = () if ps.depth_revealed else ("face_down",)
+                pieces.append(Piece(pid, "German", "depth", at, ps.depth, face, kind="marker"))
     marks: list[Mark] = []
     dots: dict[int, list[str]] = {}
     for p in scen.positions:
@@ -120,6 +127,48 @@ def view(core: LandingTableCore, player: str | None) -> View:
         "fire dots: ● intense ⊕ steady ○ sporadic (occupied positions)",
     )
     return core.make_view(player, pieces=pieces, marks=marks, tracks=tracks, notes=notes)
+
+
+#: The target symbol a counter prints (German Fire Chart, US Barrage Table), as a glyph.
+TARGET_GLYPH = {"circle": "○", "square": "□", "triangle": "△"}
+#: Each US unit class's NATO symbol and size mark (reconstructed counters: rifle and
+#: weapons companies, battalions, tank companies, DUKW and artillery batteries or
+#: battalions; engineers and AA units mix companies and battalions, so no mark).
+US_SYMBOLS: dict[str, tuple[str, str]] = {
+    "infantry": ("infantry", "I"),
+    "battalion": ("infantry", "II"),
+    "ranger": ("ranger", "I"),
+    "heavy": ("machine_gun", "I"),
+    "engineer": ("engineer", ""),
+    "tank": ("armour", "I"),
+    "dukw": ("artillery", "I"),
+    "artillery": ("artillery", "II"),
+    "anti_tank": ("anti_tank", "I"),
+    "anti_aircraft": ("artillery", ""),
+    "hq": ("headquarters", "III"),
+    "general": ("leader", "XX"),
+}
+#: German units that are not rifle companies (a WN garrison is a fortification).
+GERMAN_SYMBOLS: dict[str, tuple[str, str]] = {
+    "Fus/352": ("recon", "II"),
+    "Pi/352": ("engineer", "II"),
+}
+
+
+def us_piece(core: LandingTableCore, uid: str, where: str) -> Piece:
+    """A US counter as printed: symbol and size, attack strength - range (the charts' "9-2")
+    and the target symbol; its steps as pips; disrupted as a marker. A leader prints no
+    values."""
+    u = core.unit(uid)
+    k = u.kind
+    s = core.us[uid]
+    kind, echelon = US_SYMBOLS.get(k.name, ("infantry", ""))
+    marks = ("disrupted",) if s.disrupted else ()
+    if k.leader:
+        return Piece(uid, "US", uid, where, "", marks, kind=kind, echelon=echelon)
+    values = f"{k.strength(s.steps)}-{core.unit_range(uid)} {TARGET_GLYPH[u.symbol]}"
+    steps = (s.steps, k.steps) if k.steps > 1 else None
+    return Piece(uid, "US", uid, where, values, marks, kind=kind, echelon=echelon, steps=steps)
 
 
 def metrics(core: LandingTableCore) -> dict[str, float]:

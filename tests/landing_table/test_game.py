@@ -103,10 +103,15 @@ def test_the_us_view_hides_unrevealed_units_and_depth_markers() -> None:
     s = fresh("omaha")
     us = {p.id: p for p in s.view("US").pieces}
     everyone = {p.id: p for p in s.view(None).pieces}
-    assert everyone["6/916"].hidden is False and us["6/916"].hidden is True
+    assert everyone["6/916"].hidden is False and everyone["6/916"].marks == ("face_down",)
+    hamel = s.scen.board.labels[s.scen.pos_by_id["R-Hamel"].cell]
+    assert us["German@R-Hamel#1"].hidden is True and us["German@R-Hamel#1"].where == hamel
+    assert not any(g in us for g in ("6/916", *s.scen.division))  # not even its name
     assert us["WN70"].hidden is False
     assert us["depth@WN72"].hidden is True and everyone["depth@WN72"].hidden is False
-    assert all(us[g].hidden for g in s.scen.division)
+    division = [p for p in us.values() if p.where == "division"]
+    assert len(division) == len(s.scen.division) and all(p.hidden for p in division)
+    assert all(p.values == "" for p in us.values() if p.hidden)
     marks = {(m.where, m.kind) for m in s.view("US").marks}
     assert ("F11", "position") in marks and ("H10", "fire") in marks and ("E7", "exit") in marks
 
