@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from omaha.errors import DataFileError
 from omaha.kernel import metrics as common
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
@@ -18,7 +19,14 @@ from omaha.landing_table.actions import ACTIONS
 from omaha.landing_table.bots import HeuristicBot
 from omaha.landing_table.components.charts import CHARTS
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
-from omaha.landing_table.scenario import SHIPPED, LandingTableScenario, load_scenario
+from omaha.landing_table.scenario import (
+    SHIPPED,
+    LandingTableScenario,
+    build,
+    load_scenario,
+    problems,
+    resolve_files,
+)
 from omaha.landing_table.state import LandingTableState
 from omaha.landing_table.view import observation_layout
 
@@ -56,6 +64,22 @@ class LandingTableGame(Game[LandingTableScenario]):
 
     def _load_scenario(self, ref: str) -> LandingTableScenario:
         return load_scenario(ref)
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file and of the components it names, at once
+        (the schemas); when they find none, the first the loaders meet (labels on the
+        map, landing boxes)."""
+        try:
+            files = resolve_files(path)
+        except DataFileError as exc:
+            return [exc]
+        found: list[DataFileError] = list(problems(files))
+        if not found:
+            try:
+                build(files, str(path))
+            except DataFileError as exc:
+                found.append(exc)
+        return found
 
     def _state_class(self) -> type[State[LandingTableScenario]]:
         return LandingTableState

@@ -164,6 +164,8 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         body = (DATA / name).read_text()
         assert old in body, old
         (tmp_path / name).write_text(body.replace(old, new, 1))
+        kind = name.removesuffix(".toml")  # the scenario names the changed file
+        text = text.replace(f'{kind} = "{kind}"', f'{kind} = "{kind}.toml"', 1)
     path = tmp_path / "mine.toml"
     path.write_text(text)
     return path
@@ -182,7 +184,7 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"cards.toml": ('colours = ["red"]', 'colours = ["purple"]')},
-            r"cards\.toml: deck\.cards\[0\]\.colours: 'purple' is not a position colour",
+            r"cards\.toml: deck\.cards\[0\]\.colours\[0\]: 'purple' is not one of: red, ye",
         ),
         (
             {"omaha.toml": ("from = 1\n", "from = 2\n")},
@@ -190,7 +192,7 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"omaha.toml": ("heroes = 4", "heros = 4")},
-            r"mine\.toml: scenario\.heros: unknown key",
+            r"mine\.toml: scenario\.heroes: is required but missing \(and 1 more problems",
         ),
         (
             {"positions.toml": ('garrison = "WN72"', 'garrison = "WN99"')},
@@ -198,7 +200,7 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"oob.toml": ('kind = "infantry"\nturn = 1', 'kind = "marines"\nturn = 1')},
-            r"oob\.toml: us\[0\]\.kind: 'marines' is not one of",
+            r"oob\.toml: us\[0\]\.kind: 'marines' is not a unit class \(anti_aircraft, ",
         ),
         (
             {"oob.toml": ("attack = [2, 4]", "attack = [4]")},
@@ -215,16 +217,16 @@ def test_bad_scenario_files_name_file_key_and_problem(
 
 
 def test_a_scenario_file_by_path_plays(tmp_path: Path) -> None:
-    path = _scenario_dir(tmp_path, {"omaha.toml": ("turns = 32", "turns = 2")})
+    path = _scenario_dir(tmp_path, {"omaha.toml": ("turns = 32", "turns = 10")})
     s = GAME.new_state(str(path), seed=3)
     bot = HeuristicBot(seed=3)
     while not s.is_terminal():
         s.apply(bot.choose(s))
-    assert s.turn == 2 and s.outcome() is not None
+    assert s.turn == 10 and s.outcome() is not None
 
 
 def test_unknown_scenario() -> None:
-    with pytest.raises(omaha.ScenarioError, match="neither a shipped scenario nor a scenario file"):
+    with pytest.raises(omaha.ScenarioError, match="is neither a shipped scenario"):
         load_scenario("nowhere")
 
 
