@@ -60,7 +60,9 @@ def test_a_local_dask_cluster_gives_the_same_runs() -> None:
     serial = compare.compare(["bloody"], runs=4, seed=3, bot="random", size=1)
     with compare.executor("dask", workers=2) as pool:
         dask = compare.compare(["bloody"], runs=4, seed=3, pool=pool, bot="random", size=1)
-    assert dask == serial
+    # compared by repr: a metric may be NaN (first_exit_hours when no exit opened), and a
+    # NaN that crossed a process is another float object, unequal to itself under ==
+    assert repr(dask) == repr(serial)
 
 
 def test_chunks_cover_every_run_once() -> None:
