@@ -48,6 +48,7 @@ class LandingTableGame(Game[LandingTableScenario]):
         common.EXITS_OPENED,
         common.OBJECTIVES_HELD,
         common.TURNS_PLAYED,
+        common.FIRST_EXIT_HOURS,
         Metric("vp", "VP", "US victory points at the end (reconstructed victory conditions)"),
         Metric("exits_by_1200", "exits", "exits open at 12:00 (end of turn 11)"),
         Metric("exits_by_1700", "exits", "exits open at 17:00 (end of turn 21)"),

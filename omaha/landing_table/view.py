@@ -6,6 +6,7 @@ down) or unrevealed depth markers; an observer (``player=None``) sees all.
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections import Counter
 from collections.abc import Iterable
@@ -171,6 +172,21 @@ def us_piece(core: LandingTableCore, uid: str, where: str) -> Piece:
     return Piece(uid, "US", uid, where, values, marks, kind=kind, echelon=echelon, steps=steps)
 
 
+#: H-hour, 06:30, in minutes after midnight: the zero of ``first_exit_hours``.
+H_HOUR = 6 * 60 + 30
+
+
+def first_exit_hours(core: LandingTableCore) -> float:
+    """Hours after 06:30 when the first exit opened, by the scenario's clock: exits open
+    in the end phase (READINGS.md, "End phase"), so at the end of the turn they opened
+    in; NaN when none has opened."""
+    if not core.exits_first:
+        return math.nan
+    turn = min(core.exits_first.values())
+    scen = core.scen
+    return (scen.start_minutes + turn * scen.minutes - H_HOUR) / 60
+
+
 def metrics(core: LandingTableCore) -> dict[str, float]:
     """The game's declared metrics (see ``LandingTableGame.metrics``)."""
     st = core.stats
@@ -193,6 +209,7 @@ def metrics(core: LandingTableCore) -> dict[str, float]:
         "dd_tanks_ashore": ratio(st["dd_ashore"], st["dd_launched"]),
         "dukw_guns_lost": ratio(st["dukw_lost"], st["dukw_loaded"]),
         "exits_opened": float(len(core.exits_open)),
+        "first_exit_hours": first_exit_hours(core),
         "objectives_held": ratio(held, total),
         "turns_played": float(core.turn),
         "vp": float(vp),

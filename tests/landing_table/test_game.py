@@ -3,6 +3,7 @@ provenance, scenario files, bots and the command line."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -55,6 +56,7 @@ def test_an_exit_opens_when_its_strongpoints_are_gone_and_a_us_unit_holds_it() -
     turn.end_turn(s)
     assert s.exits_open == {"E-1": 11} and s.exits_first == {"E-1": 11}
     assert s.stats["exits_by_1200"] == 1  # turn 11 ends at 12:00
+    assert s.metrics()["first_exit_hours"] == 5.5  # 12:00 is 5.5 hours after H-hour
     with s.edit():
         s.pos["WN65"].unit = "WN65"  # re-occupied
         s.ger["WN65"].where = "WN65"
@@ -119,6 +121,7 @@ def test_the_us_view_hides_unrevealed_units_and_depth_markers() -> None:
 def test_metrics_are_the_declared_ones() -> None:
     s = fresh()
     assert set(s.metrics()) == {m.name for m in GAME.metrics}
+    assert math.isnan(s.metrics()["first_exit_hours"])  # no exit open yet
     common = {"us_win", "first_wave_ashore", "landed_off_target", "us_losses", "german_losses"}
     assert common <= set(s.metrics())
 
@@ -288,3 +291,21 @@ def test_illegal_actions_say_why() -> None:
     with pytest.raises(omaha.IllegalAction, match="is landing now, not Z/1"):
         s.apply(omaha.load("landing_table").parse_action("land Z/1 at K5"))
     assert s.to_json() == before
+
+
+def test_the_calibration_script_reruns_the_balance_check() -> None:
+    """tools/calibrate_landing_table.py: no target in the charts, nothing tuned; the
+    historical day of each scenario lands in the level its provenance names."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "tools" / "calibrate_landing_table.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--runs", "2"], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "nothing is tuned, no value changes" in out
+    assert "scores 18-22 VP" in out and "  -> US victory\n" in out
+    assert "scores 3-6 VP" in out and "  -> US foothold\n" in out
+    assert out.count("first_exit_hours") >= 4
