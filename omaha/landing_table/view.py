@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from omaha.kernel.decks import Cup, Deck
 from omaha.kernel.observation import Observation, ObservationLayout
@@ -865,7 +866,7 @@ PLANES: tuple[tuple[str, str], ...] = (
     ("fire_intense", "occupied positions with an intense fire dot in the hex"),
     ("fire_steady", "occupied positions with a steady fire dot in the hex"),
     ("fire_sporadic", "occupied positions with a sporadic fire dot in the hex"),
-    ("naval_target", "1 on a WN a Naval Fire Marker may fire at (a US radio within range)"),
+    ("naval_target", "1 on a WN a Naval Fire Marker in play may fire at (a US radio in range)"),
     ("choice", "the hexes the pending decision is about: the hexes offered to a landing "
      "unit, the hex of the unit getting orders, of each unit tied for a hit or able to "
      "give a step to attrition"),
@@ -959,6 +960,8 @@ class Observer:
             for level, cells in scen.flood_cells.items()
         }
         self.obstacles = plane["obstacle"] + np.array(sorted(scen.obstacle_cells), dtype=np.intp)
+        #: Each US unit's row in the unit table (order of battle).
+        self.unit_index = {u.id: i for i, u in enumerate(scen.us)}
         #: Per US unit (order of battle): its id and its attack strength by steps left.
         self.units = tuple(
             (u.id, (0, *(u.kind.strength(k) for k in range(1, u.kind.steps + 1)))) for u in scen.us
@@ -984,6 +987,94 @@ class Observer:
 
 
 ROW_LETTERS = "ABCDEFGHIJK"
+
+
+Table = npt.NDArray[np.float32]
+
+
+def unit_row(s: USState, strengths: tuple[int, ...]) -> tuple[int, ...]:
+    """The first seven UNIT_FIELDS of a unit: where, status, steps, strength, turn, box,
+    disrupted (the last two follow the orders queue: see :func:`observation`)."""
+    status = s.status
+    if status == ASHORE:
+        return (s.where + 1, 1, s.steps, strengths[s.steps], 0, 0, s.disrupted)
+    if status == SCHEDULED:
+        return (0, 0, s.steps, strengths[s.steps], s.turn, s.box, s.disrupted)
+    return (0, _STATUS_CODE[status], s.steps, strengths[s.steps], 0, 0, s.disrupted)
+
+
+def unit_table(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
+    """What the observation takes from the US units alone: a :func:`unit_row` per unit,
+    and their sums over the US planes but ``us_to_act`` (which follows the queue)."""
+    us = core.us
+    rows: list[int] = []  # whole numbers (and bools) convert fastest as int32
+    for uid, strengths in ob.units:
+        rows.extend(unit_row(us[uid], strengths))
+    table = np.array(rows, dtype=np.int32).reshape(len(ob.units), 7).astype(np.float32)
+    sums = np.zeros((len(US_PLANES) - 1) * ob.cells, dtype=np.float32)
+    ashore = table[:, 1] == 1
+    if ashore.any():
+        mine = table[ashore]
+        leader = ob.leader[ashore]
+        troops = 1 - leader
+        per_unit = np.column_stack(
+            (troops, mine[:, 2] * troops, mine[:, 3], mine[:, 6], leader, ob.static[ashore])
+        )
+        cells = mine[:, 0].astype(np.intp) - 1
+        np.add.at(sums, cells[:, None] + ob.us_planes[:-1] - ob.us_planes[0], per_unit)
+    return table, sums
+
+
+def unit_rows(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
+    """The core's unit table, built on first use and then brought up to date unit by unit:
+    only the units written since (``core.units_dirty``) are read again."""
+    cache = core.obs_units
+    if cache is None:
+        cache = core.obs_units = unit_table(core, ob)
+        core.obs_owned = True
+        core.units_dirty.clear()
+        return cache
+    table, sums = cache
+    if not core.units_dirty:
+        return table, sums
+    if not core.obs_owned:  # shared with a clone: copy before writing
+        table, sums = table.copy(), sums.copy()
+        core.obs_units = (table, sums)
+        core.obs_owned = True
+    us, index, units = core.us, ob.unit_index, ob.units
+    for uid in core.units_dirty:
+        row = index[uid]
+        _add_unit(ob, table, sums, row, -1.0)
+        table[row] = unit_row(us[uid], units[row][1])
+        _add_unit(ob, table, sums, row, 1.0)
+    core.units_dirty.clear()
+    return table, sums
+
+
+def _add_unit(ob: Observer, table: Table, sums: Table, row: int, sign: float) -> None:
+    """Add (or with ``sign`` -1 take away) one unit's share of the US plane sums."""
+    if table[row, 1] != 1:  # not ashore: on no plane
+        return
+    n = ob.cells
+    cell = int(table[row, 0]) - 1
+    leader = float(ob.leader[row])
+    troops = 1.0 - leader
+    armour, artillery, engineers = (float(v) for v in ob.static[row])
+    values = (
+        troops,
+        float(table[row, 2]) * troops,
+        float(table[row, 3]),
+        float(table[row, 6]),
+        leader,
+        armour,
+        artillery,
+        engineers,
+    )
+    for k, value in enumerate(values):
+        if value:
+            sums[k * n + cell] += sign * value
+
+
 #: The planes the US units are summed into, in the order of PLANES.
 US_PLANES = (
     "us_units",
@@ -1066,46 +1157,29 @@ def observation(core: LandingTableCore, player: str) -> Observation:
         obs[plane["attacked"] + scen.pos_by_id[pid].cell] = 1
     fire = plane["fire_intense"]
     obs[fire : fire + 3 * n] = occupied @ ob.fof
-    for pid in core.naval_targets():
+    in_play = core.naval_ids()
+    for pid in core.naval_targets() if in_play else ():
         obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
-    # the US units: one row of UNIT_FIELDS each, then their sums over the US planes
+    # the US units: a row of UNIT_FIELDS each, then their sums over the US planes; what
+    # depends on the units alone is kept until a unit changes (core.units_cache)
     queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
     d = core.decision or {}
     deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
-    us = core.us
-    rows: list[int] = []  # whole numbers (and bools) convert fastest as int32
-    add = rows.extend
-    for uid, strengths in ob.units:
-        s = us[uid]
-        status = s.status
-        if status == ASHORE:
-            add((s.where + 1, 1, s.steps, strengths[s.steps], 0, 0, s.disrupted, uid in queue))
-        elif status == SCHEDULED:
-            add((0, 0, s.steps, strengths[s.steps], s.turn, s.box, s.disrupted, False))
-        else:
-            add((0, _STATUS_CODE[status], s.steps, strengths[s.steps], 0, 0, s.disrupted, False))
-        rows.append(uid == deciding)
-    table = np.array(rows, dtype=np.int32).reshape(len(ob.units), len(UNIT_FIELDS))
+    table, sums = unit_rows(core, ob)
     first = ob.units_first
-    obs[first : first + table.size] = table.ravel()
-    ashore = table[:, 1] == 1
-    if ashore.any():
-        mine = table[ashore].astype(np.float32)
-        leader = ob.leader[ashore]
-        troops = 1 - leader
-        sums = np.column_stack(
-            (
-                troops,
-                mine[:, 2] * troops,
-                mine[:, 3],
-                mine[:, 6],
-                leader,
-                ob.static[ashore],
-                mine[:, 7],
-            )
-        )
-        cells = mine[:, 0].astype(np.intp) - 1
-        np.add.at(obs, cells[:, None] + ob.us_planes, sums)
+    rows = obs[first : first + len(ob.units) * len(UNIT_FIELDS)].reshape(len(ob.units), -1)
+    rows[:, : table.shape[1]] = table
+    start = ob.us_planes[0]
+    obs[start : start + sums.size] = sums
+    to_act = plane["us_to_act"]
+    us, index = core.us, ob.unit_index
+    for uid in queue:
+        row = index.get(uid)
+        if row is not None and us[uid].status == ASHORE:
+            rows[row, 7] = 1
+            obs[to_act + us[uid].where] += 1
+    if deciding in index:
+        rows[index[str(deciding)], 8] = 1
     # the decision under way
     kind = d.get("kind")
     choice = plane["choice"]
@@ -1133,7 +1207,6 @@ def observation(core: LandingTableCore, player: str) -> Observation:
             at = cell if uid in ob.naval else core.us[uid].where
             obs[plane["attackers"] + at] += 1
     # the tracks
-    in_play = core.naval_ids()
     for nid in in_play:
         obs[track[f"{nid}.in_play"]] = 1
         obs[track[f"{nid}.to_act"]] = nid in queue

@@ -66,7 +66,7 @@ def reference(core: LandingTableCore) -> Observation:
         if occupied[i]:
             for c, dot in p.fof.items():
                 obs[plane[f"fire_{dot}"] + c] += 1
-    for pid in core.naval_targets():
+    for pid in core.naval_targets() if core.naval_ids() else ():  # only with markers in play
         obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
     queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
     d = core.decision or {}
@@ -158,18 +158,26 @@ def _games(scenario: str, bots: tuple[str, ...], seeds: range) -> Any:
 
 @pytest.mark.parametrize("scenario", ["first_wave", "omaha"])
 def test_the_observation_equals_the_plain_reference_all_game_long(scenario: str) -> None:
+    """At every decision, and in clones that go another way (the unit table the
+    observation keeps until a unit changes must follow each state on its own)."""
     checked = 0
     for state, player in _games(scenario, ("random", "heuristic"), range(2)):
         assert isinstance(state, LandingTableState)
+        other = GAME.bots["random"](seed=99)
         step = 0
         while not state.is_terminal():
-            if step % 3 == 0:
+            assert np.array_equal(state.observation("US"), reference(state))
+            checked += 1
+            if step % 10 == 0:
+                twin = state.clone()
+                assert isinstance(twin, LandingTableState)
+                twin.apply(other.choose(twin))
+                assert np.array_equal(twin.observation("US"), reference(twin))
                 assert np.array_equal(state.observation("US"), reference(state))
-                checked += 1
             state.apply(player.choose(state))
             step += 1
         assert np.array_equal(state.observation("US"), reference(state))
-    assert checked > 100
+    assert checked > 300
 
 
 def _named(obs: Observation, state: LandingTableState) -> dict[str, Any]:
@@ -278,3 +286,23 @@ def test_returns_are_graded_by_victory_level() -> None:
     assert state.returns() == {"US": level_returns(state.scen)[outcome.level]}
     assert GAME.utility_range == (-1.0, 1.0) and not GAME.zero_sum
     assert GAME.bot_sides("heuristic") == ("US",)
+
+
+def test_a_clone_taken_before_any_observation_observes_its_own_units() -> None:
+    """A clone made while the unit table is not built yet, then moved on, and its
+    original: each observes its own units (neither sees a table built by the other)."""
+    state = GAME.new_state("first_wave", seed=4)
+    bot, other = GAME.bots["heuristic"](seed=4), GAME.bots["random"](seed=5)
+    for step in range(120):
+        if state.is_terminal():
+            break
+        state.apply(bot.choose(state))
+        if step % 4:
+            continue
+        twin = state.clone()  # nothing observed since the last change
+        for _ in range(3):
+            if not twin.is_terminal():
+                twin.apply(other.choose(twin))
+        assert isinstance(twin, LandingTableState) and isinstance(state, LandingTableState)
+        assert np.array_equal(twin.observation("US"), reference(twin))
+        assert np.array_equal(state.observation("US"), reference(state))
