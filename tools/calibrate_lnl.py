@@ -124,14 +124,14 @@ def candidate(assault: int, fire: int, german: float, german_ca: int = 0) -> Val
     return merge(us_assault(assault), us_fire(fire), german_fire(german), german_assault(german_ca))
 
 
-#: The values searched, in order: (US close assault level, US HE level, German HE scale,
-#: German platoon CA or 0 for the value before calibration). The first is the values before calibration; every
-#: candidate states each value it touches, so the table does not depend on what the
-#: shipped file holds now. A coarse screen (30-40 runs) of
-#: German HE x1-x2 alone, German CA up to 10, US HE or CA alone, and the German set-up
-#: showed that stronger German fire wears the Americans down until they stall (the
-#: eleventh turn then adds nothing): the designer's balance needs Americans who take
-#: defended hexes slowly (weak close assault and fire) but are not shot to pieces.
+#: The values searched, in order: (US close assault level, US HE level, German HE
+#: scale, German platoon CA or 0 for the value before calibration). The first is the
+#: values before calibration; every candidate states each value it touches, so the
+#: table does not depend on what the shipped file holds now. A coarse screen (30-40
+#: runs) of German HE x1-x2 alone, German CA up to 10, US HE or CA alone, and the German
+#: set-up showed that stronger German fire wears the Americans down until they stall
+#: (the eleventh turn then adds nothing): the designer's balance needs Americans who
+#: take defended hexes slowly (weak close assault and fire) but are not shot to pieces.
 GRID: tuple[tuple[int, int, float, int], ...] = (
     (0, 0, 1.0, 0),
     (2, 1, 0.85, 0),
