@@ -26,9 +26,9 @@ def piece(view_pieces: tuple[Piece, ...], uid: str) -> Piece:
         ("A/5Rgr", "ranger", "I", "3-1-4"),
         ("EAT-1", "engineer", "•", "2-2-2"),
         ("1/A/743", "armour", "•••", "4-10-8/4"),
-        ("88mm-Gun", "artillery", "I", "7-18-12"),
-        ("50mm-Gun", "anti_tank", "I", "4-8-8"),
-        ("81mm-Mtr", "mortar", "I", "6-0-10"),
+        ("88mm-Gun", "artillery", "I", "6-18-12"),
+        ("50mm-Gun", "anti_tank", "I", "3-8-8"),
+        ("81mm-Mtr", "mortar", "I", "5-0-10"),
         ("1/916AT", "anti_tank", "•••", "4-12-8/3"),
     ],
 )
