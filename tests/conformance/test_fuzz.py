@@ -68,9 +68,6 @@ _NO_INVARIANTS = "no invariants() yet: a tampered snapshot loads, then breaks wh
 KNOWN: dict[tuple[str, str], str] = {
     ("snapshots", "toy-beach"): _NO_INVARIANTS
     + "toy/beach seed=0 step=0: snapshot.state.moving None -> {}: TypeError (unhashable dict)",
-    ("snapshots", "lnl-beach"): "the invariants miss an attack's NGFS count: "
-    "lnl/beach seed=2 step=255: snapshot.state.attack.ngfs 0 -> 99: loaded, then "
-    "AssertionError '-98 NGFS packets left (0..4)'",
 }
 
 
