@@ -20,6 +20,8 @@ from typing import Any, TypeVar, cast
 from omaha.kernel.protocol import Outcome, State
 from omaha.tcs.components.oob import Unit
 from omaha.tcs.components.plan import Plan, PlannedBoat, PlannedGroup
+from omaha.tcs.components.snapshot import Names
+from omaha.tcs.components.tables import BOAT_KINDS, DD
 from omaha.tcs.components.turns import parse_time
 from omaha.tcs.rules import hour_of
 from omaha.tcs.scenario import TcsScenario
@@ -32,6 +34,9 @@ ABOARD = -4  # in an assigned transport boat (2.1m)
 CODES = {AWAIT: "await", LOST: "lost", EXITED: "exited", ABOARD: "aboard"}
 FROM_CODE = {v: k for k, v in CODES.items()}
 SIDES = ("US", "German")
+LEADER_STATES = ("unselected", "aboard", "map", "dead", "lost", "removed")
+OBSTACLE_STATES = ("mines", "wire", "clear", "cleared", "breached")
+NFST_STATES = ("assigned", "working", "radio dead")
 T = TypeVar("T")
 
 
@@ -70,6 +75,43 @@ class Decision(StrEnum):
     FIRE = "fire"
     OVERWATCH = "overwatch"
     TEST = "test"
+
+
+#: The core's fields by how a copy copies them (``TcsCore.copy_into``); the rest are
+#: immutable values, or the nested records copied as plain data.
+_LISTS = (
+    "where", "steps", "carried", "planned_beach", "on_task", "fire_mode", "status", "dug_in",
+    "defense_turns", "leader_status", "leader_cell", "leader_boat", "draft_boats",
+    "draft_groups", "lctr_targets", "air_loadout",
+)  # fmt: skip
+_SETS = (
+    "moved", "acted", "fired_point", "spared", "free", "marked", "marked_point", "revealed",
+    "road_moved", "fired_upon", "tested", "smoke", "missions", "us_implemented", "released",
+    "german_sheets",
+)  # fmt: skip
+_TABLES = (
+    "counters", "overdraft_added", "obstacles", "clear_from", "breaching", "breaches",
+    "breach_traffic", "exits", "company_morale", "us_sheets", "entered", "batteries", "stats",
+)  # fmt: skip
+#: Fields never changed in place (replaced whole): shared by a copy.
+IMMUTABLE = (
+    "in_setup", "turn", "cursor", "started", "wait", "result", "tide_hour", "selected",
+    "plan", "partial", "lctr_done", "air_controller",
+)  # fmt: skip
+NESTED = (
+    "sd", "combat", "trigger", "open_boat", "transport_open", "landing", "smoke_sessions",
+    "air_attacks", "transports", "ammo", "nfst",
+)  # fmt: skip
+COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
+
+
+def _plain(value: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, anything else shared)."""
+    if type(value) is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_plain(v) for v in value]
+    return value
 
 
 class TcsCore(State[TcsScenario]):
@@ -401,3 +443,185 @@ class TcsCore(State[TcsScenario]):
         """Record the decision the current step waits for; returns False (not done)."""
         self.wait = (kind, player, prompt)
         return False
+
+    # -- copies -------------------------------------------------------------------------
+    def copy_into(self, twin: TcsCore) -> None:
+        """Give ``twin`` (a shallow copy of this core) its own copy of every mutable
+        field: lists and sets of plain values copied, tables of lists one level down,
+        the few nested records (step data, fire, triggers, boats being loaded, the
+        landing) as plain data; the plan, boats and outcome are immutable and shared."""
+        mine, theirs = self.__dict__, twin.__dict__
+        theirs.update({name: mine[name][:] for name in _LISTS})
+        theirs.update({name: set(mine[name]) for name in _SETS})
+        theirs.update({name: dict(mine[name]) for name in _TABLES})
+        twin.transports = {k: v[:] for k, v in self.transports.items()}
+        twin.ammo = {k: v[:] for k, v in self.ammo.items()}
+        twin.nfst = {k: v[:] for k, v in self.nfst.items()}
+        twin.sd = _plain(self.sd)
+        twin.combat = _plain(self.combat)
+        twin.trigger = _plain(self.trigger)
+        twin.open_boat = _plain(self.open_boat)
+        twin.transport_open = _plain(self.transport_open)
+        twin.landing = _plain(self.landing)
+        twin.smoke_sessions = _plain(self.smoke_sessions)
+        twin.air_attacks = _plain(self.air_attacks)
+        twin._derived = {}  # memos of this position: the twin starts afresh
+        occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
+        twin._occupancy = None if occ is None else dict(occ)
+        twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}
+
+    # -- soundness (issue 10) ------------------------------------------------------------
+    def snapshot_names(self) -> Names:
+        """What the names in a saved state of this scenario may be."""
+        scen = self.scenario
+        return Names(
+            cells=frozenset(scen.board.labels),
+            places=FROM_CODE,
+            units=scen.unit_ids,
+            leaders={ld.id for ld in scen.oob.leaders},
+            sides=SIDES,
+            decisions={str(d) for d in Decision},
+            boat_kinds=BOAT_KINDS,
+            calibres={r.calibre for r in scen.tables.batteries}
+            | {a.calibre for a in scen.tables.additions},
+            leader_states=LEADER_STATES,
+            obstacle_states=OBSTACLE_STATES,
+            statuses=range(len(Status)),
+            menus=("move", "fire", "point", "assault", "retreat"),  # procedures.action.MENUS
+        )
+
+    def invariants(self) -> list[str]:
+        """What the rules guarantee of the fields, checked (a tampered snapshot is refused):
+        steps within each unit's printed strength (2.11), units on hexes of the map or in
+        a place off it, markers naming units, leaders and hexes that are there, German
+        release records naming German formations (3.1), breaches and exits of this map."""
+        out: list[str] = []
+        try:
+            self._check_units(out)
+            self._check_leaders(out)
+            self._check_records(out)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            out.append(f"unreadable ({type(exc).__name__}: {exc})")
+        return out
+
+    def _check_units(self, out: list[str]) -> None:
+        scen = self.scenario
+        n = len(scen.units)
+        cells = len(scen.board)
+        lengths = {len(self.where), len(self.steps), len(self.carried), len(self.planned_beach)}
+        lengths |= {len(self.on_task), len(self.fire_mode), len(self.status), len(self.dug_in)}
+        if lengths | {len(self.defense_turns)} != {n}:
+            out.append("the unit records do not match the order of battle")
+            return
+        if not 0 <= self.turn < len(scen.turns):
+            out.append(f"turn {self.turn} is not on the turn track (0..{len(scen.turns) - 1})")
+        if self.tide_hour not in scen.beach.tide_lines:
+            out.append(f"tide {self.tide_hour!r} is not a tide line of the map")
+        beaches = {s.beach for s in scen.beach.sectors}
+        for u in scen.units:
+            i = u.index
+            w, s = self.where[i], self.steps[i]
+            if not (0 <= w < cells or w in CODES):
+                out.append(f"{u.id} is at {w}, not on the map nor off it")
+            if not 0 <= s <= u.steps:
+                out.append(f"{u.id} has {s} steps (0..{u.steps})")
+            elif w >= 0 and s == 0:
+                out.append(f"{u.id} is on the map with no steps")
+            if self.status[i] not in range(len(Status)):
+                out.append(f"{u.id} has status {self.status[i]}")
+            if self.planned_beach[i] is not None and self.planned_beach[i] not in beaches:
+                out.append(f"{u.id} is planned for beach {self.planned_beach[i]!r}")
+            if u.side == "German" and (self.carried[i] or self.on_task[i]):
+                out.append(f"{u.id} is German but carried or on a US op sheet")
+            if self.defense_turns[i] < 0:
+                out.append(f"{u.id} has {self.defense_turns[i]} turns of defence")
+        fixed = (*scen.german.pillboxes, *scen.german.pits)
+        for i in fixed:
+            if not self.fire_mode[i]:
+                out.append(f"{scen.units[i].id} never leaves fire mode (3.3c, 3.4)")
+        if self.partial is not None and not self.has_unit(self.partial):
+            out.append(f"the unit being split ({self.partial!r}) is not in the order of battle")
+
+    def _check_leaders(self, out: list[str]) -> None:
+        scen = self.scenario
+        nl = len(scen.oob.leaders)
+        if not len(self.leader_status) == len(self.leader_cell) == len(self.leader_boat) == nl:
+            out.append("the leader records do not match the order of battle")
+            return
+        cells = len(scen.board)
+        for ld in scen.oob.leaders:
+            k = ld.index
+            st, c = self.leader_status[k], self.leader_cell[k]
+            if st not in LEADER_STATES:
+                out.append(f"leader {ld.id} is {st!r}")
+            if not -1 <= c < cells or (st == "map" and c < 0):
+                out.append(f"leader {ld.id} is {st!r} but placed at {c}")
+            if st == "aboard" and self.leader_boat[k] is None:
+                out.append(f"leader {ld.id} is {st!r} with boat {self.leader_boat[k]!r}")
+
+    def _check_records(self, out: list[str]) -> None:
+        scen = self.scenario
+        beach = scen.beach
+        cells = range(len(scen.board))
+        ids = scen.unit_ids
+        leaders = {ld.id for ld in scen.oob.leaders}
+        nturns = len(scen.turns)
+        turn_labels = {t.label for t in scen.turns}
+        german = {f.id for f in scen.german.formations}
+        us_formations = {f for f, _ in scen.oob.formations}
+        batteries = {b.id: b.fires for b in scen.german.batteries}
+        names = self.snapshot_names()
+        n = len(scen.units)
+        marks = [self.acted, self.fired_point, self.spared, self.free, self.marked]
+        marks += [self.marked_point, self.revealed, self.road_moved, self.fired_upon, self.tested]
+        if any(not 0 <= i < n for m in marks for i in m):
+            out.append("a marker names a unit that is not in the order of battle")
+        if any(x not in ids and x not in leaders for x in self.moved):
+            out.append("a moved marker names no unit or leader")
+        if self.selected is not None:
+            sel = self.selected
+            if not (sel in ids or sel in leaders or (sel[:1] == "@" and sel[1:] in names.cells)):
+                out.append(f"the selected {sel!r} is no unit, leader or stack")
+        for c in (*self.smoke, *self.lctr_targets):
+            if c not in cells:
+                out.append(f"smoke or a rocket target at {c}, not a hex")
+        obstacle_cells = set(beach.obstacles)
+        for c, v in self.obstacles.items():
+            if c not in obstacle_cells or v not in OBSTACLE_STATES:
+                out.append(f"obstacle record {c}: {v!r} is not a beach obstacle hex's")
+        for memo in (self.clear_from, self.breaching):
+            for c, t in memo.items():
+                if c not in obstacle_cells or not 0 <= t <= nturns:
+                    out.append(f"an obstacle hex {c} is marked from turn {t}")
+        for name, label in self.breaches.items():
+            if name not in beach.breach_by_name or label not in turn_labels:
+                out.append(f"breach {name!r} opened {label!r}: no such breach or turn")
+        if any(b not in beach.breach_by_name for b in self.breach_traffic):
+            out.append("breach traffic names a breach not on the map")
+        for name, label in self.exits.items():
+            if name not in beach.exits or label not in turn_labels:
+                out.append(f"exit {name!r} opened {label!r}: no such exit or turn")
+        if any(f not in german for f in (*self.released, *self.entered, *self.german_sheets)):
+            out.append("a German release record names no German formation")
+        if any(not 0 <= t <= self.turn for t in self.entered.values()):
+            out.append("a formation entered on a turn not yet played")
+        if any(f not in us_formations for f in (*self.us_sheets, *self.us_implemented)):
+            out.append("a US op sheet names no US formation")
+        if any(f not in us_formations and f not in german for f in self.company_morale):
+            out.append("a company morale record names no formation")
+        for b, left in self.batteries.items():
+            if b not in batteries or not 0 <= left <= batteries[b]:
+                out.append(f"battery {b!r} has {left} fires left")
+        if any(c not in names.calibres for c in self.ammo):
+            out.append("an ammunition pool of a calibre no battery fires")
+        for bn, (uid, st) in self.nfst.items():
+            if uid not in ids or st not in NFST_STATES:
+                out.append(f"NFST of {bn}: {uid!r} {st!r}")
+        if any(label not in turn_labels for label in self.transports):
+            out.append("a transport landing on a turn not on the track")
+        boats = [*self.draft_boats, *(b for bs in self.transports.values() for b in bs)]
+        if self.plan is not None:
+            boats += self.plan.boats
+        for boat in boats:
+            if any(u not in ids for u, _ in boat.load) or boat.kind not in (*BOAT_KINDS, DD):
+                out.append(f"boat {boat.id} is not sound (its kind, or units not in the game)")

@@ -69,7 +69,7 @@ from omaha.tcs.components.oob import Oob, Unit, load_oob
 from omaha.tcs.components.plan import Plan, PlanRules, plan_from_node
 from omaha.tcs.components.series import Series, load_series
 from omaha.tcs.components.tables import DATA, Tables, load_tables
-from omaha.tcs.components.turns import MONTH, is_day, parse_time, turn_labels
+from omaha.tcs.components.turns import MONTH, check_track, is_day, parse_time, turn_labels
 
 #: The shipped scenarios, the default first.
 SHIPPED: tuple[str, ...] = ("landing", "e1-draw", "d-day")
@@ -285,6 +285,9 @@ def _read(path: Path) -> TcsScenario:
         nfst=opt("nfst"),
     )
     units = (*oob.units, *german.units)
+    for u in german.units:
+        if oob.has_unit(u.id) or any(ld.id == u.id for ld in oob.leaders):
+            raise g.error(f"the German unit {u.id!r} has the id of a US unit or leader")
     prov: list[ProvenanceItem] = [
         ProvenanceItem("scenario", s.req("id").as_str(), s.source()),
         ProvenanceItem("map", board.id, board.source),
@@ -475,8 +478,7 @@ def _turns(s: Node, tables: Tables) -> tuple[Turn, ...]:
     try:
         if s.has("turns"):
             labels = s.req("turns").as_str_list()
-            for lab in labels:
-                parse_time(lab)
+            check_track(labels)
         else:
             labels = turn_labels(s.req("start").as_str(), s.req("end").as_str())
     except ValueError as exc:

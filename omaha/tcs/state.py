@@ -29,7 +29,6 @@ inside ``apply`` until a player must decide; every roll is logged with its rule.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
@@ -43,6 +42,7 @@ from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.tcs import view as seen
 from omaha.tcs.actions import CommitPlan, CommitSetup, PlacePillbox, PlaceRocketPit, Rockets
+from omaha.tcs.components.snapshot import check_snapshot
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures import (
     action,
@@ -214,6 +214,55 @@ STEPS: dict[Step, Callable[[TcsCore], bool]] = {
 }
 
 
+#: What a begun step keeps in ``sd`` (key -> type); a step absent here keeps nothing.
+STEP_DATA: dict[Step, dict[str, type]] = {
+    Step.TIDE: {"queue": list},
+    Step.OVERDRAFT: {"ended": bool},
+    Step.RELEASE: {"result": str, "done": bool},
+    Step.US_SHEETS: {"ended": bool},
+    Step.TRANSPORTS: {"ended": bool},
+    Step.AIR: {},
+    Step.US_MISSIONS: {"ended": bool},
+    Step.GERMAN_MISSIONS: {"ended": bool},
+    Step.CONVERSIONS: {"ended": bool},
+    Step.US_MODES: {"ended": bool, "done": list, "side": str},
+    Step.GERMAN_MODES: {"ended": bool, "done": list, "side": str},
+    Step.US_ACTION: {"ended": bool},
+    Step.US_TESTS: {"ended": bool},
+    Step.GERMAN_ACTION: {"ended": bool},
+}
+
+
+_ACTION = (Decision.ACT, Decision.CHOOSE, Decision.FIRE, Decision.MOVE)
+#: The decisions each step may wait for, with who decides ("" the side the position
+#: names: the controller of the aircraft, 2.10); a step absent here decides nothing.
+STEP_WAITS: dict[Step, dict[Decision, str]] = {
+    Step.GERMAN_SETUP: {Decision.PILLBOX: "German", Decision.ROCKET_PIT: "German"},
+    Step.US_PLAN: {Decision.PLAN: "US"},
+    Step.ROCKET_TARGETS: {Decision.ROCKETS: "US"},
+    Step.NFST: {Decision.NFST: "US"},
+    Step.TIDE: {Decision.TIDE: "US"},
+    Step.OVERDRAFT: {Decision.OVERDRAFT: "US"},
+    Step.RELEASE: {Decision.RELEASE: "German"},
+    Step.US_SHEETS: {Decision.SHEETS: "US"},
+    Step.TRANSPORTS: {Decision.TRANSPORTS: "US"},
+    Step.AIR: {Decision.AIR: "US"},
+    Step.AIR_STRIKES: {Decision.STRIKE: ""},
+    Step.SMOKE: {Decision.SMOKE: "US"},
+    Step.US_MISSIONS: {Decision.MISSIONS: "US"},
+    Step.GERMAN_MISSIONS: {Decision.MISSIONS: "German"},
+    Step.CONVERSIONS: {Decision.CONVERT: "German"},
+    Step.US_MODES: {Decision.MODES: "US"},
+    Step.GERMAN_MODES: {Decision.MODES: "German"},
+    Step.LANDING_CHOICES: {Decision.LAND: "US"},
+    Step.TRANSPORT_CHOICES: {Decision.LAND: "US"},
+    Step.US_ACTION: {**dict.fromkeys(_ACTION, "US"), Decision.OVERWATCH: "German"},
+    Step.US_TESTS: {Decision.TEST: "US"},
+    Step.GERMAN_ENTRY: {Decision.ENTRY: "German"},
+    Step.GERMAN_ACTION: {**dict.fromkeys(_ACTION, "German"), Decision.OVERWATCH: "US"},
+}
+
+
 def _nothing_to_explain(core: TcsCore, action: Action) -> str:
     return ""
 
@@ -366,29 +415,59 @@ class TcsState(TcsCore):
         return seen.dump(self)
 
     def _restore(self, data: dict[str, Any]) -> None:
+        check_snapshot(data, self.snapshot_names())
         seen.restore(self, data)
 
+    def invariants(self) -> list[str]:
+        """The core's invariants, and where the sequence of play stands: a step of the
+        sequence, a decision awaited until the game ends, and that decision offering
+        legal actions (a tampered snapshot is refused, never half-loaded)."""
+        out = super().invariants()
+        steps = SETUP_STEPS if self.in_setup else TURN_STEPS
+        if self.result is not None:
+            return out
+        if not 0 <= self.cursor < len(steps):
+            out.append(f"step {self.cursor} is not in the sequence of play (0..{len(steps) - 1})")
+        elif self.wait is None:
+            out.append("the game is not over, but no decision is awaited")
+        else:
+            step = steps[self.cursor][1]
+            kind, player, _ = self.wait
+            who = STEP_WAITS.get(step, {}).get(kind)
+            if who is None:
+                out.append(f"step {step.value!r} does not ask for a {kind.value} decision")
+            elif player != (who or self.air_controller or "US"):
+                out.append(f"the {kind.value} decision is not the {player}'s")
+            out += self._step_data_problems(step)
+        if out:
+            return out
+        try:
+            legal = self.legal_actions()
+        except Exception as exc:  # the probe of a tampered state: any error is a problem
+            return [f"the decision awaited cannot be offered ({type(exc).__name__}: {exc})"]
+        if not legal:
+            out.append("the decision awaited offers no legal action")
+        return out
+
+    def _step_data_problems(self, step: Step) -> list[str]:
+        """What is wrong with the data the current step keeps (``sd``)."""
+        if not self.started or step not in STEP_DATA:
+            return [f"step {step.value!r} not begun holds data"] if self.sd or self.started else []
+        wanted = STEP_DATA[step]
+        side = {Step.US_MODES: "US", Step.GERMAN_MODES: "German"}.get(step)
+        out = [f"step {step.value!r} lacks {k}" for k in wanted if k not in self.sd]
+        out += [
+            f"step {step.value!r}: {k} is not its"
+            for k, v in self.sd.items()
+            if k in wanted and type(v) is not wanted[k]
+        ]
+        if side is not None and self.sd.get("side") != side:
+            out.append(f"step {step.value!r} is for the {side}")
+        return out
+
     def _copy(self) -> TcsState:
-        """A copy sharing nothing mutable: the plan, boats and actions are immutable."""
+        """A copy sharing nothing mutable (field by field: :meth:`TcsCore.copy_into`)."""
         twin = self._copy_base()
         assert isinstance(twin, TcsState)
-        for name, value in vars(self).items():
-            if name in ("game", "scenario", "plan", "dice", "log", "actions"):
-                continue
-            if name == "_derived":  # memos of the original's position: the twin starts afresh
-                twin._derived = {}
-                continue
-            if name in ("_occupancy", "_side_occupancy"):  # lists are replaced, never changed
-                continue
-            if isinstance(value, list) and (not value or isinstance(value[0], int | str | None)):
-                setattr(twin, name, list(value))
-            elif isinstance(value, set):
-                setattr(twin, name, set(value))
-            elif isinstance(value, dict | list):
-                setattr(twin, name, copy.deepcopy(value))
-        occ, sides = self._occupancy, self._side_occupancy
-        twin._occupancy = None if occ is None else dict(occ)
-        twin._side_occupancy = (
-            None if sides is None else {side: dict(o) for side, o in sides.items()}
-        )
+        self.copy_into(twin)
         return twin

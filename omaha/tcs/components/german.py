@@ -53,15 +53,16 @@ class GermanForces:
     pits: tuple[int, ...]
     batteries: tuple[Battery, ...]
     provenance: tuple[ProvenanceItem, ...]
+    by_id: dict[str, Formation] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "by_id", {f.id: f for f in self.formations})
 
     def formation(self, fid: str) -> Formation:
-        for f in self.formations:
-            if f.id == fid:
-                return f
-        raise KeyError(fid)
+        return self.by_id[fid]
 
     def has_formation(self, fid: str) -> bool:
-        return any(f.id == fid for f in self.formations)
+        return fid in self.by_id
 
     def battery(self, bid: str) -> Battery:
         for b in self.batteries:

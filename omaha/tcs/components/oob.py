@@ -268,6 +268,10 @@ def load_oob(tables: Tables, path: str | Path = DATA / "oob.toml") -> Oob:
             ln.req("name").as_str(),
             ln.req("commands").as_str(),
         )
+        if any(other.id == ld.id for other in leaders):
+            raise ln.req("id").error(f"leader {ld.id!r} is listed twice")
+        if ld.id in by_id:
+            raise ln.req("id").error(f"{ld.id!r} is a unit's id, not a leader's")
         if not any(ld.commands_unit(u) for u in units):
             raise ln.req("commands").error(f"{ld.commands!r} commands no unit")
         leaders.append(ld)

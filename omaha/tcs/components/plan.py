@@ -409,8 +409,8 @@ def check_plan(plan: Plan, rules: PlanRules) -> None:
 
     # the pre-planned first transport landing (2.1m)
     transport = [b for b in plan.boats if b.wave == TRANSPORT]
-    if transport:
-        h = plan.transport_hour
+    h = plan.transport_hour
+    if transport or h is not None:
         if h is None or not is_hour_turn(h) or h < t.transport_first_hour:
             raise PlanError(
                 f"the first transport landing needs an hour turn from {t.transport_first_hour} "

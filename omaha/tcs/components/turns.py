@@ -13,7 +13,13 @@ MONTH = "June"
 def parse_time(label: str) -> tuple[int, int]:
     """``"0740 6 June"`` -> (day, minutes since midnight)."""
     parts = label.split()
-    if len(parts) != 3 or parts[2] != MONTH or len(parts[0]) != 4 or not parts[0].isdigit():
+    if (
+        len(parts) != 3
+        or parts[2] != MONTH
+        or not (len(parts[0]) == 4 and parts[0].isascii() and parts[0].isdigit())
+        or not (parts[1].isascii() and parts[1].isdigit())
+        or not (int(parts[0][:2]) < 24 and int(parts[0][2:]) < 60 and 1 <= int(parts[1]) <= 30)
+    ):
         raise ValueError(f"{label!r} is not a turn like '0740 6 June'")
     hh, mm = int(parts[0][:2]), int(parts[0][2:])
     return int(parts[1]), hh * 60 + mm
@@ -46,6 +52,20 @@ def turn_labels(start: str, end: str) -> list[str]:
     return out
 
 
+def check_track(labels: list[str]) -> None:
+    """A scenario's own list of turns: at least one, each a turn of the track (20 minutes
+    by day, an hour by night), in order, none twice (``ValueError`` naming the turn)."""
+    if not labels:
+        raise ValueError("the scenario has no turns")
+    for k, label in enumerate(labels):
+        day, minutes = parse_time(label)
+        if minutes % (20 if is_day(minutes) else 60):
+            raise ValueError(f"turns[{k}]: {label!r} is not a turn of the track")
+        if k and parse_time(labels[k - 1]) >= (day, minutes):
+            what = "twice" if labels[k - 1] == label else "out of order"
+            raise ValueError(f"turns[{k}]: {label!r} is listed {what}")
+
+
 def next_hour(label: str) -> str:
     """The label one hour after ``label`` (which may lie beyond a scenario's last turn)."""
     day, minutes = parse_time(label)
@@ -57,4 +77,5 @@ def next_hour(label: str) -> str:
 
 def is_hour_turn(time: str) -> bool:
     """An hour turn (the tide moves and transports land on hour turns: 1.12a, 2.1m)."""
-    return time.endswith("00")
+    digits = len(time) == 4 and time.isascii() and time.isdigit()
+    return digits and time.endswith("00") and int(time[:2]) < 24

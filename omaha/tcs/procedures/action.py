@@ -54,6 +54,7 @@ from omaha.tcs.procedures.movement import (
     may_move,
     path_to,
     piece_cell,
+    stack_movers_by_cell,
     unit_destinations,
 )
 from omaha.tcs.procedures.release import check_automatic
@@ -214,18 +215,26 @@ def fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> 
         return []
     units = core.scenario.units
     column = {c: j for j, c in enumerate(table.seers)}
-    direct = np.full(len(table.seers), -1, dtype=np.int16)
-    indirect = np.full(len(table.seers), -1, dtype=np.int16)
+    direct = [-1] * len(table.seers)
+    indirect = [-1] * len(table.seers)
+    status, acted, spared = core.status, core.acted, core.spared
+    german = side == "German"
     for a, here in core.side_occupancy(side).items():
-        for i in here:
-            if can_fire(core, i):
-                t = units[i].type
-                ranges = indirect if t.indirect else direct
-                j = column[a]
-                ranges[j] = max(int(ranges[j]), t.range)
+        j = column[a]
+        for i in here:  # can_fire, inline: this loop runs for every listing of the phase
+            t = units[i].type
+            if t.area <= 0 or status[i] != Status.OK or i in acted or i in spared:
+                continue
+            if german and not _released(core, i):
+                continue
+            ranges = indirect if t.indirect else direct
+            if t.range > ranges[j]:
+                ranges[j] = t.range
     d = table.dist
-    hit = (table.seen & (d <= direct)).any(axis=1)
-    hit |= (d <= indirect).any(axis=1) & np.array([b in table.spotted for b in table.enemy])
+    hit = (table.seen & (d <= np.array(direct, dtype=np.int16))).any(axis=1)
+    if any(r >= 0 for r in indirect):
+        spotted = np.array([b in table.spotted for b in table.enemy])
+        hit |= (d <= np.array(indirect, dtype=np.int16)).any(axis=1) & spotted
     return [
         b
         for b in (table.enemy[k] for k in np.flatnonzero(hit))
@@ -278,9 +287,12 @@ def retreaters(core: TcsCore, side: str) -> list[int]:
     """Units that may take a voluntary SYR (2.3d, 1.13a): those in contact (an enemy
     within two hexes) that cannot simply move away: suppressed units, and US units
     beyond the shingle with no leader or op sheet (2.3d); and somewhere to go."""
+    return list(_retreaters(core, side))
+
+
+def _retreaters(core: TcsCore, side: str) -> Iterator[int]:
     far = combat.enemy_field(core, side)
     land = core.scenario.beach.land
-    out = []
     for c in friendly_cells(core, side):
         if far[c] > 2:
             continue
@@ -296,8 +308,7 @@ def retreaters(core: TcsCore, side: str) -> list[int]:
             if side == "German" and not _released(core, i):
                 continue
             if combat.retreat_options(core, i, voluntary=True):
-                out.append(i)
-    return out
+                yield i
 
 
 STACK = "@"  # ``selected`` names a stack as "@<hex>"
@@ -315,22 +326,12 @@ def _movable_key(core: TcsCore, side: str) -> tuple[object, ...]:
     return ("movable", side, len(core.acted), len(core.moved))
 
 
-def _stack_may_move(core: TcsCore, side: str, cell: int) -> list[int]:
-    here = core.side_units_at(cell, side)
-    return [i for i in here if may_move(core, i) and first_steps(core, i)]
-
-
 def movable(core: TcsCore, side: str) -> dict[int, list[int]]:
     """Cell -> the units there that may move now and have somewhere to go (read only;
     kept until units move, fall or act)."""
 
     def make() -> dict[int, list[int]]:
-        out = {}
-        for c in friendly_cells(core, side):
-            here = _stack_may_move(core, side, c)
-            if here:
-                out[c] = here
-        return out
+        return stack_movers_by_cell(core, side, friendly_cells(core, side))
 
     return core.derived(_movable_key(core, side), make)
 
@@ -415,10 +416,34 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
             if known:
                 yield kind()
         elif menu == "move":
-            if movable(core, side) or (side == "US" and _leader_may_move(core)):
+            if _any_movable(core, side) or (side == "US" and _leader_may_move(core)):
                 yield kind()
-        elif menu_list(core, side, menu):
+        elif _any_option(core, side, menu):
             yield kind()
+
+
+def _any_movable(core: TcsCore, side: str) -> bool:
+    """Whether :func:`movable` has anything, looked for stack by stack until found."""
+    known = core.peek(_movable_key(core, side))
+    if known is not None:
+        return bool(known)
+    return any(
+        may_move(core, i) and first_steps(core, i)
+        for c in friendly_cells(core, side)
+        for i in core.side_units_at(c, side)
+    )
+
+
+def _any_option(core: TcsCore, side: str, menu: str) -> bool:
+    """Whether a list of the Action Phase has anything (the first found is enough to
+    offer the list; it is worked out whole when opened)."""
+    if menu == "point":
+        return next(point_pairs(core, side), None) is not None
+    if menu == "assault":
+        return next(assaults(core, side), None) is not None
+    if menu == "retreat":
+        return next(_retreaters(core, side), None) is not None
+    return bool(menu_list(core, side, menu))
 
 
 def _leader_may_move(core: TcsCore) -> bool:

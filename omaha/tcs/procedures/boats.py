@@ -104,30 +104,42 @@ def loadable(core: TcsCore, kind: str, room: int, pool: str) -> Iterator[Action]
 
     ``pool`` is ``"plan"`` (units not yet planned) or ``"transport"``.
     """
-    scen = core.scenario
-    oob, t = scen.oob, scen.tables
-    max_class = t.boat(kind).max_class if kind != DD else 4
     taken = planned_steps(core) if pool == "plan" else transport_steps(core)
     in_plan = plan_units(core) if pool == "transport" else set()
-    for u in oob.units:
-        if pool == "transport" and (core.where[u.index] != AWAIT or u.id in in_plan):
+    where = core.where
+    for i, uid, points, per_step, large in _candidates(core, kind):
+        if pool == "transport" and (where[i] != AWAIT or uid in in_plan):
             continue
-        if u.id in taken:
+        if uid in taken:
             continue
-        if kind == DD:
-            if u.dd:
-                yield Load.of(u.id)
-            continue
-        if u.type.load_class > max_class:
-            continue
-        if u.points <= room:
-            yield Load.of(u.id)
-        elif (
-            too_large(scen.rules, u.id, kind)
-            and room >= u.type.points
-            and can_complete(core, u.id, kind, u.points, room, pool)
-        ):
-            yield LoadSteps.of(u.id, room // u.type.points)
+        if kind == DD or points <= room:
+            yield Load.of(uid)
+        elif large and room >= per_step and can_complete(core, uid, kind, points, room, pool):
+            yield LoadSteps.of(uid, room // per_step)
+
+
+def _candidates(core: TcsCore, kind: str) -> list[tuple[int, str, int, int, bool]]:
+    """The units a boat of ``kind`` may carry (DD: the DD tanks; else up to the boat's load
+    class, 2.1c), in order of battle, as (index, id, load points, points a step, may be
+    split, 2.1j); per scenario."""
+    scen = core.scenario
+    cache = scen.sight_cache
+    key = ("loadable", kind)
+    hit: list[tuple[int, str, int, int, bool]] | None = cache.get(key)
+    if hit is None:
+        max_class = scen.tables.boat(kind).max_class if kind != DD else 4
+        hit = cache[key] = [
+            (
+                u.index,
+                u.id,
+                u.points,
+                u.type.points,
+                kind != DD and too_large(scen.rules, u.id, kind),
+            )
+            for u in scen.oob.units
+            if (u.dd if kind == DD else u.type.load_class <= max_class)
+        ]
+    return hit
 
 
 def can_complete(core: TcsCore, uid: str, kind: str, need: int, room: int, pool: str) -> bool:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import heapq
 from typing import cast
 
+import attrs
+
 from omaha.tcs.core import Status, TcsCore
 
 #: cell -> (cost, previous cell) of a search
@@ -66,11 +68,41 @@ def impassable(core: TcsCore, side: str, *, vehicle: bool, rifle: bool = False) 
 
 
 # ------------------------------------------------------------------ who may move
+@attrs.frozen
+class Movers:
+    """What movement reads of every unit's counter, by unit index (per scenario)."""
+
+    ma: tuple[int, ...]  # the type's allowance (a towed gun: 0, its carrier's if carried)
+    tow: tuple[bool, ...]
+    vehicle: tuple[bool, ...]  # moves on the vehicle graph (vehicles and towed guns)
+    rifle: tuple[bool, ...]  # may clear wire by entering (2.4c)
+    german: tuple[bool, ...]
+    uid: tuple[str, ...]
+    formation: tuple[str, ...]
+
+
+def movers(core: TcsCore) -> Movers:
+    """The :class:`Movers` of the scenario (built once)."""
+    cache = core.scenario.sight_cache
+    hit: Movers | None = cache.get("movers")
+    if hit is None:
+        units = core.scenario.units
+        hit = cache["movers"] = Movers(
+            tuple(u.type.ma for u in units),
+            tuple(u.type.move == "tow" for u in units),
+            tuple(u.type.vehicle or u.type.move == "tow" for u in units),
+            tuple(u.type.kind == "rifle" for u in units),
+            tuple(u.side == "German" for u in units),
+            tuple(u.id for u in units),
+            tuple(u.formation for u in units),
+        )
+    return hit
+
+
 def command_free(core: TcsCore, i: int) -> bool:
     """TCS Omaha 2.3a, 2.3f: a US unit free to go beyond the shingle (under a leader at
     the start of the Action Phase, or on an implemented op sheet)."""
-    u = core.unit(i)
-    return i in core.free or core.on_task[i] or u.formation in core.us_implemented
+    return i in core.free or core.on_task[i] or movers(core).formation[i] in core.us_implemented
 
 
 def german_may_move(core: TcsCore, i: int) -> bool:
@@ -95,8 +127,8 @@ def allowance(core: TcsCore, i: int) -> int:
     """Movement points this phase: the type's (a Dukw-landed gun rides its carrier,
     1.12a reading); half of it goes to entering move mode from fire mode ([op16]); a
     suppressed unit has half of what is left (READINGS.md)."""
-    u = core.unit(i)
-    ma = (10 if core.carried[i] else 0) if u.type.move == "tow" else u.type.ma
+    m = movers(core)
+    ma = (10 if core.carried[i] else 0) if m.tow[i] else m.ma[i]
     if core.fire_mode[i]:
         ma -= ma // 2
     if core.status[i] == Status.SUPPRESSED:
@@ -109,12 +141,12 @@ def may_move(core: TcsCore, i: int) -> bool:
     paralyzed (a suppressed unit crawls at half its allowance)."""
     if core.where[i] < 0 or core.status[i] == Status.PARALYZED or i in core.acted:
         return False
-    if core.uid(i) in core.moved or allowance(core, i) <= 0:
+    m = movers(core)
+    if m.uid[i] in core.moved or allowance(core, i) <= 0:
         return False
-    if core.side(i) == "German":
+    if m.german[i]:
         return german_may_move(core, i)
-    beach = core.scenario.beach
-    return core.where[i] in beach.strand or command_free(core, i)
+    return core.where[i] in core.scenario.beach.strand or command_free(core, i)
 
 
 # ------------------------------------------------------------------ where to
@@ -245,16 +277,66 @@ def first_steps(core: TcsCore, i: int) -> list[int]:
     ma = allowance(core, i)
     if ma <= 0:
         return []
-    u = core.scenario.units[i]
-    vehicle = u.type.vehicle or u.type.move == "tow"
-    free = u.side == "German" or command_free(core, i)
-    rifle = u.type.kind == "rifle"
+    m = movers(core)
+    german = m.german[i]
+    side = "German" if german else "US"
+    vehicle, rifle = m.vehicle[i], m.rifle[i]
+    free = german or command_free(core, i)
     a = core.where[i]
+    # what the ways depend on is named by the terrain key: kept per scenario, so a
+    # stack's first steps survive the moves of its own side
+    key = ("first", terrain_key(core, side), a, vehicle, rifle, free, ma)
+    cache = core.scenario.reach_cache
+    hit: list[int] | None = cache.get(key)
+    if hit is None:
+        if len(cache) > 20_000:
+            cache.clear()
+        hit = cache[key] = [b for b, _ in ways(core, side, vehicle, rifle, free).steps(a, ma)]
+    return hit
 
-    def make() -> list[int]:
-        return [b for b, _ in ways(core, u.side, vehicle, rifle, free).steps(a, ma)]
 
-    return core.derived(("first", a, u.side, vehicle, rifle, free, ma), make)
+def stack_movers_by_cell(core: TcsCore, side: str, cells: list[int]) -> dict[int, list[int]]:
+    """Cell -> the units of ``side`` there that :func:`may_move` and have
+    :func:`first_steps` (the same tests, read once for every stack of a side)."""
+    m = movers(core)
+    status, acted, moved = core.status, core.acted, core.moved
+    fire_mode, carried = core.fire_mode, core.carried
+    strand = core.scenario.beach.strand
+    german = side == "German"
+    tkey = terrain_key(core, side)
+    cache = core.scenario.reach_cache
+    out: dict[int, list[int]] = {}
+    for c in cells:
+        here = []
+        for i in core.side_units_at(c, side):
+            st = status[i]
+            if st == Status.PARALYZED or i in acted or m.uid[i] in moved:
+                continue
+            ma = (10 if carried[i] else 0) if m.tow[i] else m.ma[i]  # allowance()
+            if fire_mode[i]:
+                ma -= ma // 2
+            if st == Status.SUPPRESSED:
+                ma //= 2
+            if ma <= 0:
+                continue
+            if german:
+                if not german_may_move(core, i):
+                    continue
+                free = True
+            else:
+                free = command_free(core, i)
+                if not free and c not in strand:
+                    continue
+            vehicle, rifle = m.vehicle[i], m.rifle[i]
+            key = ("first", tkey, c, vehicle, rifle, free, ma)  # first_steps()
+            steps: list[int] | None = cache.get(key)
+            if steps is None:
+                steps = first_steps(core, i)
+            if steps:
+                here.append(i)
+        if here:
+            out[c] = here
+    return out
 
 
 def mover(core: TcsCore, pid: str) -> tuple[int, bool, bool, bool, str]:

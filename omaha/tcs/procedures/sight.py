@@ -246,6 +246,14 @@ def seen_from_the_ships(core: TcsCore, target: int) -> bool:
     cache = core.scenario.sight_cache
     key = ("ships", target)
     eyes: tuple[int, ...] | None = cache.get(key)
+    if eyes is None and not core.smoke:  # whether any sees it: the nearest first
+        seen: bool | None = cache.get(("ships?", target))
+        if seen is None:
+            edge = sorted(core.scenario.beach.north_edge, key=lambda c: (core.dist(c, target), c))
+            seen = cache[("ships?", target)] = any(
+                _compute(core, c, target, eye) & (_CLEAR | _FIRE) == _CLEAR | _FIRE for c in edge
+            )
+        return seen
     if eyes is None:
         eyes = cache[key] = tuple(
             c
@@ -344,12 +352,26 @@ class Sighting:
         return self._table
 
     def _build(self) -> SightTable:
+        """The table, or the one of an earlier position with the same enemy hexes, spot
+        ranges, observers and smoke (kept per scenario: that is all it depends on)."""
         core = self.core
         other = "German" if self.side == "US" else "US"
         enemy = sorted(core.cells_of(other))
         seers = self.observer_cells()
+        ranges = [self.range(b) for b in enemy]
+        key = ("sight", self.side, *enemy, -1, *ranges, -1, *seers, frozenset(core.smoke))
+        cache = core.scenario.reach_cache
+        hit: SightTable | None = cache.get(key)
+        if hit is None:
+            if len(cache) > 20_000:
+                cache.clear()
+            hit = cache[key] = self._compute(enemy, seers, ranges)
+        return hit
+
+    def _compute(self, enemy: list[int], seers: list[int], ranges: list[int]) -> SightTable:
+        core = self.core
         dist, codes = matrices(core)
-        reach = np.array([self.range(b) for b in enemy], dtype=np.int16)
+        reach = np.array(ranges, dtype=np.int16)
         d = dist[np.ix_(enemy, seers)]
         within = d <= reach[:, None]
         sub = codes[np.ix_(seers, enemy)].T
@@ -364,6 +386,7 @@ class Sighting:
                 if _smoked(core, line(core, seers[j], enemy[k])):
                     seen[k, j] = False
         spotted = frozenset(enemy[k] for k in np.flatnonzero(seen.any(axis=1)))
+        d.flags.writeable = seen.flags.writeable = False  # shared between positions
         return SightTable(enemy, seers, d, seen, spotted)
 
     def observers(self, b: int) -> list[int]:
