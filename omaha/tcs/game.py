@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import ClassVar
 
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import (
@@ -85,6 +86,10 @@ class TcsGame(Game[TcsScenario]):
     title = "TCS Omaha (The Gamers, 1991)"
     players = ("US", "German")
     metrics = _metrics()
+    #: A heuristic game of the battle takes 1-2 s of CPU (landing about 1.1 s, d-day about
+    #: 1.9 s, e1-draw 0.05 s): fewer runs of the two long ones keep the default comparison
+    #: near a minute on two cores (``omaha compare --runs N`` asks for more)
+    comparison_runs: ClassVar[Mapping[str, int]] = {"landing": 25, "d-day": 20}
 
     def __init__(self, resolver: FireResolver | None = None) -> None:
         super().__init__()
