@@ -400,9 +400,20 @@ def menu_list(core: TcsCore, side: str, menu: str) -> tuple[Action, ...]:
     return core.derived(_menu_key(core, side, menu), lambda: tuple(menu_options(core, side, menu)))
 
 
+def _sizes(core: TcsCore) -> list[int]:
+    """What grows whenever a unit of the phasing side acts (the lists change then)."""
+    return [len(core.acted), len(core.moved), len(core.fired_point), len(core.spared)]
+
+
 def _menu_key(core: TcsCore, side: str, menu: str) -> tuple[object, ...]:
-    sizes = (len(core.acted), len(core.moved), len(core.fired_point), len(core.spared))
-    return ("menu", side, menu, *sizes)
+    return ("menu", side, menu, *_sizes(core))
+
+
+def _closed(core: TcsCore, menu: str) -> bool:
+    """A list left with ``back`` is not offered again until a unit acts (it would list
+    the same): the Action Phase cannot loop without end (READINGS.md, "Agents")."""
+    closed: dict[str, list[int]] = core.sd.get("closed", {})
+    return closed.get(menu) == _sizes(core)
 
 
 def legal_act(core: TcsCore) -> Iterator[Action]:
@@ -411,6 +422,8 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
     side = phasing(core)
     yield EndAction()
     for menu, kind in MENUS.items():
+        if _closed(core, menu):
+            continue
         known = core.peek(_menu_key(core, side, menu))
         if known is not None:
             if known:
@@ -444,6 +457,8 @@ def legal_choose(core: TcsCore) -> Iterator[Action]:
 
 def apply_choose(core: TcsCore, action: Action) -> None:
     side = phasing(core)
+    if isinstance(action, Back):
+        core.sd.setdefault("closed", {})[core.sd["menu"]] = _sizes(core)
     core.sd["menu"] = None
     if isinstance(action, Select):  # a leader (units are picked from their stack)
         core.selected = action.unit
