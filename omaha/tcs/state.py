@@ -39,6 +39,7 @@ import attrs
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
+from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.tcs import view as seen
@@ -359,6 +360,12 @@ class TcsState(TcsCore):
     def metrics(self) -> dict[str, float]:
         return seen.metrics(self)
 
+    def observation(self, player: str) -> Observation:
+        return seen.observation(self, player)
+
+    def returns(self) -> dict[str, float]:
+        return seen.returns(self)
+
     def view(self, player: str | None = None) -> View:
         return seen.view(self, player)
 
@@ -367,6 +374,11 @@ class TcsState(TcsCore):
 
     def _restore(self, data: dict[str, Any]) -> None:
         seen.restore(self, data)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TcsState:
+        """Deep copies (the agent adapters copy their states so) take the structural
+        copy of :meth:`_copy`: same independence, no walk through the log."""
+        return self._copy()
 
     def _copy(self) -> TcsState:
         """A copy sharing nothing mutable: the plan, boats and actions are immutable."""
