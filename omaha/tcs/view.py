@@ -18,6 +18,7 @@ import numpy.typing as npt
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
+from omaha.tcs.components.oob import UnitType
 from omaha.tcs.components.plan import Plan
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.components.turns import parse_time
@@ -26,47 +27,87 @@ from omaha.tcs.rules import pillbox_modifier
 from omaha.tcs.scenario import TcsScenario
 
 # ------------------------------------------------------------------ view
-STATUS_TAGS = {1: "suppressed", 2: "paralyzed"}
+#: status markers, named as the kernel's pictures know them (palette.MARKER_STYLE)
+STATUS_MARKS = {1: "suppressed", 2: "paralyzed"}
+#: the NATO symbol of each unit type (kernel.svg.counters.SYMBOLS); trucks have none
+SYMBOL = {
+    "infantry": "infantry",
+    "grenadier": "infantry",
+    "pb_squad": "infantry",
+    "mg": "machine_gun",
+    "mortar": "mortar",
+    "at_gun": "anti_tank",
+    "inf_gun": "artillery",
+    "fa_towed": "artillery",
+    "fa_sp": "artillery",
+    "tank": "armour",
+    "halftrack": "mechanised",
+    "truck": "",
+    "pillbox": "pillbox",
+    "rocket_pit": "rocket",
+}
+
+
+def counter_values(t: UnitType) -> str:
+    """The values printed on a TCS counter (READINGS.md, "The printed counters"), as
+    ``firepower[range]`` for each fire it has, the last number its morale (an area
+    target: PB Sqd ``2[6]7``) or defence (a point target: Pill Box ``6[12] 5[7]6``,
+    Inf Gun ``4[14]0``); ``-[-]`` where it has no area fire. A rocket pit prints
+    ``10[10]-`` (its defence is ours, not printed)."""
+    area = f"{t.area}[{t.range}]" if t.area else "-[-]"
+    if t.name == "rocket_pit":
+        return f"{area}-"
+    if t.target == "point":
+        point = f" {t.point}[{t.point_range}]" if t.point else ""
+        return f"{area}{point}{t.defense}"
+    return f"{area}{t.morale}" if t.morale else area
+
+
+def echelon(uid: str) -> str:
+    """The size mark of a counter: platoons (``E/2/16.1``) •••, weapons sections
+    (``.mg``, ``.mtr``, ``.pak1``) ••; pill boxes, pits and trucks none."""
+    _, dot, part = uid.partition(".")
+    if not dot or part.startswith("trk") or uid.startswith(("PB-", "RP-")):
+        return ""
+    return "•••" if part.isdigit() else "••"
 
 
 def unit_piece(core: TcsCore, i: int) -> Piece:
-    """One unit on the map as a player sees it (values as printed on TCS counters)."""
+    """One unit on the map as a player sees it: the NATO symbol, the size mark, the
+    values printed on its counter, its steps, and its markers."""
     scen = core.scenario
     u = scen.units[i]
     t = u.type
     w = core.where[i]
-    tags = [STATUS_TAGS[core.status[i]]] if core.status[i] in STATUS_TAGS else []
-    if t.move != "none":
-        tags.append("fire mode" if core.fire_mode[i] else "move mode")
+    marks = [STATUS_MARKS[core.status[i]]] if core.status[i] in STATUS_MARKS else []
+    if t.move != "none" and core.fire_mode[i]:
+        marks.append("fire_mode")
     if core.dug_in[i]:
-        tags.append("dug in")
+        marks.append("dug_in")
+    if i in core.marked or i in core.marked_point:
+        marks.append("opportunity_fired")  # overwatch fire (15.0)
     if u.side == "US":
         sec = scen.beach.sector_of(w)
         if core.planned_beach[i] and sec is not None and sec.beach != core.planned_beach[i]:
-            tags.append("wrong beach")
+            marks.append("wrong beach")
         if core.on_task[i] or u.formation in core.us_implemented:
-            tags.append("op sheet")
-        if u.is_29th:
-            tags.append("29th")
-        value = f"{core.steps[i]} st"
+            marks.append("op sheet")
     else:
-        parts = []
-        if t.area:
-            fp = u.area_firepower(core.steps[i])
-            parts.append(f"{fp}[{t.range}]")
-        if t.point:
-            parts.append(f"{t.point}[{t.point_range}]")
-        if t.target == "point":
-            parts.append(str(t.defense))
-        value = " ".join(parts) + (f" {core.steps[i]} st" if core.steps[i] > 1 else "")
         f = u.formation
-        status = scen.german.formation(f).status
-        if status != "released" and f not in core.released:
-            tags.append("unreleased")
-    if i in core.marked or i in core.marked_point:
-        tags.append("overwatch")
+        if scen.german.formation(f).status != "released" and f not in core.released:
+            marks.append("unreleased")
     name = {"pillbox": "Pill Box", "rocket": "Rocket Pit"}.get(t.kind, u.id)
-    return Piece(u.id, u.side, name, scen.board.label(w), value, tuple(tags))
+    return Piece(
+        u.id,
+        u.side,
+        name,
+        scen.board.label(w),
+        counter_values(t),
+        tuple(marks),
+        kind=SYMBOL.get(t.name, ""),
+        echelon=echelon(u.id),
+        steps=(core.steps[i], u.steps) if u.steps > 1 else None,
+    )
 
 
 def view(core: TcsCore, player: str | None = None) -> View:
@@ -85,6 +126,7 @@ def view(core: TcsCore, player: str | None = None) -> View:
                     b.box,
                     f"lands {land.split()[0]}",
                     hidden=player == "German",
+                    kind="boat",
                 )
             )
     for k, ld in enumerate(oob.leaders):
@@ -92,7 +134,14 @@ def view(core: TcsCore, player: str | None = None) -> View:
         if st in ("map", "dead"):
             marks_l = ("dead",) if st == "dead" else ()
             pieces.append(
-                Piece(ld.id, "US", ld.name, board.label(core.leader_cell[k]), "leader", marks_l)
+                Piece(
+                    ld.id,
+                    "US",
+                    ld.name,
+                    board.label(core.leader_cell[k]),
+                    marks=("eliminated",) if marks_l else (),
+                    kind="leader",
+                )
             )
     marks = [
         Mark(board.label(c), f"tide {core.tide_hour}", "tide")
