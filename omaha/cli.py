@@ -235,7 +235,11 @@ def _parser() -> argparse.ArgumentParser:
         "'omaha compare --executor dask --scheduler tcp://HOST:8786'.",
     )
     p.add_argument(
-        "--runs", type=int_in(1, MAX_RUNS), default=100, help="seeded games per scenario"
+        "--runs",
+        type=int_in(1, MAX_RUNS),
+        default=None,
+        help=f"seeded games per scenario (default {compare.DEFAULT_RUNS}, fewer of a "
+        "design's longest scenarios: 'omaha list' shows them)",
     )
     p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
@@ -307,6 +311,9 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"  scenarios: {', '.join(game.scenarios())}", file=out)
         bots = [f"{b} ({', '.join(game.bot_sides(b))})" for b in sorted(game.bots)]
         print(f"  bots:      {', '.join(bots)}", file=out)
+        if game.comparison_runs:
+            sized = ", ".join(f"{sc} {n}" for sc, n in game.comparison_runs.items())
+            print(f"  compared:  runs by default: {sized} (others 100)", file=out)
     return 0
 
 
@@ -503,14 +510,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.plot:
         output_file(args.plot, "--plot", compare.PLOT_SUFFIXES)
         compare.plotting()  # matplotlib present, before minutes of games
-    plan = compare.scenarios_of(args.game)  # an unknown game is an error before any run
+    plan = compare.run_plan(args.game, args.runs)  # an unknown game fails before any run
     workers = args.workers or os.cpu_count() or 1
-    size = args.chunk or compare.chunk_size(args.runs, workers)
-    progress = compare.Progress.for_terminal(args.runs * len(plan), quiet=args.quiet)
+    total = sum(count for _, _, count in plan)
+    progress = compare.Progress.for_terminal(total, quiet=args.quiet)
     with compare.executor(args.executor, workers, args.scheduler) as pool:
         columns = compare.compare(
-            args.game, args.runs, args.seed, pool, args.bot, size=size, progress=progress
-        )
+            args.game, args.runs, args.seed, pool, args.bot,
+            size=args.chunk, progress=progress, workers=workers,
+        )  # fmt: skip
     print(compare.table(columns, detail=args.detail))
     written = []
     if args.json:

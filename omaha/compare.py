@@ -331,27 +331,51 @@ def scenarios_of(games: Iterable[str] | None) -> list[tuple[str, str]]:
     return [(name, scenario) for name in names for scenario in omaha.load(name).scenarios()]
 
 
+#: Runs of each scenario when none are asked for, unless the game sizes a long scenario
+#: down (``Game.comparison_runs``).
+DEFAULT_RUNS = 100
+
+
+def run_plan(games: Iterable[str] | None, runs: int | None = None) -> list[tuple[str, str, int]]:
+    """(game, scenario, runs) for every scenario of the chosen games.
+
+    ``runs`` applies to every scenario; without it each plays :data:`DEFAULT_RUNS`, or what
+    its game's ``comparison_runs`` gives for it.
+    """
+    if runs is not None and runs < 1:
+        raise ValueError(f"runs must be at least 1, not {runs}")
+    plan = []
+    for name, scenario in scenarios_of(games):
+        count = runs or omaha.load(name).comparison_runs.get(scenario, DEFAULT_RUNS)
+        plan.append((name, scenario, count))
+    return plan
+
+
 def compare(
     games: Iterable[str] | None = None,
-    runs: int = 100,
+    runs: int | None = None,
     seed: int = 1,
     pool: cf.Executor | None = None,
     bot: str | None = None,
     size: int | None = None,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> list[Column]:
-    """Play ``runs`` seeded games of every scenario of every chosen game.
+    """Play seeded games of every scenario of every chosen game (see :func:`run_plan`).
 
     ``pool`` runs the chunks (default: serially here); ``size`` is the runs per chunk
-    (default :func:`chunk_size` for the machine's cores). Results do not depend on either.
+    (default :func:`chunk_size` for ``workers``, or the machine's cores). Results depend
+    on neither.
     """
-    if runs < 1:
-        raise ValueError(f"runs must be at least 1, not {runs}")
-    plan = scenarios_of(games)
-    size = size or chunk_size(runs, os.cpu_count() or 1)
+    plan = run_plan(games, runs)
+    cores = workers or os.cpu_count() or 1
     pool = pool or SerialExecutor()
-    tasks = [c for name, scen in plan for c in chunks(name, scen, bot, seed, runs, size)]
-    results: dict[tuple[str, str], list[Run]] = {key: [] for key in plan}
+    tasks = [
+        c
+        for name, scen, count in plan
+        for c in chunks(name, scen, bot, seed, count, size or chunk_size(count, cores))
+    ]
+    results: dict[tuple[str, str], list[Run]] = {(n, sc): [] for n, sc, _ in plan}
     futures: dict[cf.Future[list[Run]], Chunk] = {}
 
     def done(task: Chunk, played: list[Run]) -> None:
@@ -363,11 +387,11 @@ def compare(
         if isinstance(pool, SerialExecutor):  # one task at a time, so progress moves
             for task in tasks:
                 done(task, play_chunk(task))
-            return [_column(n, sc, bot, seed, results[(n, sc)]) for n, sc in plan]
-        for task in tasks:
-            futures[pool.submit(play_chunk, task)] = task
-        for future in cf.as_completed(futures):
-            done(futures[future], future.result())
+        else:
+            for task in tasks:
+                futures[pool.submit(play_chunk, task)] = task
+            for future in cf.as_completed(futures):
+                done(futures[future], future.result())
     except BaseException:
         for future in futures:
             future.cancel()
@@ -375,7 +399,7 @@ def compare(
     finally:
         if progress is not None:
             progress.close()
-    return [_column(name, scen, bot, seed, results[(name, scen)]) for name, scen in plan]
+    return [_column(n, sc, bot, seed, results[(n, sc)]) for n, sc, _ in plan]
 
 
 def run_column(
@@ -487,14 +511,12 @@ def table(columns: Sequence[Column], detail: bool = False) -> str:
     width = max(len(c.label) for c in columns) + 2
     runs = sorted({len(c.runs) for c in columns})
     roots = sorted({c.root for c in columns})
-    out = [
-        f"Side-by-side comparison: {'/'.join(map(str, runs))} seeded runs per scenario "
-        f"(root seed {'/'.join(map(str, roots))})",
-        "",
-    ]
+    each = f"{runs[0]} seeded runs per scenario" if len(runs) == 1 else "seeded runs"
+    out = [f"Side-by-side comparison: {each} (root seed {'/'.join(map(str, roots))})", ""]
     for col in columns:
         bots = "/".join(f"{side}={bot}" for side, bot in sorted(col.bots.items()))
-        out.append(f"  {col.label.ljust(width)}{col.title}; bots {bots}")
+        count = f"{len(col.runs)} runs; " if len(runs) > 1 else ""
+        out.append(f"  {col.label.ljust(width)}{count}{col.title}; bots {bots}")
     for metric in common:
         hist = HISTORICAL.get(metric.name)
         out += ["", f"{metric.name} ({metric.unit}): {metric.meaning}"]

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from omaha.errors import DataFileError
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import (
     EXITS_OPENED,
@@ -26,7 +27,7 @@ from .bots import HeuristicBot
 from .components.cards import TARGETED
 from .components.tokens import EVENT
 from .core import TANKS
-from .scenario import SHIPPED, BloodyScenario, load_scenario
+from .scenario import SHIPPED, BloodyScenario, load_scenario, validate_scenario
 from .state import BloodyState
 from .view import observation_layout
 
@@ -58,6 +59,12 @@ class BloodyGame(Game[BloodyScenario]):
         Metric("tanks_ashore", "tanks", "Tank tokens that came ashore"),
         Metric("first_exit_turn", "turn", "turn the first Exit square was cleared (0: never)"),
         Metric("second_exit_turn", "turn", "turn the second Exit square was cleared (0: never)"),
+        Metric(
+            "first_exit_hours",
+            "hours",
+            "hours after 06:30 of the start of the turn the first Exit square was cleared, "
+            "by the scenario's clock (turn_minutes); NaN when none was",
+        ),
     )
 
     def action_classes(self) -> Iterable[type[Action]]:
@@ -68,6 +75,11 @@ class BloodyGame(Game[BloodyScenario]):
 
     def _load_scenario(self, ref: str) -> BloodyScenario:
         return load_scenario(ref)
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file and of the components it names, at once:
+        each file against its schema (``scenario.SCHEMAS``), then the checks across files."""
+        return list(validate_scenario(str(path)))
 
     def _state_class(self) -> type[State[BloodyScenario]]:
         return BloodyState

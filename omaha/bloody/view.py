@@ -8,6 +8,7 @@ agents) is the same knowledge as numbers: planes over the squares and tracks.
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import Any, ClassVar
 
@@ -476,13 +477,22 @@ def returns(st: BloodyCore) -> dict[str, float]:
 RETURN_OF_LEVEL = {rules.DEFEAT: -1.0, rules.DRAW: 0.0, rules.HISTORICAL: 0.5, rules.MAJOR: 1.0}
 
 
+def first_exit_hours(st: BloodyCore) -> float:
+    """Hours after 06:30 of the first Exit square cleared, by the scenario's clock: the
+    start of the turn it was cleared in (turn 1 is 06:30, each turn ``turn_minutes``
+    long; the text gives no time scale, READINGS.md "Metrics"); NaN when none was."""
+    if not st.exit_turns:
+        return math.nan
+    return (st.exit_turns[0] - 1) * st.scen.turn_minutes / 60
+
+
 def metrics(st: BloodyCore) -> dict[str, float]:
     scen = st.scen
     sc = st.score()
     level = (
         st.result.level
         if st.result is not None
-        else rules.victory_level(st.exits_cleared(), len(scen.exit_name), sc.total)
+        else rules.victory_level(st.exits_cleared(), len(scen.exit_name), sc.total, scen.victory)
     )
     first_wave = [u for u, spec in enumerate(scen.units) if spec.setup in scen.first_wave]
     landed = [u for u in range(len(scen.units)) if st.landed[u]]
@@ -517,6 +527,7 @@ def metrics(st: BloodyCore) -> dict[str, float]:
         "turns_played": float(st.turn),
         "first_exit_turn": float(st.exit_turns[0]) if st.exit_turns else 0.0,
         "second_exit_turn": float(st.exit_turns[1]) if len(st.exit_turns) > 1 else 0.0,
+        "first_exit_hours": first_exit_hours(st),
     }
 
 

@@ -135,6 +135,11 @@ class Game(ABC, Generic[S]):
     metrics: ClassVar[tuple[Metric, ...]] = ()
     #: The least and most a player's return can be (``State.returns``).
     utility_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
+    #: Runs of a shipped scenario in the default comparison (``omaha compare`` without
+    #: ``--runs``) where that scenario's games are too long for the default 100 to fit the
+    #: comparison's minute: scenario id -> runs. They are the first runs of the same seeded
+    #: sequence, so a larger ``--runs`` extends them.
+    comparison_runs: ClassVar[Mapping[str, int]] = {}
 
     def __init__(self) -> None:
         self.codec = ActionCodec(self.action_classes())

@@ -27,6 +27,9 @@ from omaha.lnl.scenario import LnlScenario
 OFF = -1  #: not yet on the map
 ELIM = -2  #: eliminated
 SIDES = ("US", "German")
+#: Reading R34 (READINGS.md): attacks and close assaults put together and cancelled in
+#: one phase, after which no other may be opened that phase (a game stays finite).
+MAX_CANCELS = 50
 
 #: Where a game turn stands (LnL Omaha: Outline of Play): set-up, then for each side
 #: the action card (Americans only) and its event, disruption removal, the landings
@@ -177,6 +180,7 @@ class LnlCore(State[LnlScenario]):
     deck: ActionDeck
     last_card: str  #: the last event card drawn
     ngfs_left: int  #: NGFS packets left this turn
+    cancels: int  #: attacks cancelled this phase (reading R34)
     bonus: dict[str, bool]  #: a +6 HE card ready, per side
     perms: set[str]  #: German movement allowed by a card this turn ("all", "armor")
     fired_at: set[tuple[int, int, str]]  #: (firing hex, target hex, kind) this phase
@@ -226,6 +230,7 @@ class LnlCore(State[LnlScenario]):
         self.deck = ActionDeck(c.id for c in scen.cards)
         self.last_card = ""
         self.ngfs_left = 0
+        self.cancels = 0
         self.bonus = {"US": False, "German": False}
         self.perms = set()
         self.fired_at = set()
@@ -262,6 +267,10 @@ class LnlCore(State[LnlScenario]):
         if hit is _MISSING:
             hit = self.memo[key] = compute()
         return cast(R, hit)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LnlCore:
+        """``copy.deepcopy`` (what OpenSpiel's clone uses) is the structural copy."""
+        return self._copy()
 
     def _copy(self) -> LnlCore:
         """A structural copy: every mutable field copied, the cached queries kept
@@ -510,6 +519,11 @@ class LnlCore(State[LnlScenario]):
         Reading R1 (READINGS.md): the turn is the whole game turn.
         """
         return self.placed[u] == self.turn and self.turn > 0
+
+    def may_open_attack(self) -> bool:
+        """Whether another attack or close assault may be opened this phase: not after
+        :data:`MAX_CANCELS` were cancelled in it (reading R34, READINGS.md)."""
+        return self.cancels < MAX_CANCELS
 
     def can_fire(self, u: int) -> bool:
         """On the map, no Fired or Disrupted marker, and not barred by its landing turn."""

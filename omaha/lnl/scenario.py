@@ -18,6 +18,7 @@ and game records restore the same variant.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -69,6 +70,9 @@ class LnlScenario(Scenario):
     tables: MapTables
     #: Per unit: its step costs from each hex to each neighbour (see MapTables.step_costs).
     step_costs: tuple[StepCosts, ...]
+    #: What agents need of the scenario, made on first use and shared by its states
+    #: (the observation plan, the numbers of the actions met so far); not content.
+    derived: dict[str, Any] = attrs.field(factory=dict, repr=False)
 
     def unit(self, uid: str) -> UnitDef:
         try:

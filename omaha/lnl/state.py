@@ -24,12 +24,13 @@ pending decision offers (:data:`OPTIONS`), who carries out an action
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
-from omaha.kernel.actions import Action
+from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.events import register_templates
+from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.lnl import view as lnl_view
@@ -51,6 +52,7 @@ from omaha.lnl.actions import (
     Target,
     With,
 )
+from omaha.lnl.components.setups import setup_plan
 from omaha.lnl.core import OFF, Decision, LnlCore, Stage
 from omaha.lnl.procedures import (
     airstrike,
@@ -168,6 +170,55 @@ class LnlState(LnlCore):
     def _dump(self) -> dict[str, Any]:
         return lnl_view.dump(self)
 
+    # ------------------------------------------------------------------------
+    # The agent surface (issue 15; READINGS.md, "Agents")
+    # ------------------------------------------------------------------------
+    def observation(self, player: str) -> Observation:
+        return lnl_view.observation(self, player)
+
+    def returns(self) -> dict[str, float]:
+        """Graded by the victory level (LnL Omaha: Winning): a significant US victory
+        is worth 1 to the US, a minor one 0.5, a draw 0, a German victory -1; the
+        Germans get the opposite. The bonus scenario's points give +1 or -1."""
+        out = self.result
+        if out is None or out.winner is None:
+            return {"US": 0.0, "German": 0.0}
+        us = 0.5 if out.level == "minor US victory" else 1.0 if out.winner == "US" else -1.0
+        return {"US": us, "German": -us}
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The numbers of the legal actions, each found once per scenario (the listed
+        actions are shared objects with their hash cached, so a lookup is cheap)."""
+        codes: dict[Action, int] | None = self.scen.derived.get("codes")
+        if codes is None:
+            codes = self.scen.derived["codes"] = {}
+        space = self.game.action_space(self.scen.id)
+        out = []
+        for action in self.legal_actions():
+            code = codes.get(action)
+            if code is None:
+                code = codes[action] = space.encode(action)
+            out.append(code)
+        out.sort()
+        return tuple(out)
+
+    def plans(self) -> dict[str, Action]:
+        """At the set-up, the shipped set-up plan of the side placing (one ``deploy``),
+        when it is sound for this scenario; the numbered route to the same position
+        is ``place`` one unit at a time."""
+        if self.stage != "setup" or not self.place_queue or self.busy_except_place():
+            return {}
+        side = self.u(self.place_queue[0]).side
+        plan = setup_plan(self.scen.id, side)
+        if plan is None:
+            return {}
+        action = Deploy(plan)
+        try:
+            placement.check_deploy(self, action)
+        except IllegalAction:
+            return {}
+        return {f"shipped {side} set-up": action}
+
     def _restore(self, data: dict[str, Any]) -> None:
         lnl_view.restore(self, data)
 
@@ -182,6 +233,14 @@ class LnlState(LnlCore):
 
     def _legal_actions(self) -> Iterable[Action]:
         return OPTIONS[self.decision()](self)
+
+    def _legal_actions_in_order(self) -> Sequence[Action]:
+        """Placements come in notation order already (up to 200 a decision at the
+        set-up); the other decisions are sorted by notation."""
+        decision = self.decision()
+        if decision == "place":
+            return list(placement.place_options(self))
+        return sorted(OPTIONS[decision](self), key=sort_key)
 
     def main_options(self, *, with_end: bool) -> Iterator[Action]:
         """The phase's own decisions: start an attack, a move, an assault; end the phase.
@@ -224,6 +283,11 @@ class LnlState(LnlCore):
                 )
             if self.fired[u] and isinstance(action, FireWith | Move | Add | OpFire):
                 return f"{uid} has a Fired marker (LnL Omaha: Outline of Play)" + wanted
+        if isinstance(action, FireWith | Bombard | Assault | OpFire) and not self.may_open_attack():
+            return (
+                f"{self.cancels} attacks were cancelled this phase: no other may be opened "
+                "(reading R34, READINGS.md)" + wanted
+            )
         if isinstance(action, EndPhase) and self.stage == "move" and movement.due_entries(self):
             return "reinforcements due this turn must enter first (LnL Omaha: Setting up the Game)"
         return f"'{action}' is not a legal action now{wanted}"
@@ -266,6 +330,7 @@ class LnlState(LnlCore):
     def enter_stage(self, stage: Stage) -> None:
         """Begin ``stage``: what the rules do at its start (markers off, landings due)."""
         self.stage = stage
+        self.cancels = 0
         start = STAGE_START.get(stage)
         if start is not None:
             start(self)

@@ -3,27 +3,37 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, get_args
 
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 from omaha.lnl.components.deck import ActionDeck
 from omaha.lnl.core import (
     ELIM,
+    MAX_CANCELS,
     OFF,
     SIDES,
     STAGES,
     AdvanceTask,
     Attack,
+    Decision,
     LnlCore,
     LossTask,
     MoveGroup,
     OppWindow,
     RetreatTask,
     StrikeTask,
+    other,
 )
+from omaha.lnl.scenario import LnlScenario
 
 
 # ----------------------------------------------------------------------------
@@ -129,6 +139,254 @@ def metrics(core: LnlCore) -> dict[str, float]:
 
 
 # ----------------------------------------------------------------------------
+# Observations (for agents: issue 15)
+# ----------------------------------------------------------------------------
+#: Per side: counters, steps, counters by kind (LnL Omaha: Unit Types), markers.
+_SIDE_PLANES = ("counters", "steps", "infantry", "armor", "gun", "disrupted", "fired")
+_SHARED_PLANES = ("moved", "assaulted", "landed_this_turn", "control", "victory_points",
+                  "fortification", "landing_hex")  # fmt: skip
+_TASK_PLANES = ("attack_target", "attack_firers", "moving", "opportunity",
+                "to_lose", "to_retreat", "advance_into")  # fmt: skip
+_UNIT_TRACKS = ("where", "steps", "disrupted", "fired", "moved", "selected", "due")
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
+
+
+@attrs.frozen(eq=False)
+class ObservationPlan:
+    """What never changes in a scenario's observations: the layout, each unit's
+    planes by side and kind, and the static planes (victory points, fortifications,
+    landing hexes) already filled in."""
+
+    layout: ObservationLayout
+    cells: int
+    planes: dict[str, int]  #: plane name -> its offset in the vector
+    tracks: dict[str, int]  #: track name -> its index
+    unit_tracks: int  #: index of the first per-unit track
+    #: Per unit (columns), the offset of the plane each of its rows counts in: its
+    #: side's counters, kind, steps, disrupted, fired; moved, assaulted, landed.
+    unit_planes: npt.NDArray[np.int64]
+    static: Observation
+
+
+def observation_plan(scen: LnlScenario) -> ObservationPlan:
+    """The scenario's observation plan (made once, kept on the scenario)."""
+    plan = scen.derived.get("observation")
+    if plan is None:
+        plan = scen.derived["observation"] = _make_plan(scen)
+    assert isinstance(plan, ObservationPlan)
+    return plan
+
+
+def _make_plan(scen: LnlScenario) -> ObservationPlan:
+    side_names = {"US": "us", "German": "german"}
+    planes = tuple(f"{side_names[s]}_{p}" for s in SIDES for p in _SIDE_PLANES)
+    planes += _SHARED_PLANES + _TASK_PLANES
+    tracks = (
+        "observer_us", "to_move_us", "phasing_us", "turn", "turns",
+        *(f"stage_{s}" for s in STAGES),
+        *(f"decision_{d}" for d in DECISIONS),
+        "ngfs_left", "us_bonus", "german_bonus", "perm_all", "perm_armor", "deck_left",
+        "us_hexes_held", "cancels", "attack_ngfs", "attack_bonus", "attack_hard",
+        "loss_remaining", "strike_he",
+    )  # fmt: skip
+    unit_tracks = tuple(f"{u.id} {t}" for t in _UNIT_TRACKS for u in scen.units)
+    meanings = (
+        ("us_counters", "US counters in the hex (german_counters: German)"),
+        ("us_steps", "steps of the US counters in the hex (a counter has 1 or 2)"),
+        ("us_infantry", "US infantry counters (us_armor, us_gun: the other kinds)"),
+        ("us_disrupted", "US counters with a Disrupted marker (us_fired: a Fired marker)"),
+        ("moved", "counters that moved this movement phase (assaulted: close assaulted)"),
+        ("landed_this_turn", "US counters that landed this turn (no move, no assault)"),
+        ("control", "victory hexes: +1 the US controls it, -1 the Germans, 0 nobody"),
+        ("victory_points", "the hex's victory points (0: not a victory hex)"),
+        ("fortification", "1 on a fortification; landing_hex: 1 on a waterline hex"),
+        ("attack_target", "1 on the hex of the attack being put together"),
+        ("attack_firers", "its firing (or assaulting) counters in each hex"),
+        ("moving", "counters of the moving stack; opportunity: 1 on the hex fired at"),
+        ("to_lose", "counters that may take the next step loss"),
+        ("to_retreat", "1 under the counter retreating next; advance_into: the hex emptied"),
+        ("observer_us", "1 if the observation is the US player's (else the German's)"),
+        ("to_move_us", "1 if the US player decides now; phasing_us: 1 in the US player turn"),
+        ("turn", "the game turn (0 at set-up); turns: the game's length"),
+        ("stage_fire", "1 in the stage named (one of stage_*), 0 in the others"),
+        ("decision_phase", "1 for the kind of decision pending (one of decision_*)"),
+        ("ngfs_left", "NGFS packets left this turn (6 HE each)"),
+        ("us_bonus", "1 if the US holds a +6 HE card (german_bonus: the Germans)"),
+        ("perm_all", "1 if a card let every German unit move (perm_armor: armor)"),
+        ("deck_left", "action cards left to draw before a reshuffle"),
+        ("us_hexes_held", "victory hexes the US controls"),
+        ("cancels", "attacks cancelled this phase (reading R34)"),
+        ("attack_ngfs", "NGFS packets in the attack (attack_bonus: the +6 HE card in it)"),
+        ("attack_hard", "1 if the attack is on hard targets, -1 soft, 0 none chosen"),
+        ("loss_remaining", "step losses still to take; strike_he: the air strike's HE"),
+        (f"{scen.units[0].id} where" if scen.units else "where",
+         "per unit: board index + 1 on the map, 0 off it, -1 eliminated"),
+        ("<unit> steps, disrupted, fired, moved",
+         "per unit: steps left, and 1 for each marker"),
+        ("<unit> selected", "1 for units the pending decision is about"),
+        ("<unit> due", "the turn a reinforcement is due (0: none)"),
+    )  # fmt: skip
+    layout = ObservationLayout(
+        cells=len(scen.board), planes=planes, tracks=tracks + unit_tracks, meanings=meanings
+    )
+    n = layout.cells
+    offset = {name: i * n for i, name in enumerate(planes)}
+    index = {name: layout.track_index(name) for name in tracks}
+
+    def per_unit(plane: str) -> list[int]:
+        return [offset[f"{side_names[u.side]}_{plane}"] for u in scen.units]
+
+    static = layout.zeros()
+    T = scen.tables
+    for c, pts in scen.victory_points.items():
+        static[offset["victory_points"] + c] = pts
+    for c in range(T.n):
+        static[offset["fortification"] + c] = T.fort[c]
+    for c in T.landing:
+        static[offset["landing_hex"] + c] = 1
+    static[index["turns"]] = scen.turns
+    return ObservationPlan(
+        layout=layout,
+        cells=n,
+        planes=offset,
+        tracks=index,
+        unit_tracks=layout.track_index(unit_tracks[0]) if unit_tracks else layout.size,
+        unit_planes=np.array(
+            [
+                per_unit("counters"),
+                [offset[f"{side_names[u.side]}_{u.type.kind}"] for u in scen.units],
+                per_unit("steps"),
+                per_unit("disrupted"),
+                per_unit("fired"),
+                [offset["moved"]] * len(scen.units),
+                [offset["assaulted"]] * len(scen.units),
+                [offset["landed_this_turn"]] * len(scen.units),
+            ],
+            dtype=np.int64,
+        ).reshape(8, len(scen.units)),
+        static=static,
+    )
+
+
+def observation(core: LnlCore, player: str) -> Observation:
+    """What ``player`` sees, as numbers (:func:`observation_plan` gives the layout).
+
+    Everything on the map is open in LnL Omaha; the order of the action deck is
+    hidden from both players and is not in the observation (only the cards left).
+    The counters' part is kept until the position changes; the decision in
+    progress is added on each call.
+    """
+    plan = observation_plan(core.scen)
+    base = core.memo.get(("observation",))
+    if base is None:
+        base = core.memo[("observation",)] = _board_part(core, plan)
+    obs: Observation = base.copy()
+    _decision_part(core, plan, obs, player)
+    return obs
+
+
+def _board_part(core: LnlCore, plan: ObservationPlan) -> Observation:
+    """The counters, markers and control of the position (no decision in progress).
+
+    One pass of numpy over the units: their fields as rows, each row's plane by
+    unit (``plan.unit_planes``), one ``bincount`` of (plane + hex) weighted.
+    """
+    k = len(core.loc)
+    fields = np.fromiter(
+        itertools.chain(
+            core.loc, core.steps, core.dis, core.fired, core.moved, core.assaulted, core.placed
+        ),
+        np.int64,
+        7 * k,
+    ).reshape(7, k)
+    loc = fields[0]
+    weights = np.ones((8, k), dtype=np.float32)
+    weights[2:7] = fields[1:6]  # steps, disrupted, fired, moved, assaulted
+    weights[7] = (fields[6] == core.turn) & (core.turn > 0)  # landed this turn
+    on = loc >= 0
+    counts = np.bincount(
+        (plan.unit_planes + loc)[:, on].ravel(), weights[:, on].ravel(), plan.layout.size
+    )
+    obs: Observation = counts.astype(np.float32)
+    obs += plan.static
+    p = plan.planes
+    for c in core.T.victory:
+        side = core.control[c]
+        obs[p["control"] + c] = 1 if side == "US" else -1 if side == "German" else 0
+    first = plan.unit_tracks
+    tracks = fields[:5].copy()  # where (board index + 1, 0 off, -1 eliminated), steps, ...
+    tracks[0] += 1
+    obs[first : first + 5 * k] = tracks.ravel()
+    due = first + 6 * k
+    for u, turn in core.due.items():
+        obs[due + u] = turn
+    t = plan.tracks
+    obs[t["turn"]] = core.turn
+    obs[t["phasing_us"]] = core.side == "US"
+    obs[t["stage_" + core.stage]] = 1
+    obs[t["ngfs_left"]] = core.ngfs_left
+    obs[t["us_bonus"]] = core.bonus["US"]
+    obs[t["german_bonus"]] = core.bonus["German"]
+    obs[t["perm_all"]] = "all" in core.perms
+    obs[t["perm_armor"]] = "armor" in core.perms
+    obs[t["deck_left"]] = len(core.deck)
+    obs[t["us_hexes_held"]] = len(core.held())
+    return obs
+
+
+def _decision_part(core: LnlCore, plan: ObservationPlan, obs: Observation, player: str) -> None:
+    """The decision in progress: what it is about, on the board and in the tracks."""
+    t, p = plan.tracks, plan.planes
+    selected = plan.unit_tracks + 5 * len(core.loc)
+    obs[t["observer_us"]] = player == "US"
+    obs[t["cancels"]] = core.cancels
+    if core.result is not None:
+        return
+    decision = core.decision()
+    obs[t["decision_" + decision]] = 1
+    pend = core.pending
+    obs[t["to_move_us"]] = pend is not None and pend.player == "US"
+    chosen: list[int] = []
+    a = core.attack
+    if a is not None:
+        if a.target >= 0:
+            obs[p["attack_target"] + a.target] = 1
+        for x in a.firers:
+            obs[p["attack_firers"] + core.loc[x]] += 1
+        obs[t["attack_ngfs"]] = a.ngfs
+        obs[t["attack_bonus"]] = a.bonus
+        obs[t["attack_hard"]] = 1 if a.kind == "hard" else -1 if a.kind == "soft" else 0
+        chosen += a.firers
+    if core.opp is not None:
+        obs[p["opportunity"] + core.opp.cell] = 1
+    g = core.group
+    if g is not None:
+        obs[p["moving"] + g.cell] = len(g.units)
+        if decision == "move":
+            chosen += g.units
+    if core.loss is not None:
+        obs[t["loss_remaining"]] = core.loss.remaining
+        for x in core.loss.units:
+            if core.loc[x] >= 0:
+                obs[p["to_lose"] + core.loc[x]] += 1
+        chosen += core.loss.units
+    if core.retreat is not None and decision == "retreat":
+        x = core.retreat.queue[0]
+        obs[p["to_retreat"] + core.loc[x]] = 1
+        chosen.append(x)
+    if core.advance is not None:
+        obs[p["advance_into"] + core.advance.cell] = 1
+        if decision == "advance":
+            chosen += core.advance.units
+    if core.strike is not None:
+        obs[t["strike_he"]] = core.strike.he
+    if decision == "place":
+        chosen.append(core.place_queue[0])
+    for x in chosen:
+        obs[selected + x] = 1
+
+
+# ----------------------------------------------------------------------------
 # Snapshots
 # ----------------------------------------------------------------------------
 def dump(core: LnlCore) -> dict[str, Any]:
@@ -161,6 +419,7 @@ def dump(core: LnlCore) -> dict[str, Any]:
         "deck": core.deck.to_data(),
         "last_card": core.last_card,
         "ngfs_left": core.ngfs_left,
+        "cancels": core.cancels,
         "bonus": dict(core.bonus),
         "perms": sorted(core.perms),
         "fired_at": sorted([core.label(a), core.label(b), k] for a, b, k in core.fired_at),
@@ -284,6 +543,8 @@ def restore(core: LnlCore, data: dict[str, Any]) -> None:
     core.deck = r.deck(r.get(root, "deck", "state"), "state.deck")
     core.last_card = r.text(r.get(root, "last_card", "state"), "state.last_card")
     core.ngfs_left = r.number(r.get(root, "ngfs_left", "state"), "state.ngfs_left")
+    cancels = root.get("cancels", 0)  # snapshots before reading R34 have none
+    core.cancels = r.number(cancels, "state.cancels")
     bonus = r.table(r.get(root, "bonus", "state"), "state.bonus")
     core.bonus = {
         side: r.flag(r.get(bonus, side, "state.bonus"), f"state.bonus.{side}") for side in SIDES
@@ -598,6 +859,8 @@ def invariants(core: LnlCore) -> list[str]:
         )
     if core.last_card and core.last_card not in scen.all_cards:
         out.append(f"last card {core.last_card!r} is not a card of the deck")
+    if not 0 <= core.cancels <= MAX_CANCELS:
+        out.append(f"{core.cancels} attacks cancelled this phase (0..{MAX_CANCELS})")
     if not 0 <= core.ngfs_left <= scen.ngfs_packets:
         out.append(f"{core.ngfs_left} NGFS packets left (0..{scen.ngfs_packets})")
     if not core.perms <= {"all", "armor"}:
@@ -624,30 +887,117 @@ def invariants(core: LnlCore) -> list[str]:
             expected = (("US", float(pts["US"])), ("German", float(pts["German"])))
         if core.result.points != expected:
             out.append(f"the result {core.result} does not match the hexes held")
+    if core.serial < 0 or any(
+        not 1 <= v <= core.serial for m in core.entered_by.values() for v in m.values()
+    ):
+        out.append(f"moves numbered outside 1..{core.serial} (the last started)")
     out.extend(_task_problems(core))
     return out
 
 
 def _task_problems(core: LnlCore) -> list[str]:
-    """What is wrong with the decision in progress (the tasks name real units)."""
-    out = []
-    a, g, lo, rt = core.attack, core.group, core.loss, core.retreat
-    if a is not None:
-        if any(core.loc[x] < 0 for x in a.firers):
-            out.append("an attacker is not on the map")
-        if a.mode in ("fire", "opp") and not a.firers:
-            out.append("a fire attack without a firer")
-        if a.mode != "fire" and a.target < 0:
-            out.append(f"an attack ({a.mode}) without a target")
+    """What is wrong with the decision in progress (the tasks name real units of the
+    side that owns them, where the procedure that made them would have put them)."""
+    out: list[str] = []
+    defs = core.scen.units
+
+    def sided(units: list[int], side: str, what: str) -> None:
+        if any(defs[x].side != side for x in units):
+            out.append(f"{what}: a unit of the other side")
+        if len(set(units)) != len(units):
+            out.append(f"{what}: a unit named twice")
+
+    out.extend(_attack_problems(core))
+    o, g, lo, rt, ad, sk = core.opp, core.group, core.loss, core.retreat, core.advance, core.strike
+    if o is not None:
+        sided(o.movers, other(o.side), "opportunity fire")
+        if not o.movers:
+            out.append("opportunity fire with no mover to fire at")
+        if any(core.loc[x] != o.cell for x in o.movers):
+            out.append("opportunity fire at movers that are not in its hex")
+        if core.stage != "move" or o.side == core.side:
+            out.append("opportunity fire outside the other side's movement phase")
     if g is not None:
+        sided(g.units, core.side, "the moving group")
+        if core.stage != "move":
+            out.append(f"units moving in the {core.stage} stage")
         if not g.units or any(core.loc[x] != g.cell for x in g.units):
             out.append("the moving units are not together in the hex they moved to")
         if any(x not in g.spent for x in g.units):
             out.append("a moving unit without its movement spent")
-    if lo is not None and (lo.remaining < 1 or not any(core.loc[x] >= 0 for x in lo.units)):
-        out.append("a step loss to take with no step or no unit left")
-    if rt is not None and not rt.queue:
-        out.append("a retreat with no unit to retreat")
-    if core.opp is not None and not core.opp.movers:
-        out.append("opportunity fire with no mover to fire at")
+        elif any(not 0 <= g.spent[x] <= max(defs[x].mf, 1) for x in g.units):
+            out.append("a moving unit spent more than its movement factor")
+        if not g.stepped and g.start != g.cell:
+            out.append("a group that has not stepped is not in the hex it starts from")
+        if g.start < 0 and (not g.stepped or len(g.units) != 1):
+            out.append("a reinforcement entering with others, or before its first step")
+        if any(core.moved[x] for x in g.units):
+            out.append("a unit moving again in one movement phase")
+        if not 1 <= g.serial <= core.serial:
+            out.append(f"move number {g.serial} (the last started is {core.serial})")
+    if lo is not None:
+        sided(lo.units, lo.side, "the step losses")
+        alive = [x for x in lo.units if core.loc[x] >= 0]
+        if lo.remaining < 1 or not alive:
+            out.append("a step loss to take with no step or no unit left")
+        if lo.remaining > sum(core.steps[x] for x in alive):
+            out.append(f"{lo.remaining} step losses to take from fewer steps")
+        if any(x not in lo.units or n < 1 for x, n in lo.hits.items()):
+            out.append("step losses noted on a unit not hit")
+    if rt is not None:
+        sided(rt.queue, rt.side, "the retreat")
+        if not rt.queue:
+            out.append("a retreat with no unit to retreat")
+        if any(core.loc[x] < 0 for x in rt.queue):
+            out.append("a unit to retreat that is not on the map")
+    if ad is not None:
+        sided(ad.units, ad.side, "the advance")
+        if ad.cell < 0 or not core.T.land[ad.cell]:
+            out.append("an advance into a hex that is not land")
+    if sk is not None:
+        wanted = {"german_air": ("German", 6), "allied_air": ("US", 12)}[sk.event]
+        if (sk.side, sk.he) != wanted:
+            out.append(f"the {sk.event} strike is {sk.side}'s with {sk.he} HE")
+    return out
+
+
+def _attack_problems(core: LnlCore) -> list[str]:
+    """What is wrong with the attack being put together (LnL Omaha: Fire Combat,
+    Opportunity Fire, Naval Gunfire Support, Close Assault)."""
+    a = core.attack
+    if a is None:
+        return []
+    out = []
+    defs = core.scen.units
+    if any(core.loc[x] < 0 for x in a.firers):
+        out.append("an attacker is not on the map")
+    if any(defs[x].side != a.side for x in a.firers):
+        out.append(f"a {a.side} attack with a unit of the other side")
+    if len(set(a.firers)) != len(a.firers):
+        out.append("an attack naming a unit twice")
+    if a.mode in ("fire", "opp") and not a.firers:
+        out.append("a fire attack without a firer")
+    if a.mode != "fire" and a.target < 0:
+        out.append(f"an attack ({a.mode}) without a target")
+    if a.mode == "opp":
+        o = core.opp
+        if o is None or o.side != a.side or o.cell != a.target:
+            out.append("an opportunity attack outside its window")
+    elif a.side != core.side:
+        out.append(f"a {a.side} attack in the {core.side} player turn")
+    stage = {"fire": "fire", "bombard": "fire", "opp": "move", "assault": "assault"}[a.mode]
+    if core.stage != stage:
+        out.append(f"a {a.mode} attack in the {core.stage} stage")
+    if (a.mode == "assault" or a.target < 0) != (a.kind == ""):
+        out.append(f"a {a.mode} attack on targets of kind {a.kind!r}")
+    if a.mode == "bombard" and a.firers:
+        out.append("a bombardment with firing units")
+    if a.ngfs and not (
+        a.side == "US" and a.mode in ("fire", "bombard") and a.kind in ("soft", "both")
+    ):
+        out.append("NGFS packets in an attack they may not join (LnL Omaha: NGFS)")
+    if not 0 <= a.ngfs <= core.ngfs_left or (a.mode == "bombard" and a.ngfs < 1):
+        out.append(f"an attack with {a.ngfs} NGFS packets ({core.ngfs_left} left)")
+    if a.bonus and (not core.bonus[a.side] or a.kind == "hard" or a.mode == "assault"):
+        out.append(f"an attack with a +6 HE card {a.side} does not hold")
     return out

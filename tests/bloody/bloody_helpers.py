@@ -8,11 +8,15 @@ Reinforcements box, out of the way.
 
 from __future__ import annotations
 
+import re
+import shutil
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import omaha
 from omaha import testing
 from omaha.bloody.core import BOX, Phase, Step
+from omaha.bloody.scenario import COMPONENTS, DATA, SCENARIOS
 from omaha.bloody.state import BloodyState
 
 GAME = omaha.load("bloody")
@@ -103,3 +107,15 @@ def attack(st: BloodyState, target: str, first: str, *more: str) -> None:
         act(st, f"add {square}")
     if st.step == "attack":
         act(st, "resolve attack")
+
+
+def copy_shipped(tmp: Path) -> Path:
+    """The shipped scenario and its component files copied into ``tmp``, the copy of
+    ``solo.toml`` naming the copied files (``map.toml`` ...): edit them to test."""
+    for f in DATA.glob("*.toml"):
+        shutil.copy(f, tmp / f.name)
+    text = (SCENARIOS / "solo.toml").read_text()
+    for kind, name in COMPONENTS.items():
+        text = re.sub(rf'^{kind} = "{name}"$', f'{kind} = "{name}.toml"', text, flags=re.M)
+    (tmp / "solo.toml").write_text(text)
+    return tmp / "solo.toml"

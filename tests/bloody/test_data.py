@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from bloody_helpers import GAME
+from bloody_helpers import GAME, copy_shipped
 
 import omaha
 from omaha.bloody import rules
 from omaha.bloody.components.tokens import face_value
-from omaha.bloody.scenario import DATA, SCENARIOS, BloodyScenario, load_scenario
+from omaha.bloody.scenario import BloodyScenario, load_scenario
 
 SCEN = GAME.load_scenario()
 assert isinstance(SCEN, BloodyScenario)
@@ -177,12 +176,6 @@ def test_provenance_command_reports_reconstructions(capsys: pytest.CaptureFixtur
 
 
 # ------------------------------------------------------------------ bad files
-def _copy(tmp: Path) -> Path:
-    for f in (*DATA.glob("*.toml"), *SCENARIOS.glob("*.toml")):
-        shutil.copy(f, tmp / f.name)
-    return tmp / "solo.toml"
-
-
 def _edit(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text
@@ -208,7 +201,7 @@ def _edit(path: Path, old: str, new: str) -> None:
             "units.toml",
             "strength = [4, 2]",
             "strength = [7, 2]",
-            "units.toml: units[1].strength: a company has full strength 3-5",
+            "units.toml: units[1].strength: a company has full strength 3-5 (3.3), not 7",
         ),
         (
             "tokens.toml",
@@ -226,13 +219,13 @@ def _edit(path: Path, old: str, new: str) -> None:
             "cards.toml",
             'effect = "initiative"\namount = 1',
             'effect = "initiativ"\namount = 1',
-            "cards.toml: cards[0].options[0].effect: 'initiativ' is not one of",
+            "cards.toml: cards[0].options[0].effect: 'initiativ' is not one of: attack_bonus,",
         ),
         (
             "map.toml",
             'start = "S2"\nend = "B1"',
             'start = "B2"\nend = "B1"',
-            "map.toml: arrow B2-B1 must join a Beach and a Strongpoint square",
+            "map.toml: links[0]: arrow B2-B1 must join a Beach and a Strongpoint square",
         ),
         ("solo.toml", "turns = 8", "turns = 0", "solo.toml: scenario.turns: 0 is outside 1..99"),
     ],
@@ -240,7 +233,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 def test_bad_files_raise_scenario_errors(
     tmp_path: Path, file: str, old: str, new: str, message: str
 ) -> None:
-    scen = _copy(tmp_path)
+    scen = copy_shipped(tmp_path)
     _edit(tmp_path / file, old, new)
     with pytest.raises(omaha.ScenarioError) as err:
         load_scenario(str(scen))
@@ -248,10 +241,10 @@ def test_bad_files_raise_scenario_errors(
 
 
 def test_a_scenario_file_by_path_plays(tmp_path: Path) -> None:
-    scen = _copy(tmp_path)
-    _edit(scen, "turns = 8", "turns = 2")
+    scen = copy_shipped(tmp_path)
+    _edit(scen, "turns = 8", "turns = 3")
     st = GAME.new_state(str(scen), seed=3)
     bot = GAME.bots["random"](seed=3)
     while not st.is_terminal():
         st.apply(bot.choose(st))
-    assert st.turn == 2
+    assert st.turn == 3

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 import pytest
 from bloody_helpers import GAME, cell, staged, unit
 
@@ -118,6 +121,25 @@ def test_metrics_are_declared_and_measured() -> None:
     assert 0 <= m["first_wave_ashore"] <= 1 and 0 <= m["landed_off_target"] <= 1
     assert m["turns_played"] == 8
     assert m["gaps_made"] == m["vp_gaps"]
+    assert m["first_exit_hours"] == (m["first_exit_turn"] - 1) * 1.5
+
+
+def test_first_exit_hours_is_nan_without_an_exit_and_follows_the_scenarios_clock(
+    tmp_path: Path,
+) -> None:
+    st = GAME.new_state(seed=4)
+    assert st.exits_cleared() == 0 and math.isnan(st.metrics()["first_exit_hours"])
+    (tmp_path / "hourly.toml").write_text(
+        '[scenario]\ngame = "bloody"\nextends = "solo"\nid = "hourly"\ntitle = "hourly"\n'
+        'source = "reconstructed: a test"\nturn_minutes = 60\n'
+        'turn_minutes_source = "reconstructed: a test of the clock"\n'
+    )
+    st = GAME.new_state(tmp_path / "hourly.toml", seed=4)
+    bot = GAME.bots["heuristic"](seed=4)
+    while not st.is_terminal():
+        st.apply(bot.choose(st))
+    m = st.metrics()
+    assert m["first_exit_turn"] >= 1 and m["first_exit_hours"] == m["first_exit_turn"] - 1
 
 
 def test_first_wave_and_off_target_metrics() -> None:

@@ -164,6 +164,35 @@ def test_a_move_in_progress_must_name_what_its_units_spent() -> None:
     refused(json.dumps(env), "a moving unit without its movement spent")
 
 
+def test_a_group_that_has_not_stepped_must_be_where_it_starts() -> None:
+    """Found by the shared fuzz harness: a tampered start hex let stack-mates join
+    from a hex the group is not in."""
+    st = position({"1/B/116": "K9", "2/B/116": "K9", "1/1/916": "A18"}, stage="move")
+    play(st, "move 1/B/116")
+    env = json.loads(st.to_json())
+    env["state"]["group"]["start"] = "F7"
+    refused(json.dumps(env), "a group that has not stepped is not in the hex it starts from")
+
+
+def test_an_attack_may_not_hold_more_ngfs_than_are_left() -> None:
+    """Found by the shared fuzz harness: an attack's NGFS count of 99 loaded, then
+    spent more packets than the turn has (LnL Omaha: Naval Gunfire Support)."""
+    st = position({"1/B/116": "H3", "1/1/916": "H5"}, ngfs=4)
+    play(st, "fire with 1/B/116", "at H5 soft", "add ngfs")
+    env = json.loads(st.to_json())
+    assert env["state"]["attack"]["ngfs"] == 1
+    env["state"]["attack"]["ngfs"] = 99
+    refused(json.dumps(env), r"an attack with 99 NGFS packets \(4 left\)")
+
+
+def test_an_attack_with_a_unit_of_the_other_side_is_refused() -> None:
+    st = position({"1/B/116": "H3", "1/1/916": "H5"})
+    play(st, "fire with 1/B/116")
+    env = json.loads(st.to_json())
+    env["state"]["attack"]["firers"] = ["1/1/916"]
+    refused(json.dumps(env), "a US attack with a unit of the other side")
+
+
 # --------------------------------------------------------------------------
 # Actions naming what does not exist
 # --------------------------------------------------------------------------

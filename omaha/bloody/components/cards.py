@@ -9,6 +9,9 @@ import attrs
 
 from omaha.kernel.data import Node, Source
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Check, Field, Int, ListOf, Problems, Provenance, Str, Table
+
+from .checking import entries, whole
 
 CARD_EFFECTS = frozenset(
     {
@@ -29,6 +32,65 @@ CARD_EFFECTS = frozenset(
 )
 #: Card effects that need a target square.
 TARGETED = frozenset({"rally", "reveal", "naval_fire", "clear_mines", "gap", "tank"})
+
+
+#: The two moments a card option is played (READINGS.md, "Cards").
+MOMENTS = ("activation", "landing")
+
+
+def _option_sound(node: Node, problems: Problems) -> None:
+    """9.2: a window that is not empty, an amount where the effect needs one, and the
+    moment that suits the effect (drift and landing modifiers before the Drift rolls)."""
+    opt = node.value
+    first, last = whole(opt.get("from")), whole(opt.get("to"))
+    if first is not None and last is not None and last < first:
+        problems.append(node.error(f"the window turn {first} to turn {last} is empty"))
+    effect, when = opt.get("effect"), opt.get("when")
+    if effect not in CARD_EFFECTS:
+        return
+    needs_amount = effect not in TARGETED or effect == "naval_fire"
+    if needs_amount and not whole(opt.get("amount")):
+        problems.append(node.error(f"effect {effect} needs a non-zero amount"))
+    if when in MOMENTS and (effect in ("drift_drm", "landing_drm")) != (when == "landing"):
+        problems.append(
+            node.error("drift_drm and landing_drm options, and only they, are played at 'landing'")
+        )
+
+
+def _options_once(node: Node, problems: Problems) -> None:
+    """9.2: a card does not offer the same option twice."""
+    seen: dict[str, int] = {}
+    for k, (item, opt) in enumerate(entries(node, "options")):
+        key = repr(sorted(opt.items()))
+        if key in seen:
+            problems.append(item.error(f"repeats option {seen[key] + 1} of this card"))
+        seen.setdefault(key, k)
+
+
+OPTION = Table(
+    {
+        "from": Field(Int(1, 99), "first turn it may be played (9.2: 'Turn N+')"),
+        "to": Field(Int(1, 99), "last turn (omitted: no end)", required=False),
+        "when": Field(Str(MOMENTS), "in the Activation phase, or before the Drift rolls"),
+        "effect": Field(Str(tuple(sorted(CARD_EFFECTS))), "what it does (cards.toml explains)"),
+        "amount": Field(Int(-9, 9), "how much, for effects that need it", required=False),
+    },
+    checks=[Check("a window, an amount and a moment that suit the effect (9.2)", _option_sound)],
+)
+CARD = Table(
+    {
+        "id": Field(Str(pattern=r"\S+", meaning="one word"), "the card's id"),
+        "title": Field(Str(), "its title"),
+        "options": Field(ListOf(OPTION, min_len=1), "one or more options (9.2)"),
+        "source": Field(Provenance(), "where the card comes from"),
+    },
+    checks=[Check("no option repeated on a card", _options_once)],
+)
+#: ``cards.toml``: the player cards (3.6, 9.0); the set-up draws three (4.5).
+SCHEMA = Table(
+    {"cards": Field(ListOf(CARD, unique_by="id", min_len=3), "the deck, each card once")},
+    doc="The player cards.",
+)
 
 
 @attrs.frozen

@@ -13,10 +13,236 @@ import attrs
 from omaha.kernel.board import Board
 from omaha.kernel.data import Node
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Check, Field, Int, ListOf, Problems, Provenance, Str, Table
 from omaha.kernel.squares import Square
+
+from .checking import entries, text, whole
 
 CHANNEL, BEACH, HEDGEROW, STRONGPOINT, TOWN = "channel", "beach", "hedgerow", "strongpoint", "town"
 TERRAINS = (CHANNEL, BEACH, HEDGEROW, STRONGPOINT, TOWN)
+#: 3.2: the ID prefix of each terrain's squares.
+PREFIX = {CHANNEL: "C", BEACH: "B", HEDGEROW: "H", STRONGPOINT: "S", TOWN: "T"}
+FEATURES = ("first_wave", "entry", "southern", "exit", "town", "victory")
+BORDERS = ("red", "red/gray")
+
+
+def _cells(node: Node) -> dict[str, tuple[Node, dict[str, object]]]:
+    """The well-formed cells by label."""
+    return {
+        label: (item, cell)
+        for item, cell in entries(node, "cells")
+        if (label := text(cell.get("label"))) is not None
+    }
+
+
+def terrains(node: Node) -> dict[str, str]:
+    """The terrain of every well-formed square of a map file, by label (for checks that
+    read other files against the map before it is built)."""
+    return {
+        label: terrain
+        for label, (_, cell) in _cells(node).items()
+        if (terrain := text(cell.get("terrain"))) is not None
+    }
+
+
+def _xy(cell: dict[str, object]) -> tuple[int, int] | None:
+    xy = cell.get("xy")
+    if isinstance(xy, list) and len(xy) == 2:
+        x, y = whole(xy[0]), whole(xy[1])
+        if x is not None and y is not None:
+            return x, y
+    return None
+
+
+def _cell_sound(node: Node, problems: Problems) -> None:
+    """3.2: the label's prefix names the terrain; two numbers for xy; exits and borders
+    on Strongpoint squares (3.2.d); the First Wave and entry rows at sea (3.2.a)."""
+    cell = node.value
+    terrain, label = text(cell.get("terrain")), text(cell.get("label"))
+    if terrain in PREFIX and label is not None and not label.startswith(PREFIX[terrain]):
+        problems.append(
+            node.error(f"{label}: a {terrain} square's label starts with {PREFIX[terrain]} (3.2)")
+        )
+    if "xy" in cell and _xy(cell) is None:
+        problems.append(node.error("xy is two whole numbers [x, y]"))
+    props = cell.get("props")
+    props = props if isinstance(props, dict) else {}
+    for key in ("exit", "border", "wn"):
+        if key in props and terrain in PREFIX and terrain != STRONGPOINT:
+            problems.append(node.error(f"{label}: only a Strongpoint square has a {key} (3.2.d)"))
+    features = cell.get("features")
+    for feature in ("first_wave", "entry"):
+        if isinstance(features, list) and feature in features and terrain not in (CHANNEL, None):
+            problems.append(node.error(f"{label}: a {feature} square is a Channel square (3.2.a)"))
+
+
+def _map_sound(node: Node, problems: Problems) -> None:
+    """One square a position; one Beach row; Channel squares that lead to the beach (6.3),
+    the First Wave row facing it (6.4); exits named once (3.2.d); gray arrows joining a
+    Beach and a Strongpoint square, each once (6.5.a); the Reinforcements box feeding
+    exactly the entry squares (5.3.f)."""
+    cells = _cells(node)
+    at: dict[tuple[int, int], str] = {}
+    for label, (item, cell) in cells.items():
+        xy = _xy(cell)
+        if xy is None:
+            continue
+        if xy in at:
+            problems.append(item.error(f"{label} stands where {at[xy]} is ({list(xy)})"))
+        at.setdefault(xy, label)
+    terrain = {label: cell.get("terrain") for label, (_, cell) in cells.items()}
+    beach_rows = {xy[1] for xy, label in at.items() if terrain[label] == BEACH}
+    if not beach_rows:
+        problems.append(node.error("the map has no Beach squares"))
+    elif len(beach_rows) > 1:
+        problems.append(node.error("the Beach squares must form one row"))
+    features: dict[str, set[str]] = {}
+    for label, (_, cell) in cells.items():
+        fs = cell.get("features")
+        for f in fs if isinstance(fs, list) else ():
+            if isinstance(f, str):
+                features.setdefault(f, set()).add(label)
+    for label, (item, cell) in cells.items():
+        xy = _xy(cell)
+        if terrain[label] != CHANNEL or xy is None:
+            continue
+        ahead = at.get((xy[0], xy[1] - 1))
+        if ahead is None or terrain[ahead] not in (CHANNEL, BEACH):
+            problems.append(item.error(f"{label}: no Channel or Beach square directly south"))
+        elif label in features.get("first_wave", ()) and terrain[ahead] != BEACH:
+            problems.append(item.error(f"{label}: a First Wave square must face a Beach square"))
+    if not features.get("first_wave") or not features.get("entry"):
+        problems.append(node.error("the map needs First Wave row and entry (C19-C27) squares"))
+    exits: dict[str, str] = {}
+    for label, (item, cell) in cells.items():
+        props = cell.get("props")
+        name = props.get("exit") if isinstance(props, dict) else None
+        if isinstance(name, str):
+            if name in exits:
+                problems.append(
+                    item.error(f"{label}: exit {name} is already the exit of {exits[name]}")
+                )
+            exits.setdefault(name, label)
+    seen: set[frozenset[str]] = set()
+    for item, link in entries(node, "links"):
+        start, end = text(link.get("start")), text(link.get("end"))
+        if start is None or end is None:
+            continue
+        ends = (start, end)
+        name = f"{start}-{end}"
+        unknown = [e for e in ends if e not in cells]
+        if unknown:
+            problems.append(item.error(f"arrow {name}: {unknown[0]} is not a square of the map"))
+            continue
+        if frozenset(ends) in seen:
+            problems.append(item.error(f"arrow {name} is listed twice"))
+        seen.add(frozenset(ends))
+        if sorted(str(terrain[e]) for e in ends) != [BEACH, STRONGPOINT]:
+            problems.append(item.error(f"arrow {name} must join a Beach and a Strongpoint square"))
+    boxes = {text(box.get("id")): (item, box) for item, box in entries(node, "boxes")}
+    if "reinforcements" not in boxes:
+        problems.append(node.error("the map needs a 'reinforcements' box"))
+    else:
+        item, box = boxes["reinforcements"]
+        links = box.get("links")
+        if isinstance(links, list) and set(links) != features.get("entry", set()):
+            problems.append(
+                item.error("the Reinforcements box must link exactly the entry squares")
+            )
+
+
+CELL = Table(
+    {
+        "label": Field(
+            Str(pattern=r"[A-Z]\d+", meaning="a square's label (C1, B3, H31, S2, T1)"), "as printed"
+        ),
+        "xy": Field(ListOf(Int(-99, 999)), "[x, y]: x grows east, y north"),
+        "terrain": Field(Str(TERRAINS), "its terrain (3.2)"),
+        "features": Field(
+            ListOf(Str(FEATURES), unique=True),
+            "first_wave, entry, southern (H31-H40), exit, town, victory",
+            required=False,
+        ),
+        "props": Field(
+            Table(
+                {
+                    "column": Field(
+                        Int(0, 99), "its beach column (as xy's x, which the rules read)", False
+                    ),
+                    "place": Field(Str(), "a place name printed on the square", False),
+                    "beach": Field(Str(), "a Beach square's sector name (3.2.b)", required=False),
+                    "town": Field(Str(), "the town it holds (3.2.d-e)", required=False),
+                    "wn": Field(
+                        Str(), "the Widerstandsnest of a Strongpoint square", required=False
+                    ),
+                    "exit": Field(
+                        Str(), "the draw it opens: D1, D3, E1, E3, F1 (3.2.d)", required=False
+                    ),
+                    "border": Field(
+                        Str(BORDERS),
+                        "red, or red/gray: one more Encounter token (4.1)",
+                        required=False,
+                    ),
+                }
+            ),
+            "what the rules read of it",
+            required=False,
+        ),
+        "source": Field(Provenance(), "where the square comes from"),
+    },
+    checks=[Check("labels, exits, borders and rows that suit the terrain (3.2)", _cell_sound)],
+)
+_LINK = Table(
+    {
+        "kind": Field(Str(("arrow",)), "a gray arrow (6.5.a, 8.5.a)"),
+        "start": Field(Str(), "one end"),
+        "end": Field(Str(), "the other end"),
+        "props": Field(Table({}, open=True), "", required=False),
+        "source": Field(Provenance(), "where the arrow comes from"),
+    }
+)
+_BOX = Table(
+    {
+        "id": Field(Str(), "reinforcements"),
+        "title": Field(Str(), "as printed"),
+        "links": Field(ListOf(Str(), unique=True), "the squares it feeds (C19-C27, 5.3.f)"),
+        "props": Field(Table({}, open=True), "", required=False),
+        "source": Field(Provenance(), "where the box comes from"),
+    }
+)
+_TERRAIN = Table(
+    {
+        "colour": Field(Str(pattern="#[0-9a-fA-F]{6}", meaning="a colour #rrggbb"), "its fill"),
+        "source": Field(Provenance(), "where the terrain comes from"),
+    }
+)
+#: ``map.toml``: a kernel board file on a square grid with named labels (3.2).
+SCHEMA = Table(
+    {
+        "map": Field(
+            Table(
+                {
+                    "id": Field(Str(), "the map's id"),
+                    "title": Field(Str(), "its title"),
+                    "grid": Field(Str(("square",)), "a square grid (3.2)"),
+                    "labels": Field(Str(("named",)), "each square named by its printed label"),
+                    "source": Field(Provenance(), "where the map comes from"),
+                }
+            ),
+            "the map",
+        ),
+        "terrain": Field(
+            Table({t: Field(_TERRAIN, f"the {t} legend", required=False) for t in TERRAINS}),
+            "the legend's colours",
+            required=False,
+        ),
+        "cells": Field(ListOf(CELL, unique_by="label", min_len=1), "every square"),
+        "links": Field(ListOf(_LINK), "the gray arrows", required=False),
+        "boxes": Field(ListOf(_BOX, unique_by="id"), "the Reinforcements box (3.2.a)"),
+    },
+    doc="The square-grid map (3.2).",
+    checks=[Check("a map the sequence of play can use (3.2, 6.3-6.5, 5.3.f)", _map_sound)],
+)
 
 
 @attrs.frozen

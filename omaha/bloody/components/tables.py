@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import attrs
 
+from omaha.kernel import schema
 from omaha.kernel.data import Node
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Check, Field, Int, ListOf, Problems, Provenance, Str
 
 from ..rules import EventEntry, Row, Table
+from .checking import entries, whole
 from .map import TERRAINS
 
 EVENT_EFFECTS = frozenset(
@@ -30,6 +33,124 @@ EVENT_EFFECTS = frozenset(
         "gap",
         "tank",
     }
+)
+
+
+#: Random Event effects that need an amount.
+EFFECTS_WITH_AMOUNT = frozenset({"initiative_now", "initiative", "engineers", "remove_weakest"})
+
+
+def _contiguous(key: str) -> Check:
+    """A die table covers every modified roll: open at both ends, each row starting one
+    above the last."""
+
+    def check(node: Node, problems: Problems) -> None:
+        rows = [(item, row) for item, row in entries(node, key)]
+        if not rows:
+            return
+        bounds = [(whole(row.get("from")), whole(row.get("to"))) for _, row in rows]
+        table = node.get(key)
+        assert table is not None
+        for (item, _), (lo, hi) in zip(rows, bounds, strict=True):
+            if lo is not None and hi is not None and hi < lo:
+                problems.append(item.error(f"row from {lo} to {hi} is empty"))
+        if "from" in rows[0][1] or "to" in rows[-1][1]:
+            problems.append(
+                table.error("the first row needs no 'from' and the last no 'to' (open ends)")
+            )
+        for k in range(1, len(rows)):
+            high, low = bounds[k - 1][1], bounds[k][0]
+            if high is None or low != high + 1:
+                problems.append(
+                    table.error(
+                        f"rows {k - 1} and {k} leave a gap or overlap "
+                        "(each row starts one above the last)"
+                    )
+                )
+
+    return Check(f"the {key.replace('_', ' ')} rows cover every modified roll, in order", check)
+
+
+def _one_row_a_roll(node: Node, problems: Problems) -> None:
+    """5.2: a Random Event table has one row for each roll 1-6."""
+    for terrain, table in node.items():
+        if not isinstance(table.value, list):
+            continue
+        rolls: set[int] = set()
+        for item, row in entries(node, terrain):
+            roll = whole(row.get("roll"))
+            if roll is None:
+                continue
+            if roll in rolls:
+                where = item.get("roll")
+                assert where is not None
+                problems.append(where.error(f"roll {roll} appears twice in the {terrain} table"))
+            rolls.add(roll)
+        if rolls and rolls != set(range(1, 7)) and len(rolls) == len(table.value):
+            problems.append(table.error("a Random Event table needs one row per roll 1-6"))
+
+
+def _amount(node: Node, problems: Problems) -> None:
+    effect = node.value.get("effect")
+    if effect in EFFECTS_WITH_AMOUNT and "amount" not in node.value:
+        problems.append(node.error(f"effect {effect} needs an amount"))
+
+
+def _row(fields: dict[str, Field]) -> schema.Table:
+    return schema.Table(
+        {
+            "from": Field(Int(-20, 40), "lowest modified roll (omit in the first row)", False),
+            "to": Field(Int(-20, 40), "highest modified roll (omit in the last row)", False),
+            **fields,
+            "source": Field(Provenance(), "where the row comes from"),
+        }
+    )
+
+
+EVENT_ROW = schema.Table(
+    {
+        "roll": Field(Int(1, 6), "the d6 roll"),
+        "effect": Field(Str(tuple(sorted(EVENT_EFFECTS))), "what happens"),
+        "amount": Field(Int(-9, 9), "how much (ratings, token values)", required=False),
+        "title": Field(Str(), "the event as the table names it"),
+        "source": Field(Provenance(), "where the row comes from"),
+    },
+    checks=[Check("initiative, engineers and remove_weakest effects give an amount", _amount)],
+)
+#: ``tables.toml``: the die tables (6.2, 6.5, 8.5, 5.2).
+SCHEMA = schema.Table(
+    {
+        "drift": Field(
+            ListOf(_row({"east": Field(Int(0, 9), "squares drifted east")}), min_len=1),
+            "the Drift table (6.2)",
+        ),
+        "beach_disruption": Field(
+            ListOf(
+                _row(
+                    {
+                        "result": Field(Str(("none", "disrupted", "eliminated")), "the result"),
+                        "initiative": Field(Int(-9, 9), "Initiative rating change", False),
+                        "engineers": Field(Int(-9, 9), "Engineers rating change", False),
+                    }
+                ),
+                min_len=1,
+            ),
+            "the Beach Disruption table (6.5)",
+        ),
+        "engineers": Field(
+            ListOf(_row({"result": Field(Str(("success", "failure")), "the result")}), min_len=1),
+            "the US Engineer table (8.5)",
+        ),
+        "random_events": Field(
+            schema.Table(
+                {t: Field(ListOf(EVENT_ROW, min_len=1), f"the {t} table") for t in TERRAINS},
+                checks=[Check("one row for each roll 1-6", _one_row_a_roll)],
+            ),
+            "the Random Event tables of each terrain (5.2, 8.1.b)",
+        ),
+    },
+    doc="The die tables.",
+    checks=[_contiguous(k) for k in ("drift", "beach_disruption", "engineers")],
 )
 
 

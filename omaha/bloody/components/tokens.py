@@ -11,13 +11,87 @@ from functools import lru_cache
 
 import attrs
 
+from omaha.errors import ScenarioError
 from omaha.kernel.data import Node
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Check, Field, Int, ListOf, Problems, Provenance, Str, Table
+
+from .checking import entries
 
 ENCOUNTER_KINDS = ("value", "mines", "sniper", "stug", "random_event")
 MINES, SNIPER, STUG, EVENT = "mines", "sniper", "stug", "event"
 _FACE = {"mines": MINES, "sniper": SNIPER, "stug": STUG, "random_event": EVENT}
 _NAMES = {MINES: "Mines", SNIPER: "Sniper", STUG: "StuG", EVENT: "Random Event"}
+
+
+def _encounter_value(node: Node, problems: Problems) -> None:
+    """8.1.a: numerical Encounter tokens carry a value (even 0); the other kinds none."""
+    numerical = node.value.get("kind") == "value"
+    if numerical and "value" not in node.value:
+        problems.append(node.error("a numerical Encounter token needs a 'value'"))
+    elif not numerical and "value" in node.value and isinstance(node.value.get("kind"), str):
+        problems.append(node.error(f"a {node.value['kind']} token has no value"))
+
+
+def _encounters_once(node: Node, problems: Problems) -> None:
+    """One entry (with its count) per kind of Encounter token."""
+    seen: set[tuple[object, object]] = set()
+    for item, entry in entries(node, "encounters"):
+        key = (entry.get("kind"), entry.get("value") if entry.get("kind") == "value" else None)
+        if not all(isinstance(k, str | int | type(None)) for k in key):
+            continue
+        if key in seen:
+            what = f"value {key[1]}" if key[0] == "value" else key[0]
+            problems.append(
+                item.error(f"Encounter {what} is listed twice: give one entry with its count")
+            )
+        seen.add(key)
+
+
+STRONGPOINT_TOKENS = Table(
+    {
+        "value": Field(Int(0, 99), "its defence value (8.4.c)"),
+        "count": Field(Int(1, 99), "how many tokens show it"),
+        "source": Field(Provenance(), "where the value comes from"),
+    }
+)
+ENCOUNTER_TOKENS = Table(
+    {
+        "kind": Field(Str(ENCOUNTER_KINDS), "value (numerical, 8.1.a) or the kind (8.1.b-e)"),
+        "value": Field(Int(0, 99), "a numerical token's value (even 0, 8.1.a)", required=False),
+        "count": Field(Int(1, 99), "how many tokens show it"),
+        "source": Field(Provenance(), "where the mix comes from"),
+    },
+    checks=[Check("a value for numerical tokens only (8.1.a)", _encounter_value)],
+)
+#: ``tokens.toml``: the token mixes (3.5.d-g).
+SCHEMA = Table(
+    {
+        "strongpoints": Field(
+            ListOf(STRONGPOINT_TOKENS, unique_by="value", min_len=1),
+            "the Strongpoint tokens (red cross, 3.5.d), one entry a value",
+        ),
+        "encounters": Field(
+            ListOf(ENCOUNTER_TOKENS, min_len=1), "the Encounter tokens (black border, 3.5.e)"
+        ),
+        "obstacles": Field(
+            Table({"count": Field(Int(0, 99), "how many"), "source": Field(Provenance(), "")}),
+            "the Beach Obstacle tokens (3.5.f)",
+        ),
+        "tanks": Field(
+            Table(
+                {
+                    "count": Field(Int(0, 9), "how many"),
+                    "strength": Field(Int(0, 20), "attack strength of each (8.4.b)"),
+                    "source": Field(Provenance(), ""),
+                }
+            ),
+            "the US Tank tokens (3.5.g)",
+        ),
+    },
+    doc="The German tokens and the US Tank tokens.",
+    checks=[Check("one entry per kind of Encounter token", _encounters_once)],
+)
 
 
 @lru_cache(maxsize=1024)
@@ -105,25 +179,29 @@ def read_tokens(node: Node, prov: list[ProvenanceItem]) -> TokenMix:
     )
 
 
-def check_fill(node: Node, mix: TokenMix, strongpoints: int, beaches: int) -> None:
-    """4.1, 4.2: enough Strongpoint tokens and obstacles for the map's squares."""
+def fill_problems(
+    node: Node, mix: TokenMix, strongpoints: int, beaches: int, encounter_squares: int
+) -> list[ScenarioError]:
+    """4.1, 4.2: enough Strongpoint, Encounter and Obstacle tokens for the map's squares."""
+    found = []
     if len(mix.strongpoint_tokens) < strongpoints:
-        raise node.req("strongpoints").error(
-            f"{len(mix.strongpoint_tokens)} Strongpoint tokens cannot fill {strongpoints} "
-            "Strongpoint squares (4.1)"
+        found.append(
+            node.req("strongpoints").error(
+                f"{len(mix.strongpoint_tokens)} Strongpoint tokens cannot fill {strongpoints} "
+                "Strongpoint squares (4.1)"
+            )
         )
     if mix.obstacle_count < beaches:
-        raise (
+        found.append(
             node.req("obstacles")
             .req("count")
             .error(f"{mix.obstacle_count} obstacles cannot fill {beaches} Beach squares (4.2)")
         )
-
-
-def check_encounters(node: Node, mix: TokenMix, encounter_squares: int) -> None:
-    """4.1: the map must not need more Encounter tokens than there are."""
     if encounter_squares > len(mix.encounter_tokens):
-        raise node.req("encounters").error(
-            f"the map needs {encounter_squares} Encounter tokens (red/gray strongpoints, towns "
-            f"and hedgerows, 4.1) but only {len(mix.encounter_tokens)} are listed"
+        found.append(
+            node.req("encounters").error(
+                f"the map needs {encounter_squares} Encounter tokens (red/gray strongpoints, "
+                f"towns and hedgerows, 4.1) but only {len(mix.encounter_tokens)} are listed"
+            )
         )
+    return found

@@ -42,7 +42,7 @@ def finish(st: BloodyCore) -> None:
     sc = st.score()
     exits = st.exits_cleared()
     n_exits = len(st.scen.exit_name)
-    level = rules.victory_level(exits, n_exits, sc.total)
+    level = rules.victory_level(exits, n_exits, sc.total, st.scen.victory)
     st.result = Outcome(
         "US" if level in (rules.HISTORICAL, rules.MAJOR) else None,
         level,

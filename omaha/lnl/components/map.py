@@ -105,6 +105,12 @@ class MapTables:
         self._paths: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._step_costs: dict[tuple[bool, bool, int], StepCosts] = {}
         self.land_cells: tuple[int, ...] = tuple(c for c in range(n) if self.land[c])
+        #: Each hex's place among the labels sorted as text (the order actions naming
+        #: one hex are listed in: A1, A10, A11, ..., A2).
+        by_text = sorted(range(n), key=lambda c: b.labels[c])
+        self.label_rank: tuple[int, ...] = tuple(
+            r for _, r in sorted((c, r) for r, c in enumerate(by_text))
+        )
         # the landing hexes: part ocean/beach next to a beach hex (Setting up the Game)
         self.landing: tuple[int, ...] = tuple(
             c

@@ -157,6 +157,9 @@ def assault_targets(core: LnlCore, side: str) -> list[int]:
 # The close assault phase's own decisions
 # ----------------------------------------------------------------------------
 def phase_options(core: LnlCore) -> Iterator[Action]:
+    """Close assault a hex (none after too many were cancelled: reading R34)."""
+    if not core.may_open_attack():
+        return
     for c in assault_targets(core, core.side):
         yield assault(core.label(c))
 
@@ -185,6 +188,7 @@ def apply_assault_action(core: LnlCore, action: Action) -> None:
         a.firers.append(core.unit_index(action.unit))
     elif isinstance(action, Cancel):
         core.attack = None
+        core.cancels += 1
     elif isinstance(action, Resolve):
         resolve_assault(core, a)
     else:  # pragma: no cover

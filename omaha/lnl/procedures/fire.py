@@ -487,7 +487,12 @@ def bombard_column(core: LnlCore, cell: int, packets: int, bonus: bool) -> int |
 # The fire phase's own decisions
 # ----------------------------------------------------------------------------
 def phase_options(core: LnlCore) -> Iterator[Action]:
-    """Open an attack with a unit, or (the Americans) bombard a hex with NGFS alone."""
+    """Open an attack with a unit, or (the Americans) bombard a hex with NGFS alone.
+
+    Reading R34 (READINGS.md): none after too many attacks were cancelled this phase.
+    """
+    if not core.may_open_attack():
+        return
     for u in fire_leaders(core, core.side):
         yield fire_with(core.uid(u))
     if core.side == "US" and core.ngfs_left > 0:
@@ -567,6 +572,7 @@ def apply_attack_action(core: LnlCore, action: Action) -> None:
         a.bonus = True
     elif isinstance(action, Cancel):
         core.attack = None
+        core.cancels += 1
     elif isinstance(action, Resolve):
         resolve_fire(core, a)
     else:  # pragma: no cover - legality was checked

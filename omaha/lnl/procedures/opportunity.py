@@ -19,7 +19,7 @@ def mover_kinds(core: LnlCore, movers: list[int]) -> list[str]:
 def opp_options(core: LnlCore) -> Iterator[Action]:
     o = core.opp
     assert o is not None
-    kinds = mover_kinds(core, o.movers)
+    kinds = mover_kinds(core, o.movers) if core.may_open_attack() else []  # reading R34
     yield PASS
     for kind in kinds:
         lead: set[int] = set()
@@ -30,7 +30,8 @@ def opp_options(core: LnlCore) -> Iterator[Action]:
 
 
 def opp_possible(core: LnlCore, side: str, cell: int, movers: list[int]) -> bool:
-    return any(
+    """Whether ``side`` could fire at the movers (not once reading R34 bars attacks)."""
+    return core.may_open_attack() and any(
         feasible_groups(core, side, cell, kind, "opp", movers) for kind in mover_kinds(core, movers)
     )
 

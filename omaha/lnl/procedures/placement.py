@@ -55,9 +55,11 @@ def _place_hexes(core: LnlCore, u: int) -> list[int]:
 
 
 def place_options(core: LnlCore) -> Iterator[Action]:
+    """``place U at H`` for the next unit, in notation order (by the hex's label as text)."""
     u = core.place_queue[0]
-    for c in place_hexes(core, u):
-        yield place(core.uid(u), core.label(c))
+    uid, rank = core.uid(u), core.T.label_rank
+    for c in sorted(place_hexes(core, u), key=rank.__getitem__):
+        yield place(uid, core.label(c))
 
 
 def apply_place_action(core: LnlCore, action: Action) -> None:
