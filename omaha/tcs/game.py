@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from omaha.errors import DataFileError
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import (
     DD_TANKS_ASHORE,
@@ -28,7 +29,7 @@ from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.procedures.boats import MAX_CANCELS
 from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.rules import hour_of
-from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario
+from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario, validate_scenario
 from omaha.tcs.state import TcsState
 
 #: defined here until the kernel has it (same name and meaning)
@@ -106,6 +107,12 @@ class TcsGame(Game[TcsScenario]):
 
     def _load_scenario(self, ref: str) -> TcsScenario:
         return load_scenario(ref)
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file and of the components it names, at once:
+        each file against its schema (``scenario.SCHEMAS``), then what building the
+        scenario finds across files."""
+        return list(validate_scenario(str(path)))
 
     def _state_class(self) -> type[State[TcsScenario]]:
         return TcsState
