@@ -331,7 +331,7 @@ def test_ctrl_c_in_play_saves_the_record_so_far(tmp_path: Path) -> None:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
     ) as proc:
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write("1\n")  # the first German placement, by number
+        proc.stdin.write("2\n")  # the first German placement, by number (1: the whole plan)
         proc.stdin.flush()
         seen = ""
         while seen.count("German> ") < 2:  # waits for the second decision

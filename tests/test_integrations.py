@@ -73,3 +73,19 @@ def test_openspiel_observation_tensor_is_the_library_observation() -> None:
     inner = GAME.new_state(seed=0)
     assert np.array_equal(tensor, inner.observation("US"))
     assert state.observation_string(1).startswith("Toy landing")
+
+
+def test_openspiel_initial_states_are_clones_with_the_same_future_and_observation() -> None:
+    game = pyspiel.load_game("omaha_toy", {"seed": 11})
+    fresh, other = game.new_initial_state(), game.new_initial_state()
+    direct = GAME.new_state(seed=11)
+    # the fresh state's tensor comes from the game's cached first position
+    assert fresh.observation_tensor(0) == list(direct.observation(GAME.players[0]))
+    while not fresh.is_terminal():
+        action = fresh.legal_actions()[len(fresh.history()) % len(fresh.legal_actions())]
+        fresh.apply_action(action)
+        other.apply_action(action)
+        direct.apply(GAME.decode(action))
+        assert fresh.observation_tensor(0) == list(direct.observation(GAME.players[0]))
+    assert other.is_terminal() and other.returns() == fresh.returns()
+    assert fresh.returns() == [direct.returns()[p] for p in GAME.players]

@@ -22,12 +22,14 @@ def test_a_long_run_of_choices_is_shown_in_columns_under_its_stem() -> None:
     session = Session("lnl", seed=1, bots={"German": "solitaire"})
     choices = session.choices()
     lines = menu(choices, width=60)
-    assert lines[0] == f"  place 1/B/116 at … (1-{len(choices)})"
-    assert lines[1].split() == ["1", "L1", "2", "L2", "3", "L3", "4", "L4", "5", "L5"]
+    assert lines[0] == "     1. plan: shipped US set-up"  # the whole set-up, one choice
+    places = choices[1:]
+    assert lines[1] == f"  place 1/B/116 at … (2-{len(choices)})"
+    assert lines[2].split() == ["2", "L1", "3", "L2", "4", "L3", "5", "L4", "6", "L5"]
     assert all(len(line) <= 60 for line in lines)
-    shown = " ".join(lines[1:]).split()
-    assert shown[1::2] == [c.text.rsplit(" ", 1)[1] for c in choices]  # L1 L2 ... L10, natural
-    assert shown[0::2] == [str(c.number) for c in choices]
+    shown = " ".join(lines[2:]).split()
+    assert shown[1::2] == [c.text.rsplit(" ", 1)[1] for c in places]  # L1 L2 ... L10, natural
+    assert shown[0::2] == [str(c.number) for c in places]
 
 
 def test_a_short_run_is_listed_one_a_line() -> None:
@@ -81,7 +83,8 @@ def test_undo_log_show_and_map_at_the_prompt(tmp_path: Path) -> None:
     session = Session("lnl", seed=1, bots={"German": "solitaire"})
     picture = tmp_path / "here.svg"
     typed = (
-        f"3\nundo\nundo\nlog 2\nlog x\nshow\nmap {picture}\nmap {tmp_path}/no/such.svg\n"
+        # 4: the third placement (1 is the shipped US set-up, offered as one plan)
+        f"4\nundo\nundo\nlog 2\nlog x\nshow\nmap {picture}\nmap {tmp_path}/no/such.svg\n"
         f"map {tmp_path}/x.pdf\nmap\nfly to the moon\n\nq\n"
     )
     finished, out = run(session, typed)

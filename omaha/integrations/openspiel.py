@@ -43,6 +43,9 @@ class _Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: OmahaState, player: int) -> None:
+        if state.fresh:  # pyspiel observes a new initial state for the tensor's shape
+            self.tensor[:] = self.game.initial_observation(player)
+            return
         inner = state.position()
         if inner is None:
             self.tensor.fill(0)
@@ -86,6 +89,28 @@ class OmahaGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> OmahaState:
         return OmahaState(self)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> OmahaGame:
+        return self  # a game never changes once made: copies of a state share it
+
+    def initial_position(self) -> State[Any]:
+        """A fresh sampled-mode position: a clone of the game's first one, built once.
+
+        pyspiel asks for initial states often (its observation tensor's shape is found on
+        a new one at every ``observation_tensor`` call), and a clone keeps the same future
+        at a fraction of a set-up's cost.
+        """
+        first = self.__dict__.get("_first")
+        if first is None:
+            first = self.__dict__["_first"] = self.omaha.new_state(self.scenario, seed=self.seed)
+        return first.clone()
+
+    def initial_observation(self, player: int) -> np.ndarray:
+        """What ``player`` observes of the first position (sampled mode), computed once."""
+        seen: dict[int, np.ndarray] = self.__dict__.setdefault("_first_seen", {})
+        if player not in seen:
+            seen[player] = self.initial_position().observation(self.omaha.players[player])
+        return seen[player]
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         return _Observer(self)
 
@@ -97,17 +122,22 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.players = game.omaha.players
         self.space = game.space  # shared, never copied: the game itself must not be
+        self.inner: State[Any] | None = None  # sampled mode: built when first needed
+        self.chance: ChanceState | None = None
         if game.explicit:
-            self.chance: ChanceState | None = ChanceState(game.omaha, game.scenario)
-            self.inner: State[Any] | None = None
-        else:
-            self.chance = None
-            self.inner = game.omaha.new_state(game.scenario, seed=game.seed)
+            self.chance = ChanceState(game.omaha, game.scenario)
+
+    @property
+    def fresh(self) -> bool:
+        """A sampled-mode initial state no one has looked into yet."""
+        return self.chance is None and self.inner is None
 
     def position(self) -> State[Any] | None:
         """The omaha state at a decision or terminal node (None at a chance node)."""
         if self.chance is not None:
             return None if self.chance.is_chance_node() else self.chance.state
+        if self.inner is None:
+            self.inner = self.get_game().initial_position()
         return self.inner
 
     def current_player(self) -> int:
@@ -138,8 +168,9 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         if self.chance is not None:
             self.chance.apply(move)
         else:
-            assert self.inner is not None
-            self.inner.apply(move)
+            inner = self.position()
+            assert inner is not None
+            inner.apply(move)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -238,6 +238,13 @@ class LandingTableCore(State[LandingTableScenario]):
     _naval_targets: tuple[str, ...] | None
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
+    #: Cache: the observation's table of the US units (built and kept by the view), with
+    #: the units written since it was last brought up to date (:meth:`own_us` notes
+    #: them) and whether this core may update it in place (a clone shares it until
+    #: either side updates it, as with the records).
+    obs_units: Any
+    units_dirty: set[str]
+    obs_owned: bool
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
@@ -284,6 +291,10 @@ class LandingTableCore(State[LandingTableScenario]):
                 self.pos[p.id].depth = self.draw_from(cup)
         self.touch()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> LandingTableCore:
+        """``copy.deepcopy`` (OpenSpiel clones its states so) is the structural copy."""
+        return self._copy()
+
     def _copy(self) -> LandingTableCore:
         """A structural copy: records are shared until either side writes one."""
         twin = self._copy_base()
@@ -310,6 +321,8 @@ class LandingTableCore(State[LandingTableScenario]):
         twin.ctx = _copy_data(self.ctx)
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
+        twin.units_dirty = set(self.units_dirty)
+        self.obs_owned = twin.obs_owned = False
         return twin
 
     # -- protocol basics ----------------------------------------------------------
@@ -346,7 +359,8 @@ class LandingTableCore(State[LandingTableScenario]):
 
     # -- ownership of shared records ---------------------------------------------------
     def own_us(self, uid: str) -> USState:
-        """US unit ``uid``, for writing."""
+        """US unit ``uid``, for writing (every write to a unit goes through here)."""
+        self.units_dirty.add(uid)
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
@@ -416,6 +430,9 @@ class LandingTableCore(State[LandingTableScenario]):
             at.setdefault(self.us[uid].where, []).append(uid)
         self._at = {cell: tuple(uids) for cell, uids in at.items()}
         self._comm = None
+        self.obs_units = None
+        self.units_dirty = set()
+        self.obs_owned = False
         self._forget_germans()
 
     def _drop_caches(self) -> None:

@@ -34,7 +34,11 @@ from omaha.landing_table.components.charts import (
 # Amphibious Landing Table
 # --------------------------------------------------------------------------
 def landing_band(turn: int, charts: Charts = CHARTS) -> str:
-    """DDOB Amphibious Landing Table: the turn band (1-3, 4-14, 15+) of ``turn``."""
+    """DDOB Amphibious Landing Table: the turn band (1-3, 4-14, 15+) of ``turn``.
+
+    >>> landing_band(1), landing_band(10), landing_band(20)
+    ('1-3', '4-14', '15+')
+    """
     for name, first, last, _ in charts.bands:
         if first <= turn <= last:
             return name
@@ -53,6 +57,14 @@ def landing_row(kind: str, turn: int, sector: str) -> str | None:
       infantry rows (reading: "Dog Green / Charlie row").
     * DUKW artillery: the DUKW row; artillery, anti-aircraft and anti-tank
       units: their shared row (turns 1-3 have none: see :func:`landing_result`).
+
+    A Dog Green company on turn 1 reads the "DG & CH only" row; a Ranger on Easy Green
+    on turn 2 the other infantry row; a tank after turn 3 and an HQ check nothing:
+
+    >>> landing_row("infantry", 1, "DG"), landing_row("ranger", 2, "EG")
+    ('infantry_dg_ch', 'infantry')
+    >>> landing_row("tank", 5, "DG") is None and landing_row("hq", 1, "DG") is None
+    True
     """
     if kind in ("hq", "general", "naval"):
         return None
@@ -75,6 +87,17 @@ def landing_result(turn: int, row: str, letter: str, charts: Charts = CHARTS) ->
     """DDOB Amphibious Landing Table: the effect of result ``letter`` for ``row`` on ``turn``.
 
     Reading: READINGS.md, "Missing rows on turns 1-3".
+
+    A DD tank drawing A on turn 1 is delayed to turn 2; D: it loses a step and drifts 2
+    boxes east; a DUKW on turn 2 (no row in band 1-3) reads its later row:
+
+    >>> landing_result(1, "tank_turn1", "A").to_turn
+    2
+    >>> effect = landing_result(1, "tank_turn1", "D")
+    >>> effect.effect, effect.steps, effect.drift
+    ('lose_drift', 1, 2)
+    >>> landing_result(2, "dukw", "A").effect
+    'eliminated'
     """
     if letter not in LETTERS:
         raise ValueError(f"{letter!r} is not a landing result (A-D)")
@@ -88,12 +111,20 @@ def landing_result(turn: int, row: str, letter: str, charts: Charts = CHARTS) ->
 
 
 def mine_turn(turn: int, charts: Charts = CHARTS) -> bool:
-    """DDOB Amphibious Landing Table, note *: mine explosions are possible on turns 7-22."""
+    """DDOB Amphibious Landing Table, note *: mine explosions are possible on turns 7-22.
+
+    >>> mine_turn(6), mine_turn(7), mine_turn(22), mine_turn(23)
+    (False, True, True, False)
+    """
     return charts.mine_first <= turn <= charts.mine_last
 
 
 def obstacles_all_cleared(turn: int, charts: Charts = CHARTS) -> bool:
-    """DDOB Amphibious Landing Table, note *: from turn 23 every obstacle hex counts as cleared."""
+    """DDOB Amphibious Landing Table, note *: from turn 23 every obstacle hex counts as cleared.
+
+    >>> obstacles_all_cleared(22), obstacles_all_cleared(23)
+    (False, True)
+    """
     return turn >= charts.all_cleared_turn
 
 
@@ -104,6 +135,13 @@ def drift_box(box: int, drift: int, boxes: int) -> tuple[int, int]:
     how many boxes the drift ran past the east end.
 
     Reading: READINGS.md, "West end" and "East end".
+
+    >>> drift_box(3, 2, 16)  # two boxes east
+    (5, 0)
+    >>> drift_box(1, -1, 16)  # west of box 1: the cliffs
+    (1, 0)
+    >>> drift_box(15, 3, 16)  # two boxes past the east end
+    (16, 2)
     """
     target = box + drift
     if target < 1:
@@ -117,6 +155,13 @@ def ranger_may_drift(kind: str, effect: LandingEffect, charts: Charts = CHARTS) 
     """DDOB Amphibious Landing Table, note **: boxes a Ranger may drift east by choice.
 
     Reading: READINGS.md, "Ranger drift (note **)".
+
+    "No effect" on the turns 4-14 infantry row carries the ** note: a Ranger may drift
+    0-4 boxes; an infantry company may not:
+
+    >>> effect = landing_result(5, "infantry", "A")
+    >>> ranger_may_drift("ranger", effect), ranger_may_drift("infantry", effect)
+    (4, 0)
     """
     return charts.ranger_drift if kind == "ranger" and effect.ranger_option else 0
 
@@ -131,6 +176,11 @@ def matches_target(
 
     A unit matches when the card shows its target symbol, or when its hex holds
     ``concentrated_steps`` (5) or more US steps, whatever its symbol.
+
+    >>> matches_target("circle", ("square",), hex_steps=3)
+    False
+    >>> matches_target("circle", ("square",), hex_steps=5)  # a concentrated target
+    True
     """
     return unit_symbol in card_symbols or hex_steps >= charts.concentrated_steps
 
@@ -139,6 +189,9 @@ def dot_for_symbol(symbol: str, charts: Charts = CHARTS) -> str:
     """DDOB German Fire Chart: the fire dot a row's icon stands for.
 
     Reading: READINGS.md, "Row icons".
+
+    >>> dot_for_symbol("●"), dot_for_symbol("⊕"), dot_for_symbol("○")
+    ('intense', 'steady', 'sporadic')
     """
     for dot, sym in charts.dot_symbol.items():
         if sym == symbol:
@@ -150,6 +203,9 @@ def counts_as_armoured(armoured: bool, armour_bonus: bool) -> bool:
     """DDOB German Fire Chart, note Armour bonus: with the bonus, armour counts as non-armoured.
 
     Reading: READINGS.md, "Card icons".
+
+    >>> counts_as_armoured(True, armour_bonus=False), counts_as_armoured(True, armour_bonus=True)
+    (True, False)
     """
     return armoured and not armour_bonus
 
@@ -167,6 +223,19 @@ def fire_effect(
     concentrated-target note (:func:`matches_target`). None: no effect.
 
     Reading: READINGS.md, "Sporadic row".
+
+    Intense fire from a WN: every unit loses a step; steady fire spares armour; an
+    unrevealed position's steady fire also disrupts; an ambush from a sporadic field does
+    nothing:
+
+    >>> fire_effect("intense", "position", armoured=False, matches=True)
+    FireEffect(lose=True, disrupt=False, one=False)
+    >>> fire_effect("steady", "position", armoured=True, matches=True) is None
+    True
+    >>> fire_effect("steady", "unrevealed", armoured=False, matches=True)
+    FireEffect(lose=True, disrupt=True, one=False)
+    >>> fire_effect("sporadic", "ambush", armoured=False, matches=True) is None
+    True
     """
     row = charts.fire[(dot, firer)]
     if row.targets == "none":
@@ -188,6 +257,11 @@ def hit_limit(turn: int, german_units: int, depth_markers: int, charts: Charts =
 
     Turns 1-16: as many US units as the position holds German units and depth
     markers; turns 17-32: twice as many.
+
+    A position with its unit and a depth marker:
+
+    >>> hit_limit(10, german_units=1, depth_markers=1), hit_limit(17, 1, 1)
+    (2, 4)
     """
     base = german_units + depth_markers
     for first, last, mult in charts.hit_limits:
@@ -204,6 +278,9 @@ def selection_key(
     Fire dot priority (intense, steady, sporadic) first, then the unit closest
     to the firing position, then the unit with most steps; what still ties is
     the player's choice.
+
+    >>> selection_key("steady", distance=2, steps=3)
+    (2, 2, -3)
     """
     return (charts.dot_priority[dot], distance, -steps)
 
@@ -217,6 +294,14 @@ def select_hits(
     for certain, the tied group at the limit from which the player picks, and
     how many of that group must be picked. Units are listed in key order
     (then by id, which decides nothing: the player picks among ties).
+
+    Two units tie for the one hit (same dot, distance and steps): the player picks one:
+
+    >>> tied = [((1, 1, -2), "A/116"), ((1, 1, -2), "B/116"), ((2, 0, -2), "C/116")]
+    >>> select_hits(tied, limit=1)
+    ((), ('A/116', 'B/116'), 1)
+    >>> select_hits([((1, 1, -2), "A/116"), ((1, 2, -2), "B/116")], limit=1)
+    (('A/116',), (), 0)
     """
     ordered = sorted(candidates)
     if len(ordered) <= limit:
@@ -251,6 +336,13 @@ def unit_weapons(
     its non-adjacent row at range 2; a tank adds MG and BR within 3 hexes.
 
     Reading: READINGS.md, "Reduced units".
+
+    >>> sorted(unit_weapons("infantry", full=True, distance=1))
+    ['BG', 'BR', 'BZ', 'DE', 'MO', 'RD']
+    >>> sorted(unit_weapons("tank", full=True, distance=2))
+    ['AR', 'BR', 'BZ', 'MG']
+    >>> sorted(unit_weapons("infantry", full=False, distance=1, reduced=("BR", "RD")))
+    ['BR', 'RD']
     """
     w = charts.weapons
     if kind in ("infantry", "ranger", "engineer", "heavy"):
@@ -287,6 +379,16 @@ def check_weapons(
     met not by a weapon but by attacking from more than one direction
     (``directions`` >= 2). With ``hero`` the Hero wildcard stands in for one
     missing weapon, never for FL.
+
+    A WN requiring BG and DE, attacked with BG only; the Hero supplies the one missing
+    weapon:
+
+    >>> check_weapons({"BG", "DE"}, {"BG"}, directions=1)
+    WeaponsVerdict(ok=False, missing=('DE',), flanking_met=True, hero_used=False)
+    >>> check_weapons({"BG", "DE"}, {"BG"}, directions=1, hero=True).ok
+    True
+    >>> check_weapons({"FL"}, set(), directions=2).ok  # flanking from two sides
+    True
     """
     req = frozenset(required)
     have = frozenset(available)
@@ -315,6 +417,13 @@ def barrage_result(
     ``symbol_shown``: it shows the barraging unit's target symbol.
 
     Readings: READINGS.md, "Barraging unit symbol" and "Merged cells".
+
+    >>> barrage_result(colour_shown=True, symbol_shown=True, has_depth=False, strength=6)
+    'disrupt_remove_depth'
+    >>> barrage_result(colour_shown=True, symbol_shown=False, has_depth=True, strength=4)
+    'disrupt'
+    >>> barrage_result(colour_shown=False, symbol_shown=False, has_depth=False, strength=8)
+    'none'
     """
     depth = "yes" if has_depth else "no"
     row = charts.barrage.get((colour_shown, symbol_shown, depth))
@@ -335,6 +444,9 @@ def side_name(feature: str, direction: str | None) -> str:
     ``direction`` is how the attack crosses the side: ``up`` when the defender
     is the higher cell. Bluffs are directional (Bluff (up) / Bluff (down));
     every other feature is named as it is.
+
+    >>> side_name("bluff", "up"), side_name("bluff", "down"), side_name("shingle", None)
+    ('bluff_up', 'bluff_down', 'shingle')
     """
     if feature == "bluff":
         return "bluff_up" if direction == "up" else "bluff_down"
@@ -342,7 +454,11 @@ def side_name(feature: str, direction: str | None) -> str:
 
 
 def attack_prohibited(sides: Iterable[str], charts: Charts = CHARTS) -> bool:
-    """DDOB Terrain Defense Table: no attack across a sheer or scaleable cliff or up a bluff."""
+    """DDOB Terrain Defense Table: no attack across a sheer or scaleable cliff or up a bluff.
+
+    >>> attack_prohibited(["sheer_cliff"]), attack_prohibited(["shingle"])
+    (True, False)
+    """
     return any(s in charts.prohibited for s in sides)
 
 
@@ -358,6 +474,16 @@ def defense_multipliers(
     not list (beach, open ground) is unmarked: x1.
 
     Reading: READINGS.md, "Not cumulative".
+
+    The table's own example: a unit in bocage attacked through a slope is only doubled;
+    across shingle the unit doubles and the depth marker does not:
+
+    >>> defense_multipliers("bocage", ["slope"])
+    (2, 2)
+    >>> defense_multipliers("beach", ["shingle"])
+    (2, 1)
+    >>> defense_multipliers("bocage", None)  # attackers through different sides
+    (2, 2)
     """
     unit, depth = charts.hex_mult.get(hex_terrain, (1, 1))
     if side is not None:
@@ -394,6 +520,18 @@ def approach(board: Board, a: int, b: int) -> Approach:
     """DDOB Terrain Defense Table: the hexside (or corner) an attack from ``a`` enters ``b``.
 
     Reading: READINGS.md, "Attack hexside". Pure; memoised per board.
+
+    On the shipped map: from the beach flat up the slope into G10; up the scaleable
+    cliff at Charlie (prohibited); from H2 to F2 through a corner:
+
+    >>> from omaha.landing_table.scenario import load_scenario
+    >>> board = load_scenario("omaha").board
+    >>> approach(board, board.cell("H10"), board.cell("G10")).sides
+    ('slope',)
+    >>> approach(board, board.cell("I3"), board.cell("H3")).prohibited
+    True
+    >>> approach(board, board.cell("H2"), board.cell("F2")).sides is None
+    True
     """
     memo = _APPROACH.get(board)
     if memo is None:
@@ -430,6 +568,11 @@ def compare_strengths(attack: int, defense: int, weapons: bool) -> str:
     Without the required weapons the rows are ``less_or_equal``, ``greater``
     (but not double) and ``double`` (at least double); with them ``less``,
     ``equal``, ``greater`` and ``double``.
+
+    >>> compare_strengths(12, 6, weapons=True), compare_strengths(7, 6, weapons=False)
+    ('double', 'greater')
+    >>> compare_strengths(6, 6, weapons=True), compare_strengths(6, 6, weapons=False)
+    ('equal', 'less_or_equal')
     """
     if attack >= 2 * defense and attack > defense:
         return "double"
@@ -450,6 +593,15 @@ def attack_results(
     splits by turn (1-16 / 17-32).
 
     Reading: READINGS.md, "Unrevealed depth, at least double".
+
+    >>> attack_results(True, "greater", "alone", turn=5)
+    ('german_defeated',)
+    >>> attack_results(True, "double", "revealed", turn=5)
+    ('depth_eliminated', 'german_disrupted')
+    >>> attack_results(True, "double", "revealed", turn=20)
+    ('depth_eliminated', 'german_defeated')
+    >>> attack_results(False, "less_or_equal", "alone", turn=5)
+    ('us_disrupted', 'german_gains_depth')
     """
     rows = charts.attack.get((weapons, compare, column))
     if rows is None:
@@ -476,6 +628,14 @@ def reveal_results(
     still have the required weapons) and the revealed-depth column applies.
 
     Reading: READINGS.md, "Tactical Reinforcement (footnote 1)".
+
+    10 against a unit of 6: the marker is a Tactical Reinforcement (the position falls),
+    or a 2 (10 against 8: greater, not double):
+
+    >>> reveal_results("TR", 10, unit_defense=6, marker_defense=0, turn=5)
+    ('depth_eliminated', 'german_defeated')
+    >>> reveal_results("2", 10, unit_defense=6, marker_defense=2, turn=5)
+    ('depth_eliminated', 'german_disrupted')
     """
     if marker == "TR":
         return ("depth_eliminated", charts_tr_result(charts))
@@ -484,7 +644,11 @@ def reveal_results(
 
 
 def charts_tr_result(charts: Charts = CHARTS) -> str:
-    """DDOB US Attack Results Chart footnote (1): the result of a Tactical Reinforcement marker."""
+    """DDOB US Attack Results Chart footnote (1): the result of a Tactical Reinforcement marker.
+
+    >>> charts_tr_result()
+    'german_defeated'
+    """
     return "german_defeated"
 
 
@@ -492,7 +656,11 @@ def charts_tr_result(charts: Charts = CHARTS) -> str:
 # German Action Summary (turns 17-32)
 # --------------------------------------------------------------------------
 def uses_action_summary(turn: int, charts: Charts = CHARTS) -> bool:
-    """DDOB German Action Summary: it drives the German side from turn 17."""
+    """DDOB German Action Summary: it drives the German side from turn 17.
+
+    >>> uses_action_summary(16), uses_action_summary(17)
+    (False, True)
+    """
     return turn >= charts.action_first
 
 
@@ -506,6 +674,11 @@ def german_action(letter: str, position: str, status: str, charts: Charts = CHAR
     are checked by the caller: when they fail the action is ``no_action``.
 
     Reading: READINGS.md, "F rows".
+
+    >>> german_action("M", "wn", "us_in_fof")
+    'fire'
+    >>> german_action("A", "reinforcement", "unoccupied")
+    'ambush'
     """
     return charts.actions[(letter, position, status)]
 
@@ -514,5 +687,8 @@ def armour_action(letter: str, charts: Charts = CHARTS) -> tuple[str, int]:
     """DDOB German Action Summary, optional variant German Armour: (action, hexes of move).
 
     Reading: READINGS.md, "Optional armour column".
+
+    >>> armour_action("F"), armour_action("M")
+    (('fire_or_move', 4), ('move_or_fire', 4))
     """
     return charts.armour[letter]

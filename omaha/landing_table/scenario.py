@@ -1,12 +1,15 @@
-"""A D-Day at Omaha Beach scenario: ``SHIPPED``, the scenario record and its loader.
+"""A D-Day at Omaha Beach scenario: ``SHIPPED``, ``SCHEMAS``, the scenario record and
+its loader.
 
-A scenario file (``data/scenarios/*.toml``) gives the game length, the clock,
-the Hero markers, the tide, the naval fire schedule, the depth marker cups and
-the victory levels, and names the component files it uses (``[files]``: map,
-positions, order of battle, cards, movement), so a player who owns the game can
-swap in the published map or counters and the same loaders validate them.
-Everything but the charts is a reconstruction and says so (READINGS.md);
-problems raise ``ScenarioError`` naming file, key and problem.
+A scenario file follows the contract every game shares
+(:mod:`omaha.kernel.scenariofile`: ``[scenario]``, ``[components]``,
+``[overrides]``, ``extends``), then gives the tide, the naval fire schedule,
+the depth marker cups and the victory levels. Its components (map, positions,
+order of battle, cards, movement) are shipped ones by name or files beside it,
+so a player who owns the game can swap in the published map or counters, and
+the same schemas and loaders check them. Everything but the charts is a
+reconstruction and says so (READINGS.md); problems raise ``ScenarioError``
+naming file, key and problem, and :func:`problems` lists all of a file's at once.
 """
 
 from __future__ import annotations
@@ -15,11 +18,26 @@ from pathlib import Path
 
 import attrs
 
-from omaha.errors import ScenarioError
 from omaha.kernel.boardfile import board_from_node
-from omaha.kernel.data import Node, Source, content_hash, load_toml
+from omaha.kernel.data import Node, Source, content_hash
 from omaha.kernel.movement import MovementGraph
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import ScenarioFiles, resolve
+from omaha.kernel.schema import (
+    Check,
+    Field,
+    Int,
+    ListOf,
+    Problems,
+    Provenance,
+    Str,
+    Table,
+    raise_first,
+    validate,
+)
+from omaha.landing_table.components import cards as cards_file
+from omaha.landing_table.components import forces as forces_file
+from omaha.landing_table.components import positions as positions_file
 from omaha.landing_table.components.cards import Card, load_deck
 from omaha.landing_table.components.charts import CHARTS, CHARTS_DATA
 from omaha.landing_table.components.forces import TURN_TRACK, UnitKind, USUnit, load_forces
@@ -30,6 +48,8 @@ from omaha.landing_table.components.positions import (
     load_defences,
 )
 from omaha.landing_table.components.terrain import (
+    MAP_SCHEMA,
+    MOVEMENT_SCHEMA,
     TIDE_ORDER,
     landing_boxes,
     load_movement,
@@ -40,6 +60,7 @@ DATA = Path(__file__).parent / "data"
 SCENARIOS = DATA / "scenarios"
 #: The shipped scenarios, the default first.
 SHIPPED = ("omaha", "first_wave")
+#: The component kinds a scenario names (each shipped as ``data/<kind>.toml``).
 COMPONENT_FILES = ("map", "positions", "oob", "cards", "movement")
 
 #: The procedures of play this module had to reconstruct (READINGS.md states them
@@ -137,38 +158,221 @@ class LandingTableScenario(Scenario):
     naval_spot: int
 
 
+def _the_turns(node: Node) -> int | None:
+    scen = node.value.get("scenario")
+    turns = scen.get("turns") if isinstance(scen, dict) else None
+    return turns if isinstance(turns, int) and not isinstance(turns, bool) else None
+
+
+def _within_the_game(key: str, field: str) -> Check:
+    def check(node: Node, problems: Problems) -> None:
+        turns, entries = _the_turns(node), node.get(key)
+        if turns is None or entries is None or not isinstance(entries.value, list):
+            return
+        for entry in entries.as_list():
+            turn = entry.value.get(field) if isinstance(entry.value, dict) else None
+            if isinstance(turn, int) and turn > turns:
+                problems.append(
+                    entry.req(field).error(
+                        f"turn {turn} is after the scenario's last turn ({turns})"
+                    )
+                )
+
+    return Check(f"every `{key}` entry's `{field}` is within the game's turns", check)
+
+
+def _tide_from_turn_1(node: Node, problems: Problems) -> None:
+    tide = node.get("tide")
+    if tide is None or not isinstance(tide.value, list):
+        return
+    starts = [t.get("from") for t in tide.value if isinstance(t, dict)]
+    if 1 not in starts:
+        problems.append(tide.error("the tide must be given from turn 1"))
+
+
+def _victory_levels(node: Node, problems: Problems) -> None:
+    levels = node.get("levels")
+    if levels is None or not isinstance(levels.value, list):
+        return
+    mins = [lv.get("min") for lv in levels.value if isinstance(lv, dict)]
+    whole = [m for m in mins if isinstance(m, int)]
+    if whole and len(whole) == len(mins) and min(whole) != 0:
+        problems.append(levels.error("the lowest level must start at 0 VP"))
+    seen: set[str] = set()
+    for lv in levels.as_list():
+        name = lv.value.get("level") if isinstance(lv.value, dict) else None
+        if isinstance(name, str):
+            if name in seen:
+                problems.append(lv.req("level").error(f"level {name!r} is named twice"))
+            seen.add(name)
+
+
+MARKERS = ListOf(Str(pattern=r"\d+|TR", meaning="a depth marker (a strength or TR)"))
+SCENARIO_SCHEMA = Table(
+    {
+        "scenario": Field(
+            Table(
+                {
+                    "id": Field(
+                        Str(), "its name (a shipped scenario's id; a file is named by its path)"
+                    ),
+                    "title": Field(Str(), "its title"),
+                    "turns": Field(Int(1, TURN_TRACK), "game length in turns (30 minutes each)"),
+                    "start": Field(
+                        Str(pattern=r"([01]\d|2[0-3]):[0-5]\d", meaning="a time like '06:30'"),
+                        "the time of turn 1",
+                    ),
+                    "minutes": Field(Int(1, 240), "minutes a turn"),
+                    "heroes": Field(Int(0, 20), "Hero markers"),
+                    "extends": Field(Str(), "a scenario to start from", False),
+                    "source": Field(Provenance(), "where the scenario comes from"),
+                }
+            ),
+            "the scenario",
+        ),
+        "components": Field(
+            Table(
+                {kind: Field(Str(), f"the {kind} component", False) for kind in COMPONENT_FILES},
+                doc="A shipped component by name (`oob`), or a file beside the scenario "
+                "(`my_oob.toml`); a kind not named is the shipped one.",
+            ),
+            "where each component comes from",
+            False,
+        ),
+        "overrides": Field(
+            Table(
+                {
+                    kind: Field(Table({}, open=True), f"changes to the {kind}", False)
+                    for kind in COMPONENT_FILES
+                }
+            ),
+            "changes to components, merged in place (with their own source)",
+            False,
+        ),
+        "tide": Field(
+            ListOf(
+                Table(
+                    {
+                        "from": Field(Int(1, TURN_TRACK), "the first turn of this level"),
+                        "level": Field(Str(TIDE_ORDER), "low, half or high tide"),
+                        "source": Field(Provenance(), "where it comes from"),
+                    }
+                ),
+                unique_by="from",
+                min_len=1,
+            ),
+            "the tide from each turn on (units land on its row; a rise floods the rows below)",
+        ),
+        "naval": Field(
+            ListOf(
+                Table(
+                    {
+                        "turn": Field(Int(1, TURN_TRACK), "the turn they arrive"),
+                        "markers": Field(Int(0, 10), "Naval Fire Markers arriving"),
+                        "source": Field(Provenance(), "where it comes from"),
+                    }
+                ),
+                unique_by="turn",
+            ),
+            "the naval fire schedule",
+            False,
+        ),
+        "depth": Field(
+            Table(
+                {
+                    "716": Field(MARKERS, "the 716th Division's depth marker cup"),
+                    "352": Field(MARKERS, "the 352nd Division's depth marker cup"),
+                    "division": Field(
+                        ListOf(Str(), unique=True),
+                        "352nd units in the Division reinforcement box at the start",
+                    ),
+                    "source": Field(Provenance(), "where the mixes come from"),
+                }
+            ),
+            "depth marker cups and the Division box",
+        ),
+        "victory": Field(
+            Table(
+                {
+                    "exit": Field(Int(0, 100), "VP per open exit"),
+                    "position": Field(Int(0, 100), "weight of a VP position's printed VP"),
+                    "levels": Field(
+                        ListOf(
+                            Table(
+                                {
+                                    "min": Field(Int(0), "the least VP of this level"),
+                                    "level": Field(Str(), "its name"),
+                                    "winner": Field(Str(("US", "German")), "who wins", False),
+                                }
+                            ),
+                            unique_by="min",
+                            min_len=1,
+                        ),
+                        "the victory levels",
+                    ),
+                    "source": Field(Provenance(), "where the conditions come from"),
+                },
+                checks=[Check("levels: the lowest starts at 0 VP; names differ", _victory_levels)],
+            ),
+            "victory points and levels",
+        ),
+    },
+    doc="A D-Day at Omaha Beach scenario.",
+    checks=[
+        Check("the tide is given from turn 1", _tide_from_turn_1),
+        # the tide table describes the day: a shorter game simply stops before its end
+        _within_the_game("naval", "turn"),
+    ],
+)
+#: The schema of the scenario file and of each component it names.
+SCHEMAS: dict[str, Table] = {
+    "scenario": SCENARIO_SCHEMA,
+    "map": MAP_SCHEMA,
+    "positions": positions_file.SCHEMA,
+    "oob": forces_file.SCHEMA,
+    "cards": cards_file.SCHEMA,
+    "movement": MOVEMENT_SCHEMA,
+}
+
+
+def resolve_files(ref: str | Path) -> ScenarioFiles:
+    """The scenario file and its components (shipped id or path), by the shared contract."""
+    return resolve(
+        ref,
+        shipped_scenarios={sid: SCENARIOS / f"{sid}.toml" for sid in SHIPPED},
+        data_dir=DATA,
+        defaults={kind: kind for kind in COMPONENT_FILES},
+        game="landing_table",
+    )
+
+
+def problems(files: ScenarioFiles) -> Problems:
+    """Every problem the schemas find in a scenario and its components."""
+    found = validate(files.root, SCHEMAS["scenario"])
+    for kind in COMPONENT_FILES:
+        found += validate(files.components[kind], SCHEMAS[kind])
+    return found
+
+
 def load_scenario(ref: str | Path) -> LandingTableScenario:
     """A shipped scenario id, or a path to a scenario file."""
-    text = str(ref)
-    path = SCENARIOS / f"{text}.toml"
-    if not path.exists():
-        path = Path(text)
-        if not path.exists():
-            raise ScenarioError(text, "", "is neither a shipped scenario nor a scenario file")
-    return _read(path, path.stem)
+    files = resolve_files(ref)
+    raise_first(problems(files))
+    return build(files, str(ref))
 
 
-def _load_toml(path: Path) -> Node:
-    """A TOML file; one that is not UTF-8 text is named like any other bad file."""
-    try:
-        return load_toml(path)
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(
-            path.name, "", f"is not UTF-8 text (byte {exc.start}: {exc.reason})"
-        ) from None
-
-
-def _read(path: Path, ref: str) -> LandingTableScenario:
-    root = _load_toml(path)
-    root.only({"scenario", "files", "tide", "naval", "depth", "victory"})
-    s = root.req("scenario").only({"id", "title", "turns", "start", "minutes", "heroes", "source"})
-    files = root.req("files").only(set(COMPONENT_FILES))
-    base = path.parent if path.parent != SCENARIOS else DATA
-    nodes = {k: _load_toml(_resolve(base, files.req(k))) for k in COMPONENT_FILES}
+def build(files: ScenarioFiles, ref: str) -> LandingTableScenario:
+    """The scenario record of files the schemas passed (the loaders check the rest:
+    labels on the map, boxes, classes). Its id is ``ref``, the shipped id or the path
+    it was loaded by (so a record names what loads it again); the file's own
+    ``[scenario] id`` names it in the provenance."""
+    root = files.root
+    s = root.req("scenario")
+    nodes = files.components
     prov: list[ProvenanceItem] = []
     for component, key, source in CHARTS.sources:
         prov.append(ProvenanceItem(component, key, source))
-    prov.append(ProvenanceItem("scenario", ref, s.source()))
+    prov.append(ProvenanceItem("scenario", s.req("id").as_str(), s.source()))
     for key, what in RECONSTRUCTED_RULES:
         prov.append(ProvenanceItem("rule", key, Source(f"reconstructed: {what}")))
     map_node = nodes["map"]
@@ -189,11 +393,12 @@ def _read(path: Path, ref: str) -> LandingTableScenario:
     vp_exit, vp_position, levels = _victory(root, prov)
     movement = load_movement(nodes["movement"], board, prov)
     return LandingTableScenario(
-        id=s.req("id").as_str(),
+        id=ref,
         title=s.req("title").as_str(),
         hash=content_hash(CHARTS_DATA, root.value, *(nodes[k].value for k in sorted(nodes))),
         board=board,
         provenance=prov,
+        files=files.files,
         turns=turns,
         start_minutes=hh * 60 + mm,
         minutes=minutes,
@@ -225,16 +430,6 @@ def _read(path: Path, ref: str) -> LandingTableScenario:
         naval_attack=forces.naval_attack,
         naval_spot=forces.naval_spot,
     )
-
-
-def _resolve(base: Path, node: Node) -> Path:
-    name = node.as_str()
-    p = base / name
-    if not p.exists():
-        p = DATA / name
-    if not p.exists():
-        raise node.error(f"file {name!r} not found")
-    return p
 
 
 def _clock(node: Node) -> tuple[int, int]:

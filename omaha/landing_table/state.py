@@ -17,6 +17,7 @@ from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
+from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 from omaha.landing_table import view as views
 from omaha.landing_table.actions import (
@@ -126,6 +127,12 @@ class LandingTableState(LandingTableCore):
 
     def view(self, player: str | None = None) -> View:
         return views.view(self, player)
+
+    def observation(self, player: str) -> Observation:
+        return views.observation(self, player)
+
+    def returns(self) -> dict[str, float]:
+        return views.returns(self)
 
     def _dump(self) -> dict[str, Any]:
         return views.dump(self)

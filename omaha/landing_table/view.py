@@ -6,14 +6,22 @@ down) or unrevealed depth markers; an observer (``player=None``) sees all.
 
 from __future__ import annotations
 
+import math
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from omaha.kernel.decks import Cup, Deck
+from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
-from omaha.landing_table.components.charts import CHARTS
+from omaha.landing_table.components.cards import COLOURS, SYMBOLS
+from omaha.landing_table.components.charts import ACTION_LETTERS, CHARTS, DOTS
+from omaha.landing_table.components.terrain import TIDE_ORDER
 from omaha.landing_table.core import (
     ASHORE,
     ELIMINATED,
@@ -29,6 +37,7 @@ from omaha.landing_table.core import (
     lookup_for,
 )
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
+from omaha.landing_table.scenario import LandingTableScenario
 
 
 def view(core: LandingTableCore, player: str | None) -> View:
@@ -39,47 +48,54 @@ def view(core: LandingTableCore, player: str | None) -> View:
     hide = player == "US"
     pieces: list[Piece] = []
     for uid, s in core.us.items():
-        u = core.unit(uid)
-        k = u.kind
         if s.status == ASHORE:
             where = labels[s.where]
         elif s.status == SCHEDULED and s.turn == core.turn:
             where = scen.boxes[s.box - 1]
         else:
             continue
-        values = "leader" if k.leader else f"{k.strength(s.steps)}-{core.unit_range(uid)}"
-        tags = tuple(
-            m
-            for m, on in (
-                ("disrupted", s.disrupted),
-                (f"{s.steps}/{k.steps} steps", s.steps < k.steps),
-                (u.symbol, True),
-            )
-            if on
-        )
-        pieces.append(Piece(uid, "US", uid, where, values, tags))
+        pieces.append(us_piece(core, uid, where))
     for nid in core.naval_ids():
-        used = ("fired",) if nid in core.naval_used else ()
-        pieces.append(Piece(nid, "US", nid, "naval", str(scen.naval_attack), used))
+        # fired this US action phase (the markers are ready again at the next one)
+        fired = nid in core.naval_used and core.current_phase == Phase.US_ACTION
+        used = ("fired",) if fired else ()
+        symbol = TARGET_GLYPH[core.naval_symbol(nid)]
+        pieces.append(
+            Piece(nid, "US", nid, "naval", f"{scen.naval_attack} {symbol}", used, kind="boat")
+        )
+    garrisons = {p.garrison for p in scen.positions if p.kind == "wn"}
     for gid, g in sorted(core.ger.items()):
-        gu = scen.germans[gid]
         if g.where in scen.pos_by_id:
             where = labels[scen.pos_by_id[g.where].cell]
+            slot = g.where
         elif g.where == "division":
-            where = "division"
+            where = slot = "division"
         else:
             continue
-        hidden = hide and not g.revealed
         gmarks = ("disrupted",) if g.disrupted else ()
-        values = f"{gu.defense} {'+'.join(sorted(gu.requires))}"
-        pieces.append(Piece(gid, "German", gid, where, values, gmarks, hidden=hidden))
+        if hide and not g.revealed:  # only its back: not which unit, nor its values
+            k = sum(1 for q in pieces if q.where == where and q.hidden)
+            name = "352nd unit" if slot == "division" else "German unit"
+            pieces.append(
+                Piece(f"German@{slot}#{k + 1}", "German", name, where, "", gmarks, hidden=True)
+            )
+            continue
+        gu = scen.germans[gid]
+        kind, echelon = GERMAN_SYMBOLS.get(
+            gid, ("fortification", "") if gid in garrisons else ("infantry", "I")
+        )
+        face = gmarks if g.revealed else (*gmarks, "face_down")
+        values = f"{gu.defense} {' '.join(sorted(gu.requires))}".rstrip()
+        pieces.append(Piece(gid, "German", gid, where, values, face, kind=kind, echelon=echelon))
     for p in scen.positions:
         ps = core.pos[p.id]
         if ps.depth is not None:
-            hidden = hide and not ps.depth_revealed
-            pieces.append(
-                Piece(f"depth@{p.id}", "German", f"depth {ps.depth}", labels[p.cell], hidden=hidden)
-            )
+            pid, at = f"depth@{p.id}", labels[p.cell]
+            if hide and not ps.depth_revealed:
+                pieces.append(Piece(pid, "German", "depth", at, hidden=True, kind="marker"))
+            else:
+                face = () if ps.depth_revealed else ("face_down",)
+                pieces.append(Piece(pid, "German", "depth", at, ps.depth, face, kind="marker"))
     marks: list[Mark] = []
     dots: dict[int, list[str]] = {}
     for p in scen.positions:
@@ -115,6 +131,63 @@ def view(core: LandingTableCore, player: str | None) -> View:
     return core.make_view(player, pieces=pieces, marks=marks, tracks=tracks, notes=notes)
 
 
+#: The target symbol a counter prints (German Fire Chart, US Barrage Table), as a glyph.
+TARGET_GLYPH = {"circle": "○", "square": "□", "triangle": "△"}
+#: Each US unit class's NATO symbol and size mark (reconstructed counters: rifle and
+#: weapons companies, battalions, tank companies, DUKW and artillery batteries or
+#: battalions; engineers and AA units mix companies and battalions, so no mark).
+US_SYMBOLS: dict[str, tuple[str, str]] = {
+    "infantry": ("infantry", "I"),
+    "battalion": ("infantry", "II"),
+    "ranger": ("ranger", "I"),
+    "heavy": ("machine_gun", "I"),
+    "engineer": ("engineer", ""),
+    "tank": ("armour", "I"),
+    "dukw": ("artillery", "I"),
+    "artillery": ("artillery", "II"),
+    "anti_tank": ("anti_tank", "I"),
+    "anti_aircraft": ("artillery", ""),
+    "hq": ("headquarters", "III"),
+    "general": ("leader", "XX"),
+}
+#: German units that are not rifle companies (a WN garrison is a fortification).
+GERMAN_SYMBOLS: dict[str, tuple[str, str]] = {
+    "Fus/352": ("recon", "II"),
+    "Pi/352": ("engineer", "II"),
+}
+
+
+def us_piece(core: LandingTableCore, uid: str, where: str) -> Piece:
+    """A US counter as printed: symbol and size, attack strength - range (the charts' "9-2")
+    and the target symbol; its steps as pips; disrupted as a marker. A leader prints no
+    values."""
+    u = core.unit(uid)
+    k = u.kind
+    s = core.us[uid]
+    kind, echelon = US_SYMBOLS.get(k.name, ("infantry", ""))
+    marks = ("disrupted",) if s.disrupted else ()
+    if k.leader:
+        return Piece(uid, "US", uid, where, "", marks, kind=kind, echelon=echelon)
+    values = f"{k.strength(s.steps)}-{core.unit_range(uid)} {TARGET_GLYPH[u.symbol]}"
+    steps = (s.steps, k.steps) if k.steps > 1 else None
+    return Piece(uid, "US", uid, where, values, marks, kind=kind, echelon=echelon, steps=steps)
+
+
+#: H-hour, 06:30, in minutes after midnight: the zero of ``first_exit_hours``.
+H_HOUR = 6 * 60 + 30
+
+
+def first_exit_hours(core: LandingTableCore) -> float:
+    """Hours after 06:30 when the first exit opened, by the scenario's clock: exits open
+    in the end phase (READINGS.md, "End phase"), so at the end of the turn they opened
+    in; NaN when none has opened."""
+    if not core.exits_first:
+        return math.nan
+    turn = min(core.exits_first.values())
+    scen = core.scen
+    return (scen.start_minutes + turn * scen.minutes - H_HOUR) / 60
+
+
 def metrics(core: LandingTableCore) -> dict[str, float]:
     """The game's declared metrics (see ``LandingTableGame.metrics``)."""
     st = core.stats
@@ -137,6 +210,7 @@ def metrics(core: LandingTableCore) -> dict[str, float]:
         "dd_tanks_ashore": ratio(st["dd_ashore"], st["dd_launched"]),
         "dukw_guns_lost": ratio(st["dukw_lost"], st["dukw_loaded"]),
         "exits_opened": float(len(core.exits_open)),
+        "first_exit_hours": first_exit_hours(core),
         "objectives_held": ratio(held, total),
         "turns_played": float(core.turn),
         "vp": float(vp),
@@ -748,3 +822,428 @@ def _int_table(value: object, path: str) -> dict[str, int]:
     if not isinstance(value, dict):
         raise Malformed(f"{path} is not a table")
     return {str(k): _int(v, f"{path}.{k}") for k, v in value.items()}
+
+
+# -- what the US player sees, as numbers (issue 15) ---------------------------------------
+#: Planes over the hexes of the map (one float per cell each), and what they hold.
+PLANES: tuple[tuple[str, str], ...] = (
+    ("terrain", "the hex's terrain: 1 + its index in the map's sorted terrain names"),
+    ("row", "the hex's row, 0 (A, the southern edge) to 10 (K, the low-tide beach)"),
+    ("landing_box", "the number of the landing box a beach hex belongs to (0: none)"),
+    ("wn", "1 on a WN strongpoint"),
+    ("reinforcement", "1 on a 352nd Division reinforcement position"),
+    ("vp", "the VP a position scores"),
+    ("colour_red", "1 on a red position (the fire cards name colours)"),
+    ("colour_yellow", "1 on a yellow position"),
+    ("colour_blue", "1 on a blue position"),
+    ("colour_green", "1 on a green position"),
+    ("exit", "1 on the exit hex of a draw"),
+    ("exit_open", "1 on the exit hex of an open draw"),
+    ("obstacle", "1 on a beach-obstacle hex not yet cleared"),
+    ("flooded", "1 on a beach hex under water at this tide"),
+    ("us_units", "US units (leaders not counted)"),
+    ("us_steps", "US steps (leaders not counted)"),
+    ("us_strength", "US attack strength"),
+    ("us_disrupted", "disrupted US units"),
+    ("us_leaders", "US leaders (HQs and generals)"),
+    ("us_armour", "armoured US units"),
+    ("us_artillery", "US units that may barrage"),
+    ("us_engineers", "US units that may clear obstacles"),
+    ("us_to_act", "US units still to get their orders this US action phase"),
+    ("german_face_down", "1 on a position held by a face-down German unit"),
+    ("german_defense", "the printed defence of a revealed German unit"),
+    ("german_disrupted", "1 on a position whose German unit is disrupted"),
+    ("german_artillery", "1 on a position whose revealed German unit has artillery (16.7)"),
+    *(
+        (f"requires_{w}", f"1 where a revealed German unit requires the {w} weapon")
+        for w in sorted(CHARTS.weapon_names)
+    ),
+    ("depth_face_down", "1 on a position with a face-down depth marker"),
+    ("depth_value", "the strength of a revealed depth marker"),
+    ("depth_tr", "1 on a position with a revealed Tactical Reinforcement marker"),
+    ("defeated", "1 on a position where a German unit was defeated"),
+    ("attacked", "1 on a position attacked this US action phase"),
+    ("fire_intense", "occupied positions with an intense fire dot in the hex"),
+    ("fire_steady", "occupied positions with a steady fire dot in the hex"),
+    ("fire_sporadic", "occupied positions with a sporadic fire dot in the hex"),
+    ("naval_target", "1 on a WN a Naval Fire Marker in play may fire at (a US radio in range)"),
+    ("choice", "the hexes the pending decision is about: the hexes offered to a landing "
+     "unit, the hex of the unit getting orders, of each unit tied for a hit or able to "
+     "give a step to attrition"),
+    ("attack_target", "1 on the position of the attack being put together"),
+    ("attackers", "units (and markers, counted at the target) in the attack being put together"),
+)  # fmt: skip
+PHASE_ORDER = tuple(p.value for p in Phase)
+DECISIONS = tuple(DECISION_PHASES)
+#: Per US unit (in order-of-battle order), the tracks ``<unit>.<field>``.
+UNIT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("where", "1 + the hex of a unit ashore; 0 off the map"),
+    ("status", "0 scheduled, 1 ashore, 2 eliminated, 3 removed from play"),
+    ("steps", "steps left"),
+    ("strength", "attack strength now"),
+    ("turn", "the turn a scheduled unit lands on (0 once it has landed)"),
+    ("box", "the landing box a scheduled unit lands in (0 once it has landed)"),
+    ("disrupted", "1 when disrupted"),
+    ("to_act", "1 while it waits for its orders this US action phase"),
+    ("deciding", "1 when the pending decision is this unit's"),
+)
+
+
+class Observer:
+    """The observation layout of one scenario and the parts of it that never change."""
+
+    def __init__(self, scen: LandingTableScenario) -> None:
+        board = scen.board
+        n = self.cells = len(board)
+        units = [u.id for u in scen.us]
+        self.naval = tuple(f"NF{i}" for i in range(1, sum(k for _, k in scen.naval) + 1))
+        tracks: list[tuple[str, str]] = [
+            ("turn", "the turn (1 = 06:30, 30 minutes a turn)"),
+            ("turns", "the scenario's last turn"),
+            ("tide", "0 low, 1 half, 2 high tide"),
+            ("heroes", "Hero markers left"),
+            ("us_vp", "US victory points if the game ended now"),
+            ("exits_open", "exits open"),
+            ("deck_left", "fire cards left before the next reshuffle"),
+            ("card_shown", "1 while a fire card is on the table (German phase)"),
+            *((f"card_{c}", f"1 if the card shows {c}") for c in COLOURS),
+            *((f"card_{s}", f"1 if the card shows the {s} target symbol") for s in SYMBOLS),
+            *((f"card_action_{a}", f"1 if its action letter is {a}") for a in ACTION_LETTERS),
+            ("card_armour", "1 if the card shows the armour bonus icon"),
+            ("card_leader", "1 if the card shows the leader hit icon"),
+            ("card_mine", "1 if the card shows a mine"),
+            *((f"phase_{p}", f"1 in the {p} phase") for p in PHASE_ORDER),
+            *((f"decision_{d}", f"1 when a {d} decision is pending") for d in DECISIONS),
+            ("hit_need", "units to pick in a hit decision"),
+            ("drift_most", "boxes a Ranger may drift in a drift decision"),
+            ("landing_box_now", "the box of the unit choosing where it lands (0: none)"),
+            *((f"{nid}.in_play", "1 once the Naval Fire Marker has arrived") for nid in self.naval),
+            *((f"{nid}.to_act", "1 while the marker waits for its orders") for nid in self.naval),
+            *((f"{u}.{f}", m) for u in units for f, m in UNIT_FIELDS),
+        ]
+        self.layout = ObservationLayout(
+            cells=n,
+            planes=tuple(name for name, _ in PLANES),
+            tracks=tuple(name for name, _ in tracks),
+            meanings=(*PLANES, *tracks),
+        )
+        self.plane = {name: i * n for i, (name, _) in enumerate(PLANES)}
+        self.track = {name: self.layout.track_index(name) for name, _ in tracks}
+        self.units_first = self.track[f"{units[0]}.where"] if units else self.layout.size
+        base = self.layout.zeros()
+        terrains = {t: i + 1 for i, t in enumerate(sorted(set(board.terrain)))}
+        plane = self.plane
+        for c in range(n):
+            base[plane["terrain"] + c] = terrains[board.terrain[c]]
+            base[plane["row"] + c] = ROW_LETTERS.index(scen.row_of[c])
+        for (box, _tide), cells in scen.box_cells.items():
+            for c in cells:
+                base[plane["landing_box"] + c] = box
+        for p in scen.positions:
+            base[plane[p.kind] + p.cell] = 1
+            base[plane["vp"] + p.cell] = p.vp
+            base[plane[f"colour_{p.colour}"] + p.cell] = 1
+        for e in scen.exits:
+            base[plane["exit"] + e.cell] = 1
+        base[self.track["turns"]] = scen.turns
+        self.base = base
+        #: Each position's field of fire as (intense, steady, sporadic) planes.
+        fof = np.zeros((len(scen.positions), 3 * n), dtype=np.float32)
+        for i, p in enumerate(scen.positions):
+            for c, dot in p.fof.items():
+                fof[i, DOTS.index(dot) * n + c] = 1
+        self.fof = fof
+        self.pos_index = {p.id: i for i, p in enumerate(scen.positions)}
+        #: Plane indices of the flooded hexes at each tide, and of the obstacle hexes.
+        self.flooded = {
+            level: plane["flooded"] + np.array(sorted(cells), dtype=np.intp)
+            for level, cells in scen.flood_cells.items()
+        }
+        self.obstacles = plane["obstacle"] + np.array(sorted(scen.obstacle_cells), dtype=np.intp)
+        #: Each US unit's row in the unit table (order of battle).
+        self.unit_index = {u.id: i for i, u in enumerate(scen.us)}
+        #: Per US unit (order of battle): its id and its attack strength by steps left.
+        self.units = tuple(
+            (u.id, (0, *(u.kind.strength(k) for k in range(1, u.kind.steps + 1)))) for u in scen.us
+        )
+        #: What never changes of a unit on the US planes: leader, armour, barrage, clears.
+        kinds = [u.kind for u in scen.us]
+        self.leader = np.array([k.leader for k in kinds], dtype=np.float32)
+        self.static = np.array(
+            [[k.armoured, k.barrage > 0, k.clears] for k in kinds], dtype=np.float32
+        ).reshape(len(kinds), 3)
+        #: The first index of each US plane, in the order of PLANES (they are adjacent).
+        self.us_planes = np.array([plane[name] for name in US_PLANES], dtype=np.intp)
+        self.weapons = {w: plane[f"requires_{w}"] for w in CHARTS.weapon_names}
+        self.tide = {level: i for i, level in enumerate(TIDE_ORDER)}
+        self.card_tracks = {
+            cid: [self.track["card_shown"]]
+            + [self.track[f"card_{c}"] for c in sorted(card.colours)]
+            + [self.track[f"card_{card.symbol}"], self.track[f"card_action_{card.action}"]]
+            + ([self.track[f"card_{card.icon}"]] if card.icon != "none" else [])
+            + ([self.track["card_mine"]] if card.mine else [])
+            for cid, card in scen.cards.items()
+        }
+
+
+ROW_LETTERS = "ABCDEFGHIJK"
+
+
+Table = npt.NDArray[np.float32]
+
+
+def unit_row(s: USState, strengths: tuple[int, ...]) -> tuple[int, ...]:
+    """The first seven UNIT_FIELDS of a unit: where, status, steps, strength, turn, box,
+    disrupted (the last two follow the orders queue: see :func:`observation`)."""
+    status = s.status
+    if status == ASHORE:
+        return (s.where + 1, 1, s.steps, strengths[s.steps], 0, 0, s.disrupted)
+    if status == SCHEDULED:
+        return (0, 0, s.steps, strengths[s.steps], s.turn, s.box, s.disrupted)
+    return (0, _STATUS_CODE[status], s.steps, strengths[s.steps], 0, 0, s.disrupted)
+
+
+def unit_table(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
+    """What the observation takes from the US units alone: a :func:`unit_row` per unit,
+    and their sums over the US planes but ``us_to_act`` (which follows the queue)."""
+    us = core.us
+    rows: list[int] = []  # whole numbers (and bools) convert fastest as int32
+    for uid, strengths in ob.units:
+        rows.extend(unit_row(us[uid], strengths))
+    table = np.array(rows, dtype=np.int32).reshape(len(ob.units), 7).astype(np.float32)
+    sums = np.zeros((len(US_PLANES) - 1) * ob.cells, dtype=np.float32)
+    ashore = table[:, 1] == 1
+    if ashore.any():
+        mine = table[ashore]
+        leader = ob.leader[ashore]
+        troops = 1 - leader
+        per_unit = np.column_stack(
+            (troops, mine[:, 2] * troops, mine[:, 3], mine[:, 6], leader, ob.static[ashore])
+        )
+        cells = mine[:, 0].astype(np.intp) - 1
+        np.add.at(sums, cells[:, None] + ob.us_planes[:-1] - ob.us_planes[0], per_unit)
+    return table, sums
+
+
+def unit_rows(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
+    """The core's unit table, built on first use and then brought up to date unit by unit:
+    only the units written since (``core.units_dirty``) are read again."""
+    cache = core.obs_units
+    if cache is None:
+        cache = core.obs_units = unit_table(core, ob)
+        core.obs_owned = True
+        core.units_dirty.clear()
+        return cache
+    table, sums = cache
+    if not core.units_dirty:
+        return table, sums
+    if not core.obs_owned:  # shared with a clone: copy before writing
+        table, sums = table.copy(), sums.copy()
+        core.obs_units = (table, sums)
+        core.obs_owned = True
+    us, index, units = core.us, ob.unit_index, ob.units
+    for uid in core.units_dirty:
+        row = index[uid]
+        _add_unit(ob, table, sums, row, -1.0)
+        table[row] = unit_row(us[uid], units[row][1])
+        _add_unit(ob, table, sums, row, 1.0)
+    core.units_dirty.clear()
+    return table, sums
+
+
+def _add_unit(ob: Observer, table: Table, sums: Table, row: int, sign: float) -> None:
+    """Add (or with ``sign`` -1 take away) one unit's share of the US plane sums."""
+    if table[row, 1] != 1:  # not ashore: on no plane
+        return
+    n = ob.cells
+    cell = int(table[row, 0]) - 1
+    leader = float(ob.leader[row])
+    troops = 1.0 - leader
+    armour, artillery, engineers = (float(v) for v in ob.static[row])
+    values = (
+        troops,
+        float(table[row, 2]) * troops,
+        float(table[row, 3]),
+        float(table[row, 6]),
+        leader,
+        armour,
+        artillery,
+        engineers,
+    )
+    for k, value in enumerate(values):
+        if value:
+            sums[k * n + cell] += sign * value
+
+
+#: The planes the US units are summed into, in the order of PLANES.
+US_PLANES = (
+    "us_units",
+    "us_steps",
+    "us_strength",
+    "us_disrupted",
+    "us_leaders",
+    "us_armour",
+    "us_artillery",
+    "us_engineers",
+    "us_to_act",
+)
+_OBSERVERS: weakref.WeakKeyDictionary[LandingTableScenario, Observer] = weakref.WeakKeyDictionary()
+
+
+def observer(scen: LandingTableScenario) -> Observer:
+    got = _OBSERVERS.get(scen)
+    if got is None:
+        got = _OBSERVERS[scen] = Observer(scen)
+    return got
+
+
+def observation_layout(scen: LandingTableScenario) -> ObservationLayout:
+    """What each number of :func:`observation` means in ``scen``."""
+    return observer(scen).layout
+
+
+def observation(core: LandingTableCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`).
+
+    Built from the fields, never from the view: a face-down German unit shows only
+    that it is there, a face-down depth marker only that there is one (READINGS.md,
+    "Agents").
+    """
+    if player != "US":
+        raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
+    scen = core.scen
+    ob = observer(scen)
+    plane, track = ob.plane, ob.track
+    n = ob.cells
+    obs = ob.base.copy()
+    # the map: tide, obstacles, exits
+    obs[ob.flooded[core.tide()]] = 1
+    obs[ob.obstacles] = 1
+    obstacle = plane["obstacle"]
+    for c in core.cleared:
+        obs[obstacle + c] = 0  # a cleared hex off the obstacle rows stays 0 anyway
+    for e in scen.exits:
+        if e.id in core.exits_open:
+            obs[plane["exit_open"] + e.cell] = 1
+    # the German side, as the US sees it
+    occupied = np.zeros(len(scen.positions), dtype=np.float32)
+    pos, ger, germans = core.pos, core.ger, scen.germans
+    for i, p in enumerate(scen.positions):
+        ps = pos[p.id]
+        c = p.cell
+        if ps.unit is not None:
+            occupied[i] = 1
+            g = ger[ps.unit]
+            if g.disrupted:
+                obs[plane["german_disrupted"] + c] = 1
+            if g.revealed:
+                gu = germans[ps.unit]
+                obs[plane["german_defense"] + c] = gu.defense
+                obs[plane["german_artillery"] + c] = gu.artillery
+                for w in gu.requires:
+                    obs[ob.weapons[w] + c] = 1
+            else:
+                obs[plane["german_face_down"] + c] = 1
+        if ps.depth is not None:
+            if not ps.depth_revealed:
+                obs[plane["depth_face_down"] + c] = 1
+            elif ps.depth == "TR":
+                obs[plane["depth_tr"] + c] = 1
+            else:
+                obs[plane["depth_value"] + c] = int(ps.depth)
+        if ps.defeated:
+            obs[plane["defeated"] + c] = 1
+    for pid in core.attacked:
+        obs[plane["attacked"] + scen.pos_by_id[pid].cell] = 1
+    fire = plane["fire_intense"]
+    obs[fire : fire + 3 * n] = occupied @ ob.fof
+    in_play = core.naval_ids()
+    for pid in core.naval_targets() if in_play else ():
+        obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
+    # the US units: a row of UNIT_FIELDS each, then their sums over the US planes; what
+    # depends on the units alone is kept until a unit changes (core.units_cache)
+    queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
+    d = core.decision or {}
+    deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
+    table, sums = unit_rows(core, ob)
+    first = ob.units_first
+    rows = obs[first : first + len(ob.units) * len(UNIT_FIELDS)].reshape(len(ob.units), -1)
+    rows[:, : table.shape[1]] = table
+    start = ob.us_planes[0]
+    obs[start : start + sums.size] = sums
+    to_act = plane["us_to_act"]
+    us, index = core.us, ob.unit_index
+    for uid in queue:
+        row = index.get(uid)
+        if row is not None and us[uid].status == ASHORE:
+            rows[row, 7] = 1
+            obs[to_act + us[uid].where] += 1
+    if deciding in index:
+        rows[index[str(deciding)], 8] = 1
+    # the decision under way
+    kind = d.get("kind")
+    choice = plane["choice"]
+    if kind == "land":
+        for c in core.land_options(int(d["box"])):
+            obs[choice + c] = 1
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind == "drift":
+        obs[track["drift_most"]] = int(d["most"])
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind in ("hit", "attrition"):
+        for uid in d["units"]:
+            obs[choice + core.us[uid].where] = 1
+        if kind == "hit":
+            obs[track["hit_need"]] = int(d["need"])
+    elif kind == "orders" and deciding in core.us:
+        obs[choice + core.us[str(deciding)].where] = 1
+    if kind is not None:
+        obs[track[f"decision_{kind}"]] = 1
+    target = core.ctx.get("target") if kind == "attack" else None
+    if target is not None:
+        cell = scen.pos_by_id[target].cell
+        obs[plane["attack_target"] + cell] = 1
+        for uid in core.ctx["attackers"]:
+            at = cell if uid in ob.naval else core.us[uid].where
+            obs[plane["attackers"] + at] += 1
+    # the tracks
+    for nid in in_play:
+        obs[track[f"{nid}.in_play"]] = 1
+        obs[track[f"{nid}.to_act"]] = nid in queue
+    obs[track[f"phase_{core.phase}"]] = 1
+    if core.card is not None:
+        obs[ob.card_tracks[core.card]] = 1
+    obs[track["turn"]] = core.turn
+    obs[track["tide"]] = ob.tide[core.tide()]
+    obs[track["heroes"]] = core.heroes
+    obs[track["us_vp"]] = core.victory_points()[0]
+    obs[track["exits_open"]] = len(core.exits_open)
+    obs[track["deck_left"]] = len(core.deck)
+    return obs
+
+
+_STATUS_CODE = {SCHEDULED: 0, ASHORE: 1, ELIMINATED: 2, REMOVED: 3}
+
+
+def returns(core: LandingTableCore) -> dict[str, float]:
+    """The US return, graded by the scenario's victory levels (READINGS.md, "Returns"):
+    0 until the end; then the US levels from +1 (the highest) down in equal steps
+    above 0, the German levels from -1 (the highest) up in equal steps below 0, and 0
+    for a level that names no winner."""
+    if core.result is None:
+        return {"US": 0.0}
+    return {"US": level_returns(core.scen)[core.result.level]}
+
+
+def level_returns(scen: LandingTableScenario) -> dict[str, float]:
+    """The return of every victory level of ``scen`` (see :func:`returns`)."""
+    out: dict[str, float] = {}
+    for side, sign in (("US", 1.0), ("German", -1.0)):
+        mine = sorted((lv for lv in scen.levels if lv.winner == side), key=lambda lv: lv.min)
+        if sign < 0:
+            mine.reverse()  # the German side's best result is the lowest US score
+        for k, lv in enumerate(mine, start=1):
+            out[lv.level] = sign * k / len(mine)
+    for lv in scen.levels:
+        out.setdefault(lv.level, 0.0)
+    return out

@@ -261,7 +261,7 @@ class BotBase(ABC):
         """At set-up, the side's shipped set-up plan as one action, if it is valid."""
         if state.stage != "setup":
             return None
-        plan = setup_plan(state.scen.id, self.side)
+        plan = setup_plan(state.scen.scenario_id, self.side)
         if plan is None:
             return None
         act = Deploy(plan)

@@ -30,6 +30,10 @@ SIDES = ("US", "German")
 #: Reading R34 (READINGS.md): attacks and close assaults put together and cancelled in
 #: one phase, after which no other may be opened that phase (a game stays finite).
 MAX_CANCELS = 50
+#: Reading R35 (READINGS.md): a game turn is 37.5 minutes, the middle of the fifteen
+#: minutes to one hour the rules give a turn (LnL Omaha: introduction); turn 1 begins
+#: at H-hour, 06:30.
+TURN_HOURS = 0.625
 
 #: Where a game turn stands (LnL Omaha: Outline of Play): set-up, then for each side
 #: the action card (Americans only) and its event, disruption removal, the landings
@@ -181,6 +185,7 @@ class LnlCore(State[LnlScenario]):
     last_card: str  #: the last event card drawn
     ngfs_left: int  #: NGFS packets left this turn
     cancels: int  #: attacks cancelled this phase (reading R34)
+    first_exit: int  #: the game turn at whose end a draw exit was first open (0: none yet)
     bonus: dict[str, bool]  #: a +6 HE card ready, per side
     perms: set[str]  #: German movement allowed by a card this turn ("all", "armor")
     fired_at: set[tuple[int, int, str]]  #: (firing hex, target hex, kind) this phase
@@ -231,6 +236,7 @@ class LnlCore(State[LnlScenario]):
         self.last_card = ""
         self.ngfs_left = 0
         self.cancels = 0
+        self.first_exit = 0
         self.bonus = {"US": False, "German": False}
         self.perms = set()
         self.fired_at = set()
@@ -486,6 +492,12 @@ class LnlCore(State[LnlScenario]):
             self.lose_step(u, rule, "disrupted again")
         else:
             self.dis[u] = True
+
+    def exits_open(self) -> list[str]:
+        """The draw exits whose every hex the Americans control (reading R35)."""
+        return [
+            k for k, cells in self.T.exits.items() if all(self.control[c] == "US" for c in cells)
+        ]
 
     def held(self) -> list[int]:
         """Victory hexes the Americans control (LnL Omaha: Winning)."""

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from omaha.errors import DataFileError
 from omaha.kernel import metrics as common
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
@@ -16,7 +17,7 @@ from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import ACTIONS
 from omaha.lnl.core import MAX_CANCELS, SIDES
 from omaha.lnl.procedures.fire import KINDS
-from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario
+from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario, split_ref, validate_scenario
 from omaha.lnl.state import LnlState
 
 
@@ -35,6 +36,7 @@ class LnlGame(Game[LnlScenario]):
         common.US_LOSSES,
         common.GERMAN_LOSSES,
         common.TURNS_PLAYED,
+        common.FIRST_EXIT_HOURS,
         Metric(
             "first_wave_ashore",
             "fraction",
@@ -69,6 +71,21 @@ class LnlGame(Game[LnlScenario]):
 
     def _load_scenario(self, ref: str) -> LnlScenario:
         return load_scenario(ref)
+
+    def validate_file(self, path: str | Path) -> list[DataFileError]:
+        """Every problem of a scenario file and of the components it names, at once:
+        each file against its schema (``scenario.SCHEMAS``), then what only building
+        the scenario finds (hexes on the map, counters of the counters file)."""
+        return list(validate_scenario(str(path)))
+
+    def _record_scenario(
+        self, ref: str, digest: str, files: tuple[tuple[str, str], ...], name: str
+    ) -> LnlScenario:
+        """A record's scenario: the options (``+turn11``) ride on the reference, not in
+        the embedded files, so they are put back on the scenario the files rebuild."""
+        base, opts = split_ref(ref) if files else (ref, ())
+        scen = super()._record_scenario(base, digest, files, name)
+        return self.load_scenario("+".join((scen.id, *opts))) if opts else scen
 
     def _state_class(self) -> type[State[LnlScenario]]:
         return LnlState

@@ -79,6 +79,13 @@ def fire_total(parts: list[tuple[int, bool]]) -> int:
 
     Reading R13 (READINGS.md): each halved factor keeps its half point; the
     fraction of the final sum is dropped.
+
+    A platoon of 4 at its printed range and two of 5 beyond it: 4 + 2.5 + 2.5.
+
+    >>> fire_total([(4, False), (5, True), (5, True)])
+    9
+    >>> fire_total([(5, True)])  # 2.5: the half point is dropped
+    2
     """
     halves = sum(f if halved else 2 * f for f, halved in parts)
     return halves // 2
@@ -92,6 +99,11 @@ def frt_position(total: int) -> int:
 
     More than 48 uses "48" (LnL Omaha: FRT notes). Reading R14 (READINGS.md): a
     total between two columns uses the lower one; 0 or less cannot attack.
+
+    >>> [frt_label(frt_position(t)) for t in (3, 11, 12, 60)]
+    ['3', '6', '12', '48']
+    >>> frt_position(2), frt_position(0)
+    (0, -1)
     """
     if total < 1:
         return -1
@@ -108,6 +120,12 @@ def frt_final(total: int, shift: int) -> int | None:
     LnL Omaha: FRT notes: shifts are cumulative; nothing may be resolved left of
     the 3 column; shifts past the 48 column stay on it.
     Reading R15 (READINGS.md): the 48 cap first, then the shifts.
+
+    12 factors adjacent to a target in woods: one right, one left, the 12 column;
+    2 factors in opportunity fire reach the 3 column; 3 factors into woods cannot fire.
+
+    >>> frt_label(frt_final(12, +1 - 1)), frt_label(frt_final(2, +1)), frt_final(3, -1)
+    ('12', '3', None)
     """
     pos = frt_position(total)
     if pos < 0:
@@ -119,16 +137,32 @@ def frt_final(total: int, shift: int) -> int | None:
 
 
 def frt_label(pos: int) -> str:
+    """The heading of FRT column ``pos`` (LnL Omaha: Fire Results Table).
+
+    >>> frt_label(1), frt_label(7)
+    ('3', '48')
+    """
     return str(FRT_COLUMNS[pos - 1])
 
 
 def frt_result(card: int, pos: int) -> str:
-    """LnL Omaha: Fire Results Table (row 6 is No Effect in every column)."""
+    """LnL Omaha: Fire Results Table (row 6 is No Effect in every column).
+
+    The rules' example of a bombardment: 12 NGFS factors and a card of 1 give a
+    loss (Loss 1), which a bombardment of the 916th AT turns into Disrupted.
+
+    >>> frt_result(1, frt_position(12)), frt_result(6, 7)
+    ('L1', 'NE')
+    """
     return FRT[card][pos - 1]
 
 
 def loss_steps(result: str) -> int:
-    """Steps of a "Loss n" result (0 for Disrupted and NE)."""
+    """Steps of a "Loss n" result (0 for Disrupted and NE).
+
+    >>> loss_steps("L3"), loss_steps("D"), loss_steps("NE")
+    (3, 0, 0)
+    """
     return int(result[1:]) if result.startswith("L") else 0
 
 
@@ -141,6 +175,13 @@ def cat_position(attack: int, defence: int) -> int | None:
     LnL Omaha: Close Assault: fractions are dropped (8 v 4 and 10 v 4 are 2-1,
     12 v 4 is 3-1); below 1-2 no attack; above 6-1 the 6-1 column.
     Reading R28 (READINGS.md): 3 v 4 is 1-2; a defence of 0 is attacked at 6-1.
+
+    The rules' own examples, 8 v 4, 10 v 4 and 12 v 4:
+
+    >>> [CAT_COLUMNS[cat_position(a, 4)] for a in (8, 10, 12)]
+    ['2-1', '2-1', '3-1']
+    >>> CAT_COLUMNS[cat_position(3, 4)], cat_position(1, 4)
+    ('1-2', None)
     """
     if attack <= 0:
         return None
@@ -157,6 +198,12 @@ def cat_final(pos: int | None, shift: int) -> int | None:
     """Column after the net shift (right positive); None if it falls left of 1-2.
 
     Reading R29 (READINGS.md): left of 1-2 no attack; past 6-1 stays on 6-1.
+
+    1-1 against disrupted defenders (two right) is 3-1, as the CAT notes say; 1-2
+    into a town (one left) is no attack.
+
+    >>> CAT_COLUMNS[cat_final(1, +2)], cat_final(0, -1), CAT_COLUMNS[cat_final(6, +2)]
+    ('3-1', None, '6-1')
     """
     if pos is None:
         return None
@@ -167,7 +214,11 @@ def cat_final(pos: int | None, shift: int) -> int | None:
 
 
 def cat_result(card: int, pos: int) -> str:
-    """LnL Omaha: Close Assault Table."""
+    """LnL Omaha: Close Assault Table.
+
+    >>> cat_result(1, 3), cat_result(3, 0), cat_result(6, 6)
+    ('DElim', 'AElim', 'NE')
+    """
     return CAT[card][pos]
 
 
@@ -192,6 +243,13 @@ def enter_cost(
     ocean/beach, see :data:`TERRAIN_COST`) is clear terrain (1) for units moving
     with or over engineers. In the bonus scenario farmland costs infantry 1.
     None: the unit may not enter.
+
+    >>> flat = dict(road_to_road=False, crest=False, ranger=False, armor=False, engineers=False)
+    >>> enter_cost("woods", **flat), enter_cost("beach", **{**flat, "engineers": True})
+    (3, 1)
+    >>> enter_cost("open", **{**flat, "crest": True})  # only Rangers cross a crest
+    >>> enter_cost("open", **{**flat, "crest": True, "ranger": True})
+    2
     """
     if terrain not in TERRAIN_COST:
         return None

@@ -1,12 +1,15 @@
 """Loading an LnL Omaha scenario: map, counters, action deck, forces and options.
 
-A scenario file (``data/scenarios/beach.toml``, ``data/scenarios/vierville.toml``
-or a user's own file) names its victory hexes and its forces: who sets up where,
-who arrives on which turn or by which card event, and how (landing in the
-waterline, entering from the map edge, placed on a row). Counters come from
-``data/units.toml`` and the deck from ``data/deck.toml`` (or the scenario's own
-files); every record states where it comes from, and the scenario's provenance
-lists them for ``omaha provenance lnl``.
+A scenario file follows the contract every game shares
+(:mod:`omaha.kernel.scenariofile`): ``[scenario]`` (id, title, turns, victory,
+control, NGFS...), ``[components]`` naming the map, units and deck (a shipped name,
+or a ``.toml`` file next to the scenario), optional ``extends`` and ``[overrides]``,
+then the game's own ``[[victory_hexes]]`` and ``[[forces]]`` (who sets up where, who
+arrives on which turn or by which card event, and how). :data:`SCHEMAS` checks the
+scenario and every component file with the cross-field rules before anything is
+built; :func:`validate_scenario` reports every problem at once. Every record states
+where it comes from, and the scenario's provenance lists them for
+``omaha provenance lnl``.
 
 Options are appended to the scenario reference with ``+``: ``beach+turn11`` plays the
 optional eleventh turn (LnL Omaha: Winning), ``beach+d6`` rolls a d6 instead of
@@ -24,8 +27,25 @@ import attrs
 
 from omaha.errors import ScenarioError
 from omaha.kernel.boardfile import board_from_node
-from omaha.kernel.data import Node, content_hash, load_toml
+from omaha.kernel.data import Node, content_hash
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import ScenarioFiles, resolve
+from omaha.kernel.schema import (
+    Bool,
+    Check,
+    Field,
+    Int,
+    ListOf,
+    Problems,
+    Provenance,
+    Str,
+    Table,
+    raise_first,
+    validate,
+)
+from omaha.lnl.components import counters as counter_file
+from omaha.lnl.components import deck as deck_file
+from omaha.lnl.components import map as map_file
 from omaha.lnl.components.counters import UnitDef, UnitType, load_counters
 from omaha.lnl.components.deck import Card, EventDef, load_deck
 from omaha.lnl.components.forces import SIDES, Force, load_forces
@@ -39,6 +59,186 @@ OPTIONS = ("turn11", "d6")
 #: Victory by hexes (LnL Omaha: Winning) has three levels below "all of them": four or
 #: more, three, fewer; they are distinct only with five victory hexes or more.
 MIN_VICTORY_HEXES = 5
+#: Each component kind and its shipped file (``data/<name>.toml``).
+COMPONENTS = {"map": "map", "units": "units", "deck": "deck"}
+#: The longest game a scenario may ask for.
+MAX_TURNS = 50
+
+
+def _scenario_table(node: Node) -> dict[str, object]:
+    scen = node.value.get("scenario")
+    return scen if isinstance(scen, dict) else {}
+
+
+def _arrivals_within_the_game(node: Node, problems: Problems) -> None:
+    """Reinforcements arrive within the game's length (LnL Omaha: Setting up the Game)."""
+    turns = _scenario_table(node).get("turns")
+    forces = node.get("forces")
+    if type(turns) is not int or forces is None or not isinstance(forces.value, list):
+        return
+    for force in forces.as_list():
+        turn = force.get("turn")
+        if turn is not None and type(turn.value) is int and turn.value > turns:
+            problems.append(
+                turn.error(f"turn {turn.value} is after the last turn of the game ({turns})")
+            )
+
+
+def _each_unit_in_one_force(node: Node, problems: Problems) -> None:
+    """A counter is in one force only (it sets up or arrives once)."""
+    forces = node.get("forces")
+    if forces is None or not isinstance(forces.value, list):
+        return
+    seen: dict[str, int] = {}
+    for k, force in enumerate(forces.as_list()):
+        units = force.get("units")
+        if units is None or not isinstance(units.value, list):
+            continue
+        for item in units.as_list():
+            uid = item.value
+            if not isinstance(uid, str):
+                continue
+            if uid in seen and seen[uid] != k:
+                problems.append(item.error(f"{uid!r} is listed twice: also in forces[{seen[uid]}]"))
+            seen.setdefault(uid, k)
+
+
+def _force_keys_fit(node: Node, problems: Problems) -> None:
+    """Each force gives what its arrival needs: a turn, an event, hexes or a row."""
+    forces = node.get("forces")
+    if forces is None or not isinstance(forces.value, list):
+        return
+    for force in forces.as_list():
+        v = force.value
+        if not isinstance(v, dict):
+            continue
+        when, how = v.get("when"), v.get("how")
+        if when == "turn" and "turn" not in v:
+            problems.append(force.error("arrives on a turn: give 'turn'"))
+        if when == "event" and "event" not in v:
+            problems.append(force.error("arrives by a card event: give 'event'"))
+        if how == "near" and not ("near" in v and "radius" in v):
+            problems.append(force.error("sets up near a hex: give 'near' and 'radius'"))
+        if how in ("edge", "row") and not any(k in v for k in ("row", "hexes", "near")):
+            problems.append(force.error(f"how = {how!r}: give 'row', 'hexes' or 'near'"))
+        if when == "setup" and how == "edge":
+            problems.append(force.error("units that set up are placed, not entered from an edge"))
+        if when in ("turn", "event") and how == "free":
+            problems.append(force.error("free set-up is only for units that set up"))
+
+
+def _victory_hexes_once(node: Node, problems: Problems) -> None:
+    """A victory hex is listed once, and a game by hexes has at least five (LnL Omaha:
+    Winning: its levels need them)."""
+    groups = node.get("victory_hexes")
+    if groups is None or not isinstance(groups.value, list):
+        return
+    seen: set[str] = set()
+    for group in groups.as_list():
+        at = group.get("at")
+        if at is None:
+            continue
+        items = at.as_list() if isinstance(at.value, list) else [at]
+        for item in items:
+            if isinstance(item.value, str):
+                if item.value in seen:
+                    problems.append(item.error(f"{item.value} is a victory hex twice"))
+                seen.add(item.value)
+    if _scenario_table(node).get("victory") == "hexes" and 0 < len(seen) < MIN_VICTORY_HEXES:
+        problems.append(
+            groups.error(
+                f"{len(seen)} victory hexes: the levels of LnL Omaha: Winning (all of them, "
+                f"four or more, three) need at least {MIN_VICTORY_HEXES} to be distinct"
+            )
+        )
+
+
+_HEX = Str(pattern=r"[A-Z][0-9]{1,2}", meaning="a hex label like K4")
+_EVENTS = deck_file.EVENT_IDS
+SCENARIO_TABLE = Table(
+    {
+        "id": Field(Str(), "the scenario's id (a shipped set-up plan is found by it)"),
+        "title": Field(Str(), "its title"),
+        "turns": Field(Int(1, MAX_TURNS), "game turns (LnL Omaha: Winning: 10)"),
+        "victory": Field(Str(("hexes", "points")), "by victory hexes held or by points"),
+        "control": Field(Str(SIDES), "who controls the map's hexes at the start"),
+        "ngfs": Field(Int(0, 240), "NGFS HE factors a turn (6 a packet)"),
+        "farmland_infantry_cost": Field(Int(1, 3), "what farmland costs infantry"),
+        "german_moves_freely": Field(Bool(), "the Germans move without cards"),
+        "remove_events": Field(ListOf(Str(_EVENTS), unique=True), "card events not played"),
+        "source": Field(Provenance(), "where the scenario comes from"),
+    },
+    doc="The scenario itself.",
+)
+FORCE = Table(
+    {
+        "units": Field(ListOf(Str(), unique=True, min_len=1), "the counters of the force"),
+        "when": Field(Str(("setup", "turn", "event")), "at set-up, on a turn, by a card"),
+        "turn": Field(Int(1, MAX_TURNS), "the turn it arrives (when = turn)", False),
+        "event": Field(Str(_EVENTS), "the card event that brings it (when = event)", False),
+        "how": Field(
+            Str(("free", "landing", "near", "edge", "row")),
+            "anywhere on land, in the waterline, near a hex, from a map edge, on a row",
+        ),
+        "hexes": Field(ListOf(_HEX, unique=True, single=True), "entry hexes", False),
+        "row": Field(Str(pattern="[A-Za-z]", meaning="a row letter"), "the row", False),
+        "near": Field(_HEX, "the hex it sets up or enters near", False),
+        "radius": Field(Int(0, 5), "how near", False),
+        "mf": Field(Int(0, 20), "a movement factor replacing the counters'", False),
+        "source": Field(Provenance(), "where the force comes from"),
+    },
+    doc="A force: counters that set up or arrive together.",
+)
+SCHEMAS: dict[str, Table] = {
+    "scenario": Table(
+        {
+            "scenario": Field(SCENARIO_TABLE, "the scenario"),
+            "components": Field(
+                Table(
+                    {
+                        k: Field(Str(), f"the {k} file (omitted: the shipped `{v}`)", False)
+                        for k, v in COMPONENTS.items()
+                    }
+                ),
+                "the component files: a shipped name, or a .toml file next to this one",
+                False,
+            ),
+            "overrides": Field(
+                Table({}, open=True),
+                "changes to components by kind (map, units, deck), merged key by key, "
+                "entries with an id by id; a changed entry states its own source",
+                False,
+            ),
+            "victory_hexes": Field(
+                ListOf(
+                    Table(
+                        {
+                            "at": Field(ListOf(_HEX, single=True, min_len=1), "the hexes"),
+                            "points": Field(Int(1, 100), "what each is worth"),
+                            "source": Field(Provenance(), "where they come from"),
+                        }
+                    ),
+                    min_len=1,
+                ),
+                "the victory hexes",
+            ),
+            "forces": Field(ListOf(FORCE, min_len=1), "who sets up, who arrives when and how"),
+        },
+        doc="An LnL Omaha scenario file.",
+        checks=(
+            Check("Reinforcements arrive within the game's length.", _arrivals_within_the_game),
+            Check("A counter is in one force only.", _each_unit_in_one_force),
+            Check("Each force gives what its arrival needs.", _force_keys_fit),
+            Check(
+                "A victory hex is listed once; a game by hexes has five or more.",
+                _victory_hexes_once,
+            ),
+        ),
+    ),
+    "map": map_file.SCHEMA,
+    "units": counter_file.SCHEMA,
+    "deck": deck_file.SCHEMA,
+}
 
 
 @attrs.define(kw_only=True, eq=False)
@@ -81,20 +281,47 @@ class LnlScenario(Scenario):
             raise KeyError(f"no unit {uid!r} in scenario {self.id}") from None
 
 
+def resolve_files(base: str) -> ScenarioFiles:
+    """The scenario ``base`` (a shipped id or a file, no options) with its components,
+    ``extends`` and overrides merged (:func:`omaha.kernel.scenariofile.resolve`)."""
+    shipped = {sid: SCENARIOS / f"{sid}.toml" for sid in SHIPPED}
+    return resolve(base, shipped_scenarios=shipped, data_dir=DATA, defaults=COMPONENTS, game="lnl")
+
+
+def problems(files: ScenarioFiles) -> list[ScenarioError]:
+    """Every problem of a resolved scenario: each file against its schema, then (when
+    they are sound) what only building the scenario finds (hexes on the map, counters
+    of the counters file, events of the deck)."""
+    found: list[ScenarioError] = validate(files.root, SCHEMAS["scenario"])
+    for kind in COMPONENTS:
+        found += validate(files.components[kind], SCHEMAS[kind])
+    if not found:
+        try:
+            _build("check", files, ())
+        except ScenarioError as exc:
+            found.append(exc)
+    return found
+
+
+def validate_scenario(ref: str) -> list[ScenarioError]:
+    """Every problem of a scenario reference and the files it names (empty: it loads)."""
+    try:
+        base, _ = split_ref(ref)
+        return problems(resolve_files(base))
+    except ScenarioError as exc:
+        return [exc]
+
+
 def load_scenario(ref: str) -> LnlScenario:
-    """A shipped scenario id or a path to a scenario file, with ``+option`` suffixes."""
+    """A shipped scenario id or a path to a scenario file, with ``+option`` suffixes;
+    the files are checked against :data:`SCHEMAS` before anything is built."""
     base, opts = split_ref(ref)
-    if base in SHIPPED:
-        path = SCENARIOS / f"{base}.toml"
-        canonical = "+".join((base, *opts))
-    else:
-        path = Path(base)
-        if not path.exists():
-            raise ScenarioError(
-                base, "", f"is neither a shipped scenario ({', '.join(SHIPPED)}) nor a file"
-            )
-        canonical = "+".join((str(path), *opts))
-    return _read(canonical, path, opts)
+    files = resolve_files(base)
+    canonical = "+".join((base if base in SHIPPED else str(Path(base)), *opts))
+    raise_first(validate(files.root, SCHEMAS["scenario"]))
+    for kind in COMPONENTS:
+        raise_first(validate(files.components[kind], SCHEMAS[kind]))
+    return _build(canonical, files, opts)
 
 
 def split_ref(ref: str) -> tuple[str, tuple[str, ...]]:
@@ -110,22 +337,22 @@ def split_ref(ref: str) -> tuple[str, tuple[str, ...]]:
     return base, tuple(sorted(opts))
 
 
-def _read(ref: str, path: Path, options: tuple[str, ...]) -> LnlScenario:
-    scen_node = _load(path)
-    map_node = _load(_component(scen_node, path, "map"))
-    units_node = _load(_component(scen_node, path, "units"))
-    deck_node = _load(_component(scen_node, path, "deck"))
+def _build(ref: str, files: ScenarioFiles, options: tuple[str, ...]) -> LnlScenario:
+    scen_node = files.root
+    map_node = files.components["map"]
+    units_node = files.components["units"]
+    deck_node = files.components["deck"]
     board = board_from_node(map_node)
     provenance = map_provenance(map_node, board)
     counters = load_counters(units_node, provenance)
     deck = load_deck(deck_node, provenance)
 
     root = scen_node
-    root.only({"scenario", "victory_hexes", "forces"})
+    root.only({"scenario", "components", "overrides", "victory_hexes", "forces"})
     s = root.req("scenario").only(
         {
             "id", "title", "turns", "victory", "control", "ngfs", "farmland_infantry_cost",
-            "german_moves_freely", "remove_events", "source", "map", "units", "deck",
+            "german_moves_freely", "remove_events", "source",
         }
     )  # fmt: skip
     scenario_id = s.req("id").as_str()
@@ -202,29 +429,5 @@ def _read(ref: str, path: Path, options: tuple[str, ...]) -> LnlScenario:
         force_of=oob.force_of,
         tables=tables,
         step_costs=step_costs,
+        files=files.files,
     )
-
-
-def _load(path: Path) -> Node:
-    """A TOML data file; one that is not UTF-8 text is a ScenarioError naming it."""
-    try:
-        return load_toml(path)
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(
-            path.name, "", f"is not UTF-8 text (byte {exc.start}: {exc.object[exc.start]:#04x})"
-        ) from None
-
-
-def _component(scen_node: Node, path: Path, key: str) -> Path:
-    """The scenario's own map/units/deck file (``[scenario] map = "my_map.toml"``,
-    relative to the scenario file), or the shipped one: an owner of the published
-    game can swap in the printed values, checked by the same loader."""
-    s = scen_node.req("scenario")
-    node = s.get(key)
-    if node is None:
-        return DATA / f"{key}.toml"
-    given = Path(node.as_str())
-    full = given if given.is_absolute() else path.parent / given
-    if not full.exists():
-        raise node.error(f"file {node.as_str()!r} not found next to the scenario")
-    return full

@@ -209,7 +209,7 @@ class LnlState(LnlCore):
         if self.stage != "setup" or not self.place_queue or self.busy_except_place():
             return {}
         side = self.u(self.place_queue[0]).side
-        plan = setup_plan(self.scen.id, side)
+        plan = setup_plan(self.scen.scenario_id, side)
         if plan is None:
             return {}
         action = Deploy(plan)
@@ -346,7 +346,10 @@ class LnlState(LnlCore):
             self.side = "German"
             self.stage = "rally"
             return
-        # the game turn ends: the +6 HE cards and movement permissions lapse
+        # the game turn ends: the +6 HE cards and movement permissions lapse; the first
+        # exit open at the end of a game turn is noted for the metrics (reading R35)
+        if not self.first_exit and self.exits_open():
+            self.first_exit = self.turn
         self.bonus = {"US": False, "German": False}
         self.perms = set()
         if self.turn >= self.scen.turns:

@@ -22,6 +22,7 @@ from omaha.lnl.core import (
     OFF,
     SIDES,
     STAGES,
+    TURN_HOURS,
     AdvanceTask,
     Attack,
     Decision,
@@ -51,17 +52,26 @@ def view(core: LnlCore, player: str | None = None) -> View:
         else:
             where = "us_reinforcements" if unit.side == "US" else "german_reinforcements"
         t = unit.type
-        vals = f"HE{core.he(u)} AP{core.ap(u)} R{t.range} CA{core.ca(u)} MF{unit.mf}"
-        if unit.hard:
-            vals += f" A{t.armor}"
         marks = []
-        if core.steps[u] == 1:
-            marks.append("reduced")
         if core.dis[u]:
             marks.append("disrupted")
         if core.fired[u]:
             marks.append("fired")
-        pieces.append(Piece(unit.id, unit.side, unit.id, where, vals, tuple(marks)))
+        if core.placement_restricted(u):
+            marks.append("landed")
+        pieces.append(
+            Piece(
+                unit.id,
+                unit.side,
+                unit.id,
+                where,
+                counter_values(core, u),
+                tuple(marks),
+                kind=t.symbol,
+                echelon=t.echelon,
+                steps=(core.steps[u], t.steps) if t.steps > 1 else None,
+            )
+        )
     control = [
         Mark(core.label(c), f"{core.control[c] or 'nobody'} control", "control")
         for c in core.T.victory
@@ -82,6 +92,15 @@ def view(core: LnlCore, player: str | None = None) -> View:
     return core.make_view(player, pieces=pieces, marks=control, tracks=tracks, notes=notes)
 
 
+def counter_values(core: LnlCore, u: int) -> str:
+    """The factors as the counter prints them (reading R36): HE-AP-range on the face
+    showing (full or reduced), and a hard target's armor rating after a slash:
+    ``4-1-4`` a rifle platoon, ``6-10-8/4`` a Sherman DD platoon."""
+    t = core.u(u).type
+    out = f"{core.he(u)}-{core.ap(u)}-{t.range}"
+    return f"{out}/{t.armor}" if t.hard else out
+
+
 # ----------------------------------------------------------------------------
 # Metrics
 # ----------------------------------------------------------------------------
@@ -100,11 +119,6 @@ def metrics(core: LnlCore) -> dict[str, float]:
         for u in f.units
         if defs[u].armor_unit and core.entered[u]
     ]
-    exits: dict[str, list[int]] = {}
-    for c in range(core.T.n):
-        ex = core.scen.board.prop(c, "exit")
-        if isinstance(ex, str):
-            exits.setdefault(ex, []).append(c)
     held = core.held()
     pts = core.points()
     win = core.result is not None and core.result.winner == "US"
@@ -122,9 +136,9 @@ def metrics(core: LnlCore) -> dict[str, float]:
         "dd_tanks_ashore": (
             sum(1 for u in tanks if core.ashore[u] >= 0) / len(tanks) if tanks else math.nan
         ),
-        "exits_opened": float(
-            sum(1 for cells in exits.values() if all(core.control[c] == "US" for c in cells))
-        ),
+        "exits_opened": float(len(core.exits_open())),
+        # the end of the game turn an exit was first open, on the clock of reading R35
+        "first_exit_hours": core.first_exit * TURN_HOURS if core.first_exit else math.nan,
         "victory_hexes_held": float(len(held)),
         "us_points": float(pts["US"]),
         "fortifications_taken": float(
@@ -420,6 +434,7 @@ def dump(core: LnlCore) -> dict[str, Any]:
         "last_card": core.last_card,
         "ngfs_left": core.ngfs_left,
         "cancels": core.cancels,
+        "first_exit": core.first_exit,
         "bonus": dict(core.bonus),
         "perms": sorted(core.perms),
         "fired_at": sorted([core.label(a), core.label(b), k] for a, b, k in core.fired_at),
@@ -545,6 +560,8 @@ def restore(core: LnlCore, data: dict[str, Any]) -> None:
     core.ngfs_left = r.number(r.get(root, "ngfs_left", "state"), "state.ngfs_left")
     cancels = root.get("cancels", 0)  # snapshots before reading R34 have none
     core.cancels = r.number(cancels, "state.cancels")
+    first_exit = root.get("first_exit", 0)  # snapshots before reading R35 have none
+    core.first_exit = r.number(first_exit, "state.first_exit")
     bonus = r.table(r.get(root, "bonus", "state"), "state.bonus")
     core.bonus = {
         side: r.flag(r.get(bonus, side, "state.bonus"), f"state.bonus.{side}") for side in SIDES
@@ -859,6 +876,8 @@ def invariants(core: LnlCore) -> list[str]:
         )
     if core.last_card and core.last_card not in scen.all_cards:
         out.append(f"last card {core.last_card!r} is not a card of the deck")
+    if not 0 <= core.first_exit <= core.turn:
+        out.append(f"first exit open at the end of turn {core.first_exit} (0..{core.turn})")
     if not 0 <= core.cancels <= MAX_CANCELS:
         out.append(f"{core.cancels} attacks cancelled this phase (0..{MAX_CANCELS})")
     if not 0 <= core.ngfs_left <= scen.ngfs_packets:

@@ -84,7 +84,8 @@ def test_click_a_hex_to_narrow_then_play_undo_save_and_replay(browser: Any, tmp_
         browser.get(url)
         wait_for_page(browser)
         everything = len(browser.find_elements(By.CSS_SELECTOR, "#choices button"))
-        first = state(browser)["choices"][0]
+        # the first choice naming a hex (a whole set-up plan, offered first, names none)
+        first = next(c for c in state(browser)["choices"] if c["cells"])
         cell = first["cells"][0]
         browser.find_element(By.CSS_SELECTOR, f'polygon[data-cell="{cell}"]').click()
         narrowed = browser.find_elements(By.CSS_SELECTOR, "#choices button")
@@ -92,8 +93,8 @@ def test_click_a_hex_to_narrow_then_play_undo_save_and_replay(browser: Any, tmp_
         assert all(cell in b.text for b in narrowed)
         browser.find_element(By.ID, "show-all").click()
         assert len(browser.find_elements(By.CSS_SELECTOR, "#choices button")) == everything
-        for _ in range(5):
-            click_choice(browser, 1)
+        for _ in range(5):  # five placements (choice 1 is the whole set-up plan while offered)
+            click_choice(browser, 2)
         after_five = state(browser)
         before = renders(browser)
         browser.find_element(By.ID, "undo").click()

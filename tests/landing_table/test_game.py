@@ -3,6 +3,7 @@ provenance, scenario files, bots and the command line."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -55,6 +56,7 @@ def test_an_exit_opens_when_its_strongpoints_are_gone_and_a_us_unit_holds_it() -
     turn.end_turn(s)
     assert s.exits_open == {"E-1": 11} and s.exits_first == {"E-1": 11}
     assert s.stats["exits_by_1200"] == 1  # turn 11 ends at 12:00
+    assert s.metrics()["first_exit_hours"] == 5.5  # 12:00 is 5.5 hours after H-hour
     with s.edit():
         s.pos["WN65"].unit = "WN65"  # re-occupied
         s.ger["WN65"].where = "WN65"
@@ -103,10 +105,15 @@ def test_the_us_view_hides_unrevealed_units_and_depth_markers() -> None:
     s = fresh("omaha")
     us = {p.id: p for p in s.view("US").pieces}
     everyone = {p.id: p for p in s.view(None).pieces}
-    assert everyone["6/916"].hidden is False and us["6/916"].hidden is True
+    assert everyone["6/916"].hidden is False and everyone["6/916"].marks == ("face_down",)
+    hamel = s.scen.board.labels[s.scen.pos_by_id["R-Hamel"].cell]
+    assert us["German@R-Hamel#1"].hidden is True and us["German@R-Hamel#1"].where == hamel
+    assert not any(g in us for g in ("6/916", *s.scen.division))  # not even its name
     assert us["WN70"].hidden is False
     assert us["depth@WN72"].hidden is True and everyone["depth@WN72"].hidden is False
-    assert all(us[g].hidden for g in s.scen.division)
+    division = [p for p in us.values() if p.where == "division"]
+    assert len(division) == len(s.scen.division) and all(p.hidden for p in division)
+    assert all(p.values == "" for p in us.values() if p.hidden)
     marks = {(m.where, m.kind) for m in s.view("US").marks}
     assert ("F11", "position") in marks and ("H10", "fire") in marks and ("E7", "exit") in marks
 
@@ -114,6 +121,7 @@ def test_the_us_view_hides_unrevealed_units_and_depth_markers() -> None:
 def test_metrics_are_the_declared_ones() -> None:
     s = fresh()
     assert set(s.metrics()) == {m.name for m in GAME.metrics}
+    assert math.isnan(s.metrics()["first_exit_hours"])  # no exit open yet
     common = {"us_win", "first_wave_ashore", "landed_off_target", "us_losses", "german_losses"}
     assert common <= set(s.metrics())
 
@@ -159,6 +167,8 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         body = (DATA / name).read_text()
         assert old in body, old
         (tmp_path / name).write_text(body.replace(old, new, 1))
+        kind = name.removesuffix(".toml")  # the scenario names the changed file
+        text = text.replace(f'{kind} = "{kind}"', f'{kind} = "{kind}.toml"', 1)
     path = tmp_path / "mine.toml"
     path.write_text(text)
     return path
@@ -177,7 +187,7 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"cards.toml": ('colours = ["red"]', 'colours = ["purple"]')},
-            r"cards\.toml: deck\.cards\[0\]\.colours: 'purple' is not a position colour",
+            r"cards\.toml: deck\.cards\[0\]\.colours\[0\]: 'purple' is not one of: red, ye",
         ),
         (
             {"omaha.toml": ("from = 1\n", "from = 2\n")},
@@ -185,7 +195,7 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"omaha.toml": ("heroes = 4", "heros = 4")},
-            r"mine\.toml: scenario\.heros: unknown key",
+            r"mine\.toml: scenario\.heroes: is required but missing \(and 1 more problems",
         ),
         (
             {"positions.toml": ('garrison = "WN72"', 'garrison = "WN99"')},
@@ -193,7 +203,7 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"oob.toml": ('kind = "infantry"\nturn = 1', 'kind = "marines"\nturn = 1')},
-            r"oob\.toml: us\[0\]\.kind: 'marines' is not one of",
+            r"oob\.toml: us\[0\]\.kind: 'marines' is not a unit class \(anti_aircraft, ",
         ),
         (
             {"oob.toml": ("attack = [2, 4]", "attack = [4]")},
@@ -210,16 +220,16 @@ def test_bad_scenario_files_name_file_key_and_problem(
 
 
 def test_a_scenario_file_by_path_plays(tmp_path: Path) -> None:
-    path = _scenario_dir(tmp_path, {"omaha.toml": ("turns = 32", "turns = 2")})
+    path = _scenario_dir(tmp_path, {"omaha.toml": ("turns = 32", "turns = 10")})
     s = GAME.new_state(str(path), seed=3)
     bot = HeuristicBot(seed=3)
     while not s.is_terminal():
         s.apply(bot.choose(s))
-    assert s.turn == 2 and s.outcome() is not None
+    assert s.turn == 10 and s.outcome() is not None
 
 
 def test_unknown_scenario() -> None:
-    with pytest.raises(omaha.ScenarioError, match="neither a shipped scenario nor a scenario file"):
+    with pytest.raises(omaha.ScenarioError, match="is neither a shipped scenario"):
         load_scenario("nowhere")
 
 
@@ -281,3 +291,21 @@ def test_illegal_actions_say_why() -> None:
     with pytest.raises(omaha.IllegalAction, match="is landing now, not Z/1"):
         s.apply(omaha.load("landing_table").parse_action("land Z/1 at K5"))
     assert s.to_json() == before
+
+
+def test_the_calibration_script_reruns_the_balance_check() -> None:
+    """tools/calibrate_landing_table.py: no target in the charts, nothing tuned; the
+    historical day of each scenario lands in the level its provenance names."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "tools" / "calibrate_landing_table.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--runs", "2"], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "nothing is tuned, no value changes" in out
+    assert "scores 18-22 VP" in out and "  -> US victory\n" in out
+    assert "scores 3-6 VP" in out and "  -> US foothold\n" in out
+    assert out.count("first_exit_hours") >= 4

@@ -287,6 +287,8 @@ def scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         body = (DATA / name).read_text()
         assert old in body, old
         (tmp_path / name).write_text(body.replace(old, new, 1))
+        kind = name.removesuffix(".toml")  # the scenario names the changed file
+        text = text.replace(f'{kind} = "{kind}"', f'{kind} = "{kind}.toml"', 1)
     path = tmp_path / "mine.toml"
     path.write_text(text)
     return path
@@ -301,15 +303,15 @@ def scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"omaha.toml": ("{ min = 17,", "{ min = 9,")},
-            r"mine\.toml: victory\.levels\[2\]\.min: two victory levels start at 9 VP",
+            r"mine\.toml: victory\.levels\[2\]: min 9 is listed twice \(also at \[1\]\)",
         ),
         (
             {"omaha.toml": ("from = 4\n", "from = 1\n")},
-            r"mine\.toml: tide\[1\]\.from: the tide is given twice from turn 1",
+            r"mine\.toml: tide\[1\]: from 1 is listed twice \(also at \[0\]\)",
         ),
         (
             {"positions.toml": ('id = "WN73"', 'id = "WN74"')},
-            r"positions\.toml: position\[1\]\.id: position 'WN74' is listed twice",
+            r"positions\.toml: position\[1\]: id 'WN74' is listed twice \(also at \[0\]\)",
         ),
         (
             {"positions.toml": ('garrison = "WN73"', 'garrison = "WN74"')},
@@ -317,7 +319,7 @@ def scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
         ),
         (
             {"oob.toml": ('kind = "battalion"', 'kind = "infantry"')},
-            r"oob\.toml: kind\[1\]\.kind: unit class 'infantry' is listed twice",
+            r"oob\.toml: kind\[1\]: kind 'infantry' is listed twice \(also at \[0\]\)",
         ),
     ],
 )
@@ -334,14 +336,20 @@ def test_a_unit_listed_twice_is_named_as_such(tmp_path: Path) -> None:
     second = body.index("[[us]]", first + 1)
     (tmp_path / "oob.toml").write_text(body + "\n" + body[first:second])
     path = tmp_path / "mine.toml"
-    path.write_text((SCENARIOS / "omaha.toml").read_text())
-    with pytest.raises(omaha.ScenarioError, match=r"oob\.toml: us\[\d+\]\.id: unit '.*' is listed"):
+    path.write_text(
+        (SCENARIOS / "omaha.toml").read_text().replace('oob = "oob"', 'oob = "oob.toml"')
+    )
+    with pytest.raises(
+        omaha.ScenarioError, match=r"oob\.toml: us\[\d+\]: id 'A/116' is listed twi"
+    ):
         load_scenario(path)
 
 
 def test_a_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
     (tmp_path / "cards.toml").write_bytes((DATA / "cards.toml").read_bytes() + b"\n# \xff\xfe\n")
     path = tmp_path / "mine.toml"
-    path.write_text((SCENARIOS / "omaha.toml").read_text())
+    path.write_text(
+        (SCENARIOS / "omaha.toml").read_text().replace('cards = "cards"', 'cards = "cards.toml"')
+    )
     with pytest.raises(omaha.ScenarioError, match=r"cards\.toml: is not UTF-8 text"):
         load_scenario(path)

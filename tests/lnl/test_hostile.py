@@ -278,7 +278,7 @@ def test_a_unit_listed_twice_in_one_force(tmp_path: Path) -> None:
     text = beach_text().replace('"1/B/116", "2/B/116"', '"1/B/116", "1/B/116"', 1)
     with pytest.raises(
         omaha.ScenarioError,
-        match=r"forces\[1\]\.units\[1\]: '1/B/116' is listed twice in this force",
+        match=r"forces\[1\]\.units\[1\]: '1/B/116' is listed twice \(also at \[0\]\)",
     ):
         load(tmp_path, text)
 

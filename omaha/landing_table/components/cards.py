@@ -13,12 +13,47 @@ import attrs
 
 from omaha.kernel.data import Node
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Bool, Field, ListOf, Provenance, Str, Table
 from omaha.landing_table.components.charts import ACTION_LETTERS, LETTERS
 
 #: Target symbols, printed on every US unit and on every fire card.
 SYMBOLS = ("circle", "square", "triangle")
 #: Position colours, printed on every German position and on the fire cards.
 COLOURS = ("red", "yellow", "blue", "green")
+
+
+#: The schema of a fire card deck file (``cards``).
+CARD = Table(
+    {
+        "id": Field(Str(), "the card's id"),
+        "result": Field(Str(LETTERS), "the Amphibious Landing Table result letter"),
+        "colours": Field(
+            ListOf(Str(COLOURS), unique=True, min_len=1),
+            "the colours of the German positions that fire (German Fire Chart)",
+        ),
+        "symbol": Field(Str(SYMBOLS), "the US target symbol it shows"),
+        "action": Field(Str(ACTION_LETTERS), "the German Action Summary letter (turns 17-32)"),
+        "icon": Field(
+            Str(("none", "armour", "leader")), "the armour bonus or leader hit icon, or none"
+        ),
+        "mine": Field(Bool(), "whether it shows a mine (landing table note *)"),
+    },
+    doc="One fire card.",
+)
+SCHEMA = Table(
+    {
+        "deck": Field(
+            Table(
+                {
+                    "cards": Field(ListOf(CARD, unique_by="id", min_len=1), "the cards"),
+                    "source": Field(Provenance(), "where the deck comes from"),
+                }
+            ),
+            "the fire card deck",
+        )
+    },
+    doc="The fire card deck.",
+)
 
 
 @attrs.frozen

@@ -13,6 +13,7 @@ import attrs
 from omaha.errors import ScenarioError
 from omaha.kernel.data import Node, Source
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Bool, Check, Field, Int, ListOf, Problems, Provenance, Str, Table
 from omaha.landing_table.components.cards import SYMBOLS
 
 #: Turns on the turn track (a game lasts at most this long).
@@ -32,6 +33,93 @@ KINDS = frozenset(
         "hq",
         "general",
     }
+)
+
+
+def _one_strength_per_step(node: Node, problems: Problems) -> None:
+    steps, attack = node.value.get("steps"), node.value.get("attack")
+    if isinstance(steps, int) and isinstance(attack, list) and len(attack) != steps:
+        problems.append(node.req("attack").error(f"give one strength per step ({steps})"))
+
+
+def _known_classes(node: Node, problems: Problems) -> None:
+    """Each unit names a class of the file, and a leader's companion is a unit of it."""
+    kinds = node.value.get("kind")
+    units = node.value.get("us")
+    if not isinstance(kinds, list) or not isinstance(units, list):
+        return
+    names = {k.get("kind") for k in kinds if isinstance(k, dict)}
+    ids = {u.get("id") for u in units if isinstance(u, dict)}
+    for un in node.req("us").as_list():
+        if not isinstance(un.value, dict):
+            continue
+        kind = un.value.get("kind")
+        if isinstance(kind, str) and kind not in names:
+            known = ", ".join(sorted(str(n) for n in names))
+            problems.append(un.req("kind").error(f"{kind!r} is not a unit class ({known})"))
+        with_ = un.value.get("with")
+        if isinstance(with_, str) and with_ not in ids:
+            problems.append(un.req("with").error(f"{with_!r} is not a unit of this file"))
+
+
+KIND = Table(
+    {
+        "kind": Field(Str(), "the class's name, as units name it"),
+        "class": Field(
+            Str(tuple(sorted(KINDS))),
+            "the class the charts know (default: the name)",
+            required=False,
+        ),
+        "steps": Field(Int(1, 6), "steps at full strength"),
+        "attack": Field(ListOf(Int(0, 99)), "attack strength with 1, 2, ... steps left"),
+        "range": Field(Int(0, 20), "attack range in hexes"),
+        "mp": Field(Int(0, 20), "movement points"),
+        "move": Field(Str(("foot", "climber", "vehicle")), "movement class"),
+        "reduced": Field(
+            ListOf(Str(), unique=True), "weapons of the reduced side (US Weapons Chart)", False
+        ),
+        "barrage": Field(Int(0, 40), "barrage range in hexes (0: none)", False, 0),
+        "clears": Field(Bool(), "clears beach obstacles (engineers)", False, False),
+        "leader": Field(Bool(), "a leader (HQ or general)", False, False),
+        "armoured": Field(Bool(), "armoured (German Fire Chart)", False, False),
+        "source": Field(Provenance(), "where the values come from"),
+    },
+    doc="A class of US unit: the counter values the charts read.",
+    checks=[Check("`attack` gives one strength per step", _one_strength_per_step)],
+)
+UNIT = Table(
+    {
+        "id": Field(Str(), "the counter's id"),
+        "kind": Field(Str(), "its class (a `kind` of this file)"),
+        "turn": Field(Int(1, TURN_TRACK), "the turn it is planned to land"),
+        "box": Field(Str(), "the landing box it is planned for (L01...)"),
+        "symbol": Field(Str(SYMBOLS), "its target symbol"),
+        "dd": Field(Bool(), "a DD tank company (swims in)", False, False),
+        "first_wave": Field(Bool(), "counts in the first-wave metric", False, False),
+        "with": Field(Str(), "a leader's companion: the unit he lands with", False),
+        "source": Field(Provenance(), "where it comes from"),
+    },
+    doc="A US unit and its landing plan.",
+)
+SCHEMA = Table(
+    {
+        "kind": Field(ListOf(KIND, unique_by="kind", min_len=1), "the unit classes"),
+        "us": Field(ListOf(UNIT, unique_by="id", min_len=1), "the US order of battle"),
+        "naval": Field(
+            Table(
+                {
+                    "attack": Field(Int(0, 40), "a Naval Fire Marker's attack strength"),
+                    "spot": Field(Int(0, 40), "hexes from a radio within which it may fire"),
+                    "source": Field(Provenance(), "where the values come from"),
+                }
+            ),
+            "the Naval Fire Markers",
+        ),
+    },
+    doc="The US order of battle and landing schedule.",
+    checks=[
+        Check("each unit's `kind` is a class of the file; `with` names a unit", _known_classes)
+    ],
 )
 
 

@@ -16,9 +16,118 @@ from omaha.errors import ScenarioError
 from omaha.kernel.board import Board
 from omaha.kernel.data import Node, Source
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Bool, Check, Field, Int, ListOf, Problems, Provenance, Str, Table
 from omaha.landing_table.components.cards import COLOURS
 from omaha.landing_table.components.charts import CHARTS, DOTS
 from omaha.landing_table.components.terrain import cell, cells
+
+
+def _ids(node: Node, key: str) -> set[str]:
+    items = node.value.get(key)
+    if not isinstance(items, list):
+        return set()
+    return {str(i["id"]) for i in items if isinstance(i, dict) and isinstance(i.get("id"), str)}
+
+
+def _named(node: Node, key: str) -> list[tuple[Node, str]]:
+    """Each (entry, value) of ``key`` in the list ``node``, where the value is a string."""
+    if not isinstance(node.value, list):
+        return []
+    return [
+        (entry.req(key), entry.value[key])
+        for entry in node.as_list()
+        if isinstance(entry.value, dict) and isinstance(entry.value.get(key), str)
+    ]
+
+
+def _cross_references(node: Node, problems: Problems) -> None:
+    """Garrisons are German units of the file, each garrisoning one position at most;
+    advance arrows and covering positions name positions of the file."""
+    germans, positions = _ids(node, "german"), _ids(node, "position")
+    if (pn := node.get("position")) is not None:
+        garrisoned: dict[str, str] = {}
+        for where, gid in _named(pn, "garrison"):
+            if gid not in germans:
+                problems.append(where.error(f"{gid!r} is not a German unit of this file"))
+            elif gid in garrisoned:
+                problems.append(
+                    where.error(f"{gid!r} already garrisons another position ({garrisoned[gid]})")
+                )
+            else:
+                garrisoned[gid] = where.path
+        for where, pid in _named(pn, "advance"):
+            if pid not in positions:
+                problems.append(where.error(f"{pid!r} is not a position of this file"))
+    if (en := node.get("exit")) is not None and isinstance(en.value, list):
+        for entry in en.as_list():
+            cov = entry.get("covered_by")
+            if cov is None or not isinstance(cov.value, list):
+                continue
+            for i, pid in enumerate(cov.value):
+                if isinstance(pid, str) and pid not in positions:
+                    where = Node(pid, cov.file, f"{cov.path}[{i}]")
+                    problems.append(where.error(f"{pid!r} is not a position of this file"))
+
+
+HEXES = ListOf(Str(pattern=r"[A-Z]\d+(\s*\.\.\s*[A-Z]\d+)?", meaning="a hex or a run K3..K7"))
+GERMAN = Table(
+    {
+        "id": Field(Str(), "the unit's id"),
+        "division": Field(Str(("716", "352")), "its division (which depth cup it draws from)"),
+        "defense": Field(Int(1, 40), "its printed defence strength"),
+        "requires": Field(
+            ListOf(Str(tuple(sorted(CHARTS.weapon_names))), unique=True),
+            "the weapons an attack on it needs (US Weapons Chart)",
+        ),
+        "artillery": Field(Bool(), "it has artillery (German Action Summary 16.7)"),
+        "source": Field(Provenance(), "where the values come from"),
+    },
+    doc="A German unit.",
+)
+POSITION = Table(
+    {
+        "id": Field(Str(), "the position's id (WN.. or R-..)"),
+        "kind": Field(Str(("wn", "reinforcement")), "WN strongpoint or 352nd position"),
+        "hex": Field(Str(), "its hex"),
+        "colour": Field(Str(COLOURS), "its colour (the fire cards call it)"),
+        "vp": Field(Int(0, 10), "VP it scores when cleared"),
+        "draw": Field(Str(), "the draw it stands in", False),
+        "garrison": Field(Str(), "the German unit that starts in it", False),
+        "depth": Field(Int(0, 1), "1 if it starts with a depth marker"),
+        "advance": Field(Str(), "the position its advance arrow points to", False),
+        "intense": Field(HEXES, "intense (priority 1) fire hexes", False),
+        "steady": Field(HEXES, "steady (priority 2) fire hexes", False),
+        "sporadic": Field(HEXES, "sporadic (priority 3) fire hexes", False),
+        "source": Field(Provenance(), "where it comes from"),
+    },
+    doc="A German position and its field of fire.",
+)
+EXIT = Table(
+    {
+        "id": Field(Str(), "the exit's id (D-1 ...)"),
+        "name": Field(Str(), "its name"),
+        "hex": Field(Str(), "the exit hex a US unit must hold"),
+        "draw": Field(HEXES, "the hexes of the draw"),
+        "covered_by": Field(ListOf(Str(), unique=True), "the positions that keep it closed"),
+        "source": Field(Provenance(), "where it comes from"),
+    },
+    doc="An exit (a draw).",
+)
+SCHEMA = Table(
+    {
+        "german": Field(ListOf(GERMAN, unique_by="id", min_len=1), "the German units"),
+        "position": Field(ListOf(POSITION, unique_by="id", min_len=1), "the German positions"),
+        "exit": Field(ListOf(EXIT, unique_by="id"), "the exits"),
+    },
+    doc="The German side: units, positions with fields of fire, exits.",
+    checks=[
+        Check(
+            "garrisons are units of the file, one position each; `advance` and `covered_by` "
+            "name positions of the file",
+            _cross_references,
+        )
+    ],
+)
 
 
 @attrs.frozen

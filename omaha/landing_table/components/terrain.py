@@ -19,6 +19,7 @@ from omaha.kernel.data import Node
 from omaha.kernel.labels import LabelError
 from omaha.kernel.movement import MovementGraph
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Bool, Check, Field, Int, ListOf, Problems, Provenance, Str, Table
 
 #: The beach row units land on at each tide level.
 TIDE_ROWS = {"low": "K", "half": "J", "high": "I"}
@@ -26,6 +27,128 @@ TIDE_ORDER = ("low", "half", "high")
 #: Rows above the bluff: "high ground" for mortar fire (German Action Summary 16.5).
 PLATEAU_ROWS = frozenset("ABCDEF")
 MOVE_CLASSES = ("foot", "climber", "vehicle")
+
+
+LABELS = ListOf(Str(), single=True)
+PROPS = Table({}, doc="free properties (tide, draw, sector, index ...)", open=True)
+#: The schema of a map file (the kernel's board format, as this game uses it).
+MAP_SCHEMA = Table(
+    {
+        "map": Field(
+            Table(
+                {
+                    "id": Field(Str(), "the map's id"),
+                    "title": Field(Str(), "its title"),
+                    "grid": Field(Str(("hex",)), "a hex grid"),
+                    "orientation": Field(Str(("flat", "pointy")), "hex orientation"),
+                    "offset": Field(Str(("odd", "even")), "which rows are shifted"),
+                    "labels": Field(Str(("letter-number",)), "hex labels: row letter, column"),
+                    "rows": Field(ListOf(Str()), "the first and last row letters"),
+                    "columns": Field(ListOf(Int(0)), "the first and last column numbers"),
+                    "default_terrain": Field(Str(), "terrain of a hex no entry names", False),
+                    "source": Field(Provenance(), "where the map comes from"),
+                }
+            ),
+            "the grid",
+        ),
+        "terrain": Field(
+            Table(
+                {},
+                open=True,
+                values=Table(
+                    {
+                        "colour": Field(Str(pattern="#[0-9a-fA-F]{6}", meaning="#rrggbb"), ""),
+                        "source": Field(Provenance(), "", False),
+                    }
+                ),
+            ),
+            "each terrain's colour in pictures",
+            False,
+        ),
+        "cells": Field(
+            ListOf(
+                Table(
+                    {
+                        "at": Field(LABELS, "hexes, or runs K1..K32"),
+                        "terrain": Field(Str(), "their terrain", False),
+                        "features": Field(ListOf(Str()), "features (obstacles ...)", False),
+                        "props": Field(PROPS, "properties (tide, draw ...)", False),
+                        "absent": Field(Bool(), "true: these hexes are not on the map", False),
+                        "source": Field(Provenance(), "where it comes from"),
+                    }
+                )
+            ),
+            "the hexes' terrain, features and properties",
+        ),
+        "hexsides": Field(
+            ListOf(
+                Table(
+                    {
+                        "sides": Field(ListOf(ListOf(Str())), "pairs of adjacent hexes"),
+                        "feature": Field(Str(), "what runs along them (shingle, bluff ...)"),
+                        "up": Field(Str(("first", "second")), "which hex is higher", False),
+                        "source": Field(Provenance(), "where it comes from"),
+                    }
+                )
+            ),
+            "hexside features",
+            False,
+        ),
+        "boxes": Field(
+            ListOf(
+                Table(
+                    {
+                        "id": Field(Str(), "the box's id (L01 ... for landing boxes)"),
+                        "title": Field(Str(), "its title", False),
+                        "links": Field(ListOf(Str()), "the hexes it leads to", False),
+                        "props": Field(PROPS, "properties (sector, index)", False),
+                        "source": Field(Provenance(), "where it comes from"),
+                    }
+                ),
+                unique_by="id",
+            ),
+            "off-map boxes: the landing boxes at sea and the holding boxes",
+        ),
+        "links": Field(ListOf(Table({}, open=True)), "printed links", False),
+    },
+    doc="The map (a kernel board file).",
+)
+
+
+def _movement_classes(node: Node, problems: Problems) -> None:
+    classes = node.get("class")
+    if classes is None or not isinstance(classes.value, list):
+        return
+    names = {c.get("name") for c in classes.value if isinstance(c, dict)}
+    for need in MOVE_CLASSES:
+        if need not in names:
+            problems.append(classes.error(f"movement class {need!r} is missing"))
+
+
+COSTS = Table({}, open=True, values=Int(0, 20))
+MOVEMENT_SCHEMA = Table(
+    {
+        "class": Field(
+            ListOf(
+                Table(
+                    {
+                        "name": Field(Str(MOVE_CLASSES), "the movement class"),
+                        "enter": Field(COSTS, "points to enter a hex, by terrain"),
+                        "sides": Field(COSTS, "points to cross a hexside, by feature"),
+                        "gated": Field(
+                            ListOf(Str(), unique=True), "sides open only with the draw", False
+                        ),
+                        "source": Field(Provenance(), "where it comes from"),
+                    }
+                ),
+                unique_by="name",
+            ),
+            "the movement classes",
+        ),
+    },
+    doc="Movement costs per movement class (terrain not listed cannot be entered).",
+    checks=[Check("every movement class (foot, climber, vehicle) is given", _movement_classes)],
+)
 
 
 @attrs.frozen

@@ -28,6 +28,7 @@ from omaha.kernel.data import Node, Source
 from omaha.kernel.decks import Deck
 from omaha.kernel.dice import Dice
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Bool, Check, Field, Int, ListOf, Problems, Provenance, Str, Table
 
 #: The card events the rules know (``data/deck.toml`` describes each).
 EVENT_IDS = (
@@ -220,3 +221,73 @@ def picks_for(scen: HasCards, card_ids: Sequence[str]) -> list[int]:
         picks.append(i)
         discards.append(pile.pop(i))
     return picks
+
+
+# ----------------------------------------------------------------------------
+# The file's schema (issue 14): what ``load_deck`` reads, checked all at once
+# ----------------------------------------------------------------------------
+def _every_event(node: Node, problems: Problems) -> None:
+    """Every event the rules know is described once (the cards' effects need them)."""
+    events = node.get("events")
+    if events is None or not isinstance(events.value, list):
+        return
+    named = {e.get("id") for e in events.value if isinstance(e, dict)}
+    missing = [e for e in EVENT_IDS if e not in named]
+    if missing:
+        problems.append(events.error(f"events missing: {', '.join(missing)}"))
+
+
+def _cards_name_events(node: Node, problems: Problems) -> None:
+    """Every run of cards carries an event the file describes."""
+    events, cards = node.get("events"), node.get("cards")
+    if cards is None or not isinstance(cards.value, list):
+        return
+    named = (
+        {e.get("id") for e in events.value if isinstance(e, dict)}
+        if events is not None and isinstance(events.value, list)
+        else set()
+    )
+    for entry in cards.as_list():
+        ev = entry.get("event")
+        if ev is not None and isinstance(ev.value, str) and ev.value not in named:
+            problems.append(ev.error(f"{ev.value!r} is not an event of this deck"))
+
+
+SCHEMA = Table(
+    {
+        "events": Field(
+            ListOf(
+                Table(
+                    {
+                        "id": Field(Str(EVENT_IDS), "the event"),
+                        "name": Field(Str(), "as printed on the card"),
+                        "once": Field(Bool(), "a one-off arrival: no effect when drawn again"),
+                        "effect": Field(Str(), "what this library does"),
+                        "source": Field(Provenance(), "where the event comes from"),
+                    }
+                ),
+                unique_by="id",
+            ),
+            "the card events",
+        ),
+        "cards": Field(
+            ListOf(
+                Table(
+                    {
+                        "value": Field(Int(1, 6), "the card's value (a d6 may replace it)"),
+                        "event": Field(Str(), "the event printed on it"),
+                        "count": Field(Int(1, 60), "how many such cards"),
+                        "source": Field(Provenance(), "where the cards come from"),
+                    }
+                ),
+                min_len=1,
+            ),
+            "the cards, in runs of equal cards",
+        ),
+    },
+    doc="The action deck (`deck`): the events and the cards (LnL Omaha: Action Cards).",
+    checks=(
+        Check("Every event the rules know is described.", _every_event),
+        Check("Every card's event is described in the file.", _cards_name_events),
+    ),
+)

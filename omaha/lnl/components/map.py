@@ -14,6 +14,7 @@ from omaha.kernel.data import Node, Source
 from omaha.kernel.hexes import Hex
 from omaha.kernel.labels import LabelError
 from omaha.kernel.scenario import ProvenanceItem
+from omaha.kernel.schema import Bool, Field, Int, ListOf, Provenance, Str, Table
 from omaha.lnl import rules
 
 
@@ -119,6 +120,13 @@ class MapTables:
             and any(b.terrain[x] == "beach" for x in b.neighbours[c])
         )
         self.victory: tuple[int, ...] = tuple(sorted(victory))
+        #: The draw exits by name (a hex's ``exit`` property), each its hexes in board order.
+        exits: dict[str, list[int]] = {}
+        for c in range(n):
+            name = b.prop(c, "exit")
+            if isinstance(name, str):
+                exits.setdefault(name, []).append(c)
+        self.exits: dict[str, tuple[int, ...]] = {k: tuple(exits[k]) for k in sorted(exits)}
         # Reading R18 (READINGS.md): naval gunfire comes from the sea, to the north.
         row = [b.layout.to_offset(b.hex(c))[1] for c in range(n)]
         self.sea_sheltered: tuple[bool, ...] = tuple(
@@ -293,3 +301,93 @@ class MapTables:
 
 #: Per hex, per neighbour (in board order): the step's cost plain and with engineers.
 StepCosts = tuple[tuple[tuple[int | None, int | None], ...], ...]
+
+
+# ----------------------------------------------------------------------------
+# The file's schema (issue 14): a kernel hex map with LnL Omaha's terrain
+# ----------------------------------------------------------------------------
+TERRAINS = ("ocean", "part_ocean", "beach", "open", "farmland", "woods", "town")
+FEATURES = ("road", "fortification", "victory")
+_LABEL = Str(
+    pattern=r"[A-Z][0-9]{1,2}(\.\.[A-Z][0-9]{1,2})?",
+    meaning="a hex label like K4, or a run of a row like K2..K18",
+)
+_TERRAIN = Table(
+    {
+        "colour": Field(Str(pattern="#[0-9a-fA-F]{6}", meaning="a colour #rrggbb"), "its fill"),
+        "source": Field(Provenance(), "where the terrain comes from"),
+    }
+)
+_CELL = Table(
+    {
+        "at": Field(ListOf(_LABEL, unique=True, single=True), "the hexes this entry describes"),
+        "terrain": Field(Str(TERRAINS), "their terrain (Terrain Effects Chart)", False),
+        "features": Field(
+            ListOf(Str(FEATURES), unique=True), "road, fortification, victory", False
+        ),
+        "props": Field(
+            Table(
+                {
+                    "exit": Field(Str(), "the draw exit the hex belongs to (D-1, D-3)", False),
+                    "entry": Field(Str(), "the force entering here", False),
+                }
+            ),
+            "named properties",
+            False,
+        ),
+        "absent": Field(Bool(), "not on the map", False, False),
+        "source": Field(Provenance(), "where the hexes come from"),
+    }
+)
+_HEXSIDE = Table(
+    {
+        "sides": Field(ListOf(ListOf(_LABEL, min_len=2), min_len=1), "pairs of adjacent hexes"),
+        "feature": Field(Str(("crest",)), "the hexside feature (a crest)"),
+        "up": Field(Str(("first", "second")), "which hex of each pair is uphill", False),
+        "source": Field(Provenance(), "where the hexsides come from"),
+    }
+)
+#: ``map.toml``: a kernel board file on a pointy-topped hex grid labelled letter-number.
+SCHEMA = Table(
+    {
+        "map": Field(
+            Table(
+                {
+                    "id": Field(Str(), "the map's id"),
+                    "title": Field(Str(), "its title"),
+                    "grid": Field(Str(("hex",)), "a hex grid"),
+                    "orientation": Field(Str(("pointy", "flat")), "hex orientation"),
+                    "offset": Field(Str(("odd", "even")), "which rows sit half a hex over"),
+                    "labels": Field(Str(("letter-number",)), "labels like K4 (row, column)"),
+                    "rows": Field(ListOf(Str(pattern="[A-Z]"), min_len=2), "first and last row"),
+                    "columns": Field(ListOf(Int(1, 99), min_len=2), "first and last column"),
+                    "default_terrain": Field(Str(TERRAINS), "terrain of hexes not listed"),
+                    "source": Field(Provenance(), "where the map comes from"),
+                }
+            ),
+            "the map",
+        ),
+        "terrain": Field(
+            Table({t: Field(_TERRAIN, f"the {t} legend", False) for t in TERRAINS}),
+            "the legend's colours",
+            False,
+        ),
+        "cells": Field(ListOf(_CELL), "hexes with their terrain, features and properties"),
+        "hexsides": Field(ListOf(_HEXSIDE), "crest hexsides", False),
+        "boxes": Field(
+            ListOf(
+                Table(
+                    {
+                        "id": Field(Str(), "the box's id"),
+                        "title": Field(Str(), "as shown", False),
+                        "source": Field(Provenance(), "where the box comes from"),
+                    }
+                ),
+                unique_by="id",
+            ),
+            "off-map boxes (reinforcements, eliminated)",
+            False,
+        ),
+    },
+    doc="The map (`map`): a hex grid, rows A (inland) to N (the sea), columns 1-18.",
+)

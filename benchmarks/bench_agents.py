@@ -1,0 +1,157 @@
+"""Issue 15: games/s through the agent adapters next to the direct API, every game.
+
+    python -m benchmarks.bench_agents [--games N] [--rounds R] [--game G ...]
+
+The same games (the dice seed each adapter's reset gives) and a uniform random policy
+over the legal actions, played three ways, in turns, CPU time, medians over rounds:
+the protocol directly (``legal_actions`` and ``apply``); PettingZoo's AEC loop (an
+observation and a mask at every step); OpenSpiel's sampled-chance game (a
+``legal_actions`` list and an ``observation_tensor`` at every step). The cost of an
+adapter is its time over the direct API's for the same games (so the direct API is
+timed twice: on the games PettingZoo's seeding gives and on OpenSpiel's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import omaha
+
+Runner = Callable[[str, list[int], int], tuple[int, float]]
+
+
+def direct(game: str, seeds: list[int], policy_seed: int) -> tuple[int, float]:
+    """Random play through the protocol: (decisions, CPU seconds)."""
+    g = omaha.load(game)
+    rng = np.random.default_rng(policy_seed)
+    decisions = 0
+    start = time.process_time()
+    for seed in seeds:
+        st = g.new_state(seed=seed)
+        while not st.is_terminal():
+            actions = st.legal_actions()
+            st.apply(actions[int(rng.integers(len(actions)))])
+            decisions += 1
+    return decisions, time.process_time() - start
+
+
+def pettingzoo(game: str, seeds: list[int], policy_seed: int) -> tuple[int, float]:
+    """The same games through PettingZoo's AEC loop (observation and mask each step)."""
+    from omaha.integrations.pettingzoo import raw_env
+
+    env = raw_env(game)
+    rng = np.random.default_rng(policy_seed)
+    decisions = 0
+    start = time.process_time()
+    for seed in seeds:
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _reward, done, _cut, _info = env.last()
+            if done:
+                env.step(None)
+                continue
+            codes = np.flatnonzero(obs["action_mask"])
+            env.step(int(codes[int(rng.integers(len(codes)))]))
+            decisions += 1
+    return decisions, time.process_time() - start
+
+
+def openspiel(game: str, seeds: list[int], policy_seed: int) -> tuple[int, float]:
+    """The same games through OpenSpiel (legal action list and observation each step)."""
+    import pyspiel
+
+    from omaha.integrations import openspiel as adapter
+
+    adapter.register_all()
+    short = adapter.short_name(omaha.load(game))
+    rng = np.random.default_rng(policy_seed)
+    decisions = 0
+    start = time.process_time()
+    for seed in seeds:
+        ospiel = pyspiel.load_game(short, {"seed": seed})
+        st = ospiel.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():  # sampled mode has none; explicit mode would
+                outcomes = st.chance_outcomes()
+                st.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                continue
+            st.observation_tensor(st.current_player())
+            legal = st.legal_actions()
+            st.apply_action(legal[int(rng.integers(len(legal)))])
+            decisions += 1
+    return decisions, time.process_time() - start
+
+
+def game_seeds(game: str, seeds: list[int]) -> list[int]:
+    """The dice seed PettingZoo's ``reset(seed=s)`` gives each game."""
+    from omaha.integrations.pettingzoo import raw_env
+
+    env = raw_env(game)
+    out = []
+    for seed in seeds:
+        env.reset(seed=seed)
+        assert env.state is not None and env.state.seed is not None
+        out.append(env.state.seed)
+    return out
+
+
+def measure(game: str, games: int, rounds: int) -> dict[str, Any]:
+    seeds = list(range(1000, 1000 + games))
+    dice = game_seeds(game, seeds)
+    # PettingZoo seeds the dice through SeedSequence; OpenSpiel's seed parameter is a
+    # C++ int, so its games are the small seeds themselves: each adapter is set against
+    # the direct API on its own games
+    runs: dict[str, tuple[Runner, list[int]]] = {
+        "direct": (direct, dice),
+        "pettingzoo": (pettingzoo, seeds),
+    }
+    try:
+        import pyspiel  # noqa: F401
+
+        runs["direct, small seeds"] = (direct, seeds)
+        runs["openspiel"] = (openspiel, seeds)
+    except ImportError:
+        pass
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    steps: dict[str, int] = {}
+    for k in range(rounds):
+        for name, (run, run_seeds) in runs.items():
+            decisions, seconds = run(game, run_seeds, k)
+            rates[name].append(games / seconds)
+            steps[name] = decisions
+    medians = {name: statistics.median(r) for name, r in rates.items()}
+    return {"rates": medians, "decisions": {n: d / games for n, d in steps.items()}}
+
+
+BASELINE = {"pettingzoo": "direct", "openspiel": "direct, small seeds"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games a round (default 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    args = parser.parse_args()
+    print(f"{'game':<15}{'through':<21}{'games/s':>10}{'us/decision':>13}{'cost':>9}")
+    for game in args.game or omaha.games():
+        try:
+            omaha.load(game).action_space()
+        except NotImplementedError as exc:
+            print(f"{game:<15}{exc}")
+            continue
+        fig = measure(game, args.games, args.rounds)
+        for name, rate in fig["rates"].items():
+            per = 1e6 / (rate * fig["decisions"][name])
+            base = BASELINE.get(name)
+            cost = f"{(fig['rates'][base] / rate - 1) * 100:+8.0f}%" if base else ""
+            print(f"{game:<15}{name:<21}{rate:10.2f}{per:13.1f}{cost:>9}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
