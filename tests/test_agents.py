@@ -93,6 +93,28 @@ def test_plan_classes_are_left_out_and_undeclared_domains_named() -> None:
         ActionSpace([Volley], {"size": range(60_000)})
 
 
+@attrs.frozen
+class Charge(Action):
+    notation = "charge {to} from {start}"
+    to: str
+    start: str
+
+
+def test_a_class_may_be_numbered_by_its_declared_combinations() -> None:
+    pairs = [("B", "A"), ("A", "B"), ("C", "B")]  # only neighbours charge each other
+    space = ActionSpace([Volley, Charge], {"size": range(1, 4), "Charge": pairs})
+    assert space.size == 3 * 2 + len(pairs)
+    assert [space.decode(6 + i) for i in range(len(pairs))] == [Charge(*p) for p in pairs]
+    assert space.encode(Charge("C", "B")) == 8
+    assert space.decode(5) == Volley(3, True)
+    with pytest.raises(EncodingError, match="outside its domain"):
+        space.encode(Charge("A", "C"))
+    with pytest.raises(EncodingError, match="repeats a combination"):
+        ActionSpace([Charge], {"Charge": [("A", "B"), ("A", "B")]})
+    with pytest.raises(EncodingError, match="one value per field"):
+        ActionSpace([Charge], {"Charge": [("A",)]})
+
+
 def test_observation_hides_what_the_player_may_not_see() -> None:
     state = GAME.new_state(seed=2)
     layout = GAME.observation_layout()

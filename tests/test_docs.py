@@ -50,7 +50,7 @@ def test_code_blocks_run(path: Path, tmp_path: Path) -> None:
 
 
 #: Games whose rules.py functions do not all carry a worked example yet (strict xfail).
-DOCTESTS_PENDING: set[str] = {"tcs"}
+DOCTESTS_PENDING: set[str] = set()
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,11 @@ fields' domain sizes (mixed radix, first field most significant). The same
 thing in every state: what agents need for a fixed ``Discrete`` action space and
 a legal-action mask. (The CLI's numbered menu is a menu, not this.)
 
+A class whose fields only go together in a few ways (an assault from a hex to a
+neighbouring hex) may instead declare its joint domain under its class name: the
+combinations of field values, one tuple each in field order (``"Assault": [("A1.02",
+"A1.01"), ...]``); its block numbers those combinations, not the whole product.
+
 Classes with a tuple field (whole plans such as a set-up) are not encoded: each
 game offers a listed route to the same result (small steps, or a listed plan).
 """
@@ -40,6 +45,9 @@ class _Block:
     domains: tuple[tuple[Any, ...], ...]
     index: tuple[Mapping[Any, int], ...]
     size: int
+    #: the declared combinations of a jointly numbered class (empty: the product)
+    joint: tuple[tuple[Any, ...], ...] = ()
+    joint_index: Mapping[tuple[Any, ...], int] = attrs.field(factory=dict)
 
 
 def encodable(cls: type[Action]) -> bool:
@@ -72,6 +80,20 @@ def _domain(
     return values
 
 
+def _joint_block(
+    cls: type[Action], names: tuple[str, ...], combinations: Sequence[Any], offset: int
+) -> _Block:
+    """The block of a class numbered by its declared combinations of field values."""
+    joint = tuple(tuple(c) for c in combinations)
+    for c in joint:
+        if len(c) != len(names):
+            raise EncodingError(f"{cls.__name__}: {c!r} does not give one value per field {names}")
+    index = {c: i for i, c in enumerate(joint)}
+    if len(index) != len(joint):
+        raise EncodingError(f"the joint domain of {cls.__name__} repeats a combination")
+    return _Block(cls, offset, names, (), (), len(joint), joint, index)
+
+
 class ActionSpace:
     """The numbering of one game's encodable actions for one scenario."""
 
@@ -85,6 +107,11 @@ class ActionSpace:
                 continue
             hints = field_hints(cls)
             names = tuple(hints)
+            if cls.__name__ in declared:
+                block = _joint_block(cls, names, declared[cls.__name__], offset)
+                blocks.append(block)
+                offset += block.size
+                continue
             domains = tuple(_domain(cls, n, hints[n], declared) for n in names)
             size = 1
             for d in domains:
@@ -123,6 +150,12 @@ class ActionSpace:
         block = self._by_class.get(type(action))
         if block is None:
             raise EncodingError(f"{type(action).__name__} actions are not encoded")
+        if block.joint:
+            values = tuple(getattr(action, name) for name in block.names)
+            try:
+                return block.offset + block.joint_index[values]
+            except (KeyError, TypeError):
+                raise EncodingError(f"{action}: {values!r} is outside its domain") from None
         code = 0
         for name, index, domain in zip(block.names, block.index, block.domains, strict=True):
             value = getattr(action, name)
@@ -146,6 +179,8 @@ class ActionSpace:
                 hi = mid - 1
         block = self._blocks[lo]
         rest = code - block.offset
+        if block.joint:
+            return block.cls(**dict(zip(block.names, block.joint[rest], strict=True)))
         values: list[Any] = []
         for domain in reversed(block.domains):
             rest, position = divmod(rest, len(domain))

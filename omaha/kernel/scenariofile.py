@@ -167,7 +167,7 @@ def _take_game(root: Node, game: str | None) -> str | None:
         return None
     named = scen.req("game")
     if not isinstance(named.value, str):
-        raise named.error("must be a game's name (a string), e.g. game = \"lnl\"")
+        raise named.error('must be a game\'s name (a string), e.g. game = "lnl"')
     if game is not None and named.value != game:
         raise named.error(f"this file is for {named.value!r}, not {game!r}")
     del scen.value["game"]

@@ -478,12 +478,20 @@ class Retreat(TcsAction):
 
 
 @attrs.frozen(slots=False, cache_hash=True)
-class Overwatch(TcsAction):
-    """A stack fires at an overwatch trigger (series 15.0)."""
+class OverwatchAt(TcsAction):
+    """Answer the overwatch trigger in this hex (series 15.0), when several hexes
+    triggered it (a fire combat of several stacks); the stack is chosen next."""
 
-    notation = "overwatch {start} at {at}"
-    start: str
+    notation = "overwatch at {at}"
     at: str
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class Overwatch(TcsAction):
+    """The stack in ``start`` fires at the overwatch trigger (series 15.0)."""
+
+    notation = "overwatch from {start}"
+    start: str
 
 
 @attrs.frozen(slots=False, cache_hash=True)
@@ -575,6 +583,7 @@ ACTIONS: tuple[type[Action], ...] = (
     PointFire,
     Assault,
     Retreat,
+    OverwatchAt,
     Overwatch,
     NoOverwatch,
     Test,

@@ -64,6 +64,7 @@ from omaha.tcs.actions import (
     OpSheet,
     Overdraft,
     Overwatch,
+    OverwatchAt,
     PlacePillbox,
     PlaceRocketPit,
     PointFire,
@@ -87,7 +88,7 @@ from omaha.tcs.actions import (
     WithAll,
 )
 from omaha.tcs.core import AWAIT, Decision, TcsCore
-from omaha.tcs.procedures.action import MENUS, STACK, menu_list, stack_movers
+from omaha.tcs.procedures.action import MENUS, STACK, menu_list, overwatch_answers, stack_movers
 from omaha.tcs.procedures.movement import (
     command_free,
     first_steps,
@@ -775,18 +776,25 @@ def fire(legal: tuple[Action, ...]) -> Action:
 
 
 def overwatch(s: TcsCore, legal: tuple[Action, ...]) -> Action:
-    """Fire at every trigger with the stack that hits hardest."""
-    options = [a for a in legal if isinstance(a, Overwatch)]
-    if not options:
+    """Fire at every trigger with the stack that hits hardest (where several hexes
+    triggered it, first the hex that stack fires at)."""
+    if not any(isinstance(a, Overwatch | OverwatchAt) for a in legal):
         return NoOverwatch()
     units = s.scenario.units
     side = s.trigger["side"] if s.trigger else "US"
 
-    def power(a: Overwatch) -> tuple[int, str]:
-        here = s.side_units_at(s.cell(a.start), side)
-        return (
-            -sum(units[i].area_firepower(s.steps[i]) + units[i].type.point for i in here),
-            str(a),
+    def power(a: int) -> int:
+        return -sum(
+            units[i].area_firepower(s.steps[i]) + units[i].type.point
+            for i in s.side_units_at(a, side)
         )
 
-    return min(options, key=power)
+    answers = overwatch_answers(s)
+    best = min(
+        (power(a), f"{s.label(a)} at {label}", label, a)
+        for label, stacks in answers
+        for a in stacks
+    )
+    if any(isinstance(a, OverwatchAt) for a in legal):
+        return OverwatchAt.of(best[2])
+    return Overwatch.of(s.label(best[3]))

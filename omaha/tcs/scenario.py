@@ -1,14 +1,22 @@
-"""TCS Omaha scenarios: the map, tables, order of battle, plans, set-ups and options.
+"""TCS Omaha scenarios: the shipped ids, the file schemas, the scenario record and
+its loader.
 
-A scenario file (``data/scenarios/<id>.toml``)::
+A scenario file follows the contract every game shares
+(:mod:`omaha.kernel.scenariofile`)::
 
     [scenario]
+    game = "tcs"                 # optional: the game the file is for (omaha validate)
     id = "landing"
     title = "..."
     start = "0640 6 June"        # first turn
     end = "1300 6 June"          # last turn played (or turns = [...] explicitly)
     weather = "clear"            # clear: US airpower rolls every turn (2.10)
     source = "..."
+    extends = "d-day"            # optional: start from a shipped scenario (or a file)
+
+    [components]                 # optional: map, tables, series, oob, german; a shipped
+    german = "my_german.toml"    # name (data/<name>.toml) or a file next to this one
+    [overrides.tables]           # optional: change parts of a component in place
 
     [options]                    # all optional, default false
     historical_29th = false      # 2.7a strictly historical game
@@ -20,7 +28,7 @@ A scenario file (``data/scenarios/<id>.toml``)::
     [german]
     pillboxes = 24               # pill box units set up (their number sets 2.1i)
     rocket_pits = 10             # 3.4
-    forces = "../german.toml"    # the German forces (default); formations = [...] a subset
+    formations = [...]           # optional: the formations in play (default all)
     release_dice = 1             # 3.1 Variable Reinforcement Table of the scenario
     release = [{ low = 1, high = 4, result = "none" }, ...]   # none, release, variable
     variable_dice = 2
@@ -41,18 +49,21 @@ A scenario file (``data/scenarios/<id>.toml``)::
     levels = [{ points = 40, level = "US decisive victory", winner = "US" }, ...]
     source = "..."
 
-    [plans]                      # shipped landing plans the US may commit whole
-    historical = "../plans/historical.toml"
-    [setups]                     # shipped German set-ups
-    historical = "../setups/historical.toml"
+    [plans]                      # landing plans the US may commit whole: a shipped
+    historical = "historical"    # name (data/plans/<name>.toml) or a file next to this one
+    [setups]                     # German set-ups, likewise (data/setups/)
+    historical = "historical"
 
-Paths are relative to the scenario file. Every component records its source
-for ``omaha provenance tcs``. :func:`load_scenario` is the one loader.
+:data:`SCHEMAS` checks the scenario file (with the cross-field rules: turns within
+the game, victory thresholds, release tables, units set up once) and every
+component file; :func:`problems` reports them all at once, then the checks that
+need the whole scenario built. :func:`load_scenario` is the one loader; the text
+of every custom file it reads goes into ``Scenario.files``, so game records replay
+anywhere.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -60,20 +71,337 @@ import attrs
 from omaha.errors import ScenarioError
 from omaha.kernel.board import Board
 from omaha.kernel.boardfile import board_from_node
-from omaha.kernel.data import Node, Source, content_hash, load_toml
+from omaha.kernel.data import Node, Source, content_hash, load_toml, parse_toml
 from omaha.kernel.scenario import ProvenanceItem, Scenario
+from omaha.kernel.scenariofile import ScenarioFiles, resolve
+from omaha.kernel.schema import (
+    Bool,
+    Check,
+    Field,
+    Int,
+    ListOf,
+    Problems,
+    Provenance,
+    Str,
+    Table,
+    raise_first,
+    validate,
+)
 from omaha.kernel.turns import Turn
 from omaha.tcs.components.beach import Beach
-from omaha.tcs.components.german import GermanForces, load_german
-from omaha.tcs.components.oob import Oob, Unit, load_oob
+from omaha.tcs.components.german import GermanForces, german_from_node
+from omaha.tcs.components.oob import Oob, Unit, oob_from_node
 from omaha.tcs.components.plan import Plan, PlanRules, plan_from_node
-from omaha.tcs.components.series import Series, load_series
-from omaha.tcs.components.tables import DATA, Tables, load_tables
+from omaha.tcs.components.series import Series, series_from_node
+from omaha.tcs.components.tables import DATA, Tables, tables_from_node
 from omaha.tcs.components.turns import MONTH, check_track, is_day, parse_time, turn_labels
 
 #: The shipped scenarios, the default first.
 SHIPPED: tuple[str, ...] = ("landing", "e1-draw", "d-day")
 SCENARIOS = DATA / "scenarios"
+#: Component kind -> the shipped file a scenario takes unless it names another.
+COMPONENTS: dict[str, str] = {
+    "map": "map",
+    "tables": "tables",
+    "series": "series",
+    "oob": "oob",
+    "german": "german",
+}
+
+
+# ------------------------------------------------------------------ the schemas
+def _value(node: Node, key: str) -> object:
+    child = node.get(key) if isinstance(node.value, dict) else None
+    return None if child is None else child.value
+
+
+def _turn_labels(scen: Node) -> list[str] | None:
+    """The turns a ``[scenario]`` table gives, or None when they cannot be read."""
+    try:
+        turns = _value(scen, "turns")
+        if isinstance(turns, list) and all(isinstance(t, str) for t in turns):
+            for t in turns:
+                parse_time(t)
+            return list(turns)
+        start, end = _value(scen, "start"), _value(scen, "end")
+        if isinstance(start, str) and isinstance(end, str):
+            return turn_labels(start, end)
+    except ValueError:
+        return None
+    return None
+
+
+def _game_length(node: Node, problems: Problems) -> None:
+    """Turns given one way (start and end, or a list), readable, in order."""
+    has = {k for k in ("start", "end", "turns") if node.get(k) is not None}
+    if "turns" in has and has & {"start", "end"}:
+        problems.append(node.error("give start and end, or turns, not both"))
+        return
+    if "turns" not in has and has != {"start", "end"}:
+        problems.append(node.error("needs start and end (or turns)"))
+        return
+    try:
+        if "turns" in has:
+            labels = [x for x in _value(node, "turns") or [] if isinstance(x, str)]  # type: ignore[attr-defined]
+            times = [parse_time(t) for t in labels]
+            if times != sorted(times) or len(set(times)) != len(times):
+                problems.append(node.req("turns").error("turns must run forward, each once"))
+        else:
+            start, end = _value(node, "start"), _value(node, "end")
+            if (
+                isinstance(start, str)
+                and isinstance(end, str)
+                and parse_time(end) < parse_time(start)
+            ):
+                problems.append(node.req("end").error(f"{end!r} is before {start!r}"))
+    except ValueError as exc:
+        problems.append(node.error(str(exc)))
+
+
+def _bands_cover(key: str, value_key: str, dice_key: str, default_dice: int) -> Check:
+    def check(node: Node, problems: Problems) -> None:
+        table = node.get(key)
+        if table is None or not isinstance(table.value, list):
+            return
+        dice = _value(node, dice_key)
+        dice = dice if isinstance(dice, int) and not isinstance(dice, bool) else default_dice
+        want = dice
+        for k, row in enumerate(table.as_list()):
+            lo, hi = _value(row, "low"), _value(row, "high")
+            if not isinstance(lo, int) or not isinstance(hi, int):
+                return
+            if lo != want or hi < lo:
+                problems.append(table.as_list()[k].error(f"rows must run from {dice} without gaps"))
+                return
+            want = hi + 1
+        if want != 6 * dice + 1:
+            problems.append(table.error(f"the table must cover {dice}-{6 * dice}"))
+
+    return Check(f"`{key}` rows cover every roll of `{dice_key}` dice, in order", check)
+
+
+def _us_set_up_once(node: Node, problems: Problems) -> None:
+    setup = node.get("setup")
+    if setup is None or not isinstance(setup.value, list):
+        return
+    seen: dict[str, int] = {}
+    for k, item in enumerate(setup.as_list()):
+        if not isinstance(item.value, str):
+            continue
+        name, at, label = item.value.partition("@")
+        if not at or not label:
+            problems.append(item.error(f"{item.value!r} is not UNIT@HEX (e.g. 'E/2/16@A14.15')"))
+        elif name in seen:
+            problems.append(item.error(f"{name} is set up twice (also at [{seen[name]}])"))
+        else:
+            seen[name] = k
+
+
+def _levels_in_order(node: Node, problems: Problems) -> None:
+    levels = node.get("levels")
+    if levels is None or not isinstance(levels.value, list):
+        return
+    points = [_value(lv, "points") for lv in levels.as_list()]
+    if not all(isinstance(x, int) for x in points):
+        return
+    if points != sorted(points, reverse=True):  # type: ignore[type-var]
+        problems.append(levels.error("levels go from the highest threshold down"))
+    if len(set(points)) != len(points):
+        problems.append(levels.error("two levels have the same threshold"))
+
+
+def _early_by_a_turn(node: Node, problems: Problems) -> None:
+    """Checked from the whole file: ``victory.early_by`` is a turn of the scenario."""
+    scen, victory = node.get("scenario"), node.get("victory")
+    if scen is None or victory is None or not isinstance(victory.value, dict):
+        return
+    early = victory.get("early_by")
+    labels = _turn_labels(scen)
+    if early is not None and labels is not None and early.value not in labels:
+        problems.append(early.error(f"{early.value!r} is not a turn of this scenario"))
+
+
+def _formations_in_play(node: Node, problems: Problems) -> None:
+    """The second release table names only formations in play."""
+    german = node.get("german")
+    if german is None or not isinstance(german.value, dict):
+        return
+    listed = _value(german, "formations")
+    variable = german.get("variable")
+    if not isinstance(listed, list) or variable is None or not isinstance(variable.value, list):
+        return
+    for row in variable.as_list():
+        f = _value(row, "formation")
+        if isinstance(f, str) and f not in listed:
+            problems.append(row.error(f"{f!r} is not among german.formations"))
+
+
+TIME = r"\d{4} \d{1,2} June"
+SCENARIO = Table(
+    {
+        "id": Field(Str(), "the scenario's name"),
+        "title": Field(Str(), "its title"),
+        "source": Field(Provenance(), "where the scenario comes from"),
+        "extends": Field(Str(), "a scenario to start from (shipped id or file)", required=False),
+        "start": Field(Str(pattern=TIME, meaning="a turn like '0640 6 June'"), "first turn", False),
+        "end": Field(Str(pattern=TIME, meaning="a turn like '2140 6 June'"), "last turn", False),
+        "turns": Field(
+            ListOf(Str(pattern=TIME, meaning="a turn like '0640 6 June'"), unique=True, min_len=1),
+            "the turns, listed (instead of start and end)",
+            False,
+        ),
+        "weather": Field(Str(("clear", "overcast")), "clear: US airpower every turn (2.10)", False),
+    },
+    doc="The scenario: its name and its turns (20 minutes by day, an hour by night).",
+    checks=[Check("start and end (or turns) in order", _game_length)],
+)
+OPTIONS = Table(
+    {
+        "historical_29th": Field(Bool(), "2.7a: the strictly historical game", False),
+        "no_opsheets": Field(Bool(), "2.3b: no US op sheets until after the landing", False),
+        "nfst": Field(Bool(), "2.6d: the optional Naval Fire Support Teams", False),
+        "pillbox_variant": Field(Bool(), "3.3g variant: pill boxes anywhere ashore", False),
+        "landing": Field(Bool(), "false: no landing system, the US starts ashore", False),
+    },
+    doc="Options, all false unless given (landing: true).",
+)
+BAND = Table(
+    {
+        "low": Field(Int(1, 12), "lowest roll of the row"),
+        "high": Field(Int(1, 12), "highest roll of the row"),
+        "result": Field(Str(("none", "release", "variable")), "what the row gives"),
+    }
+)
+VARIABLE_BAND = Table(
+    {
+        "low": Field(Int(1, 12), "lowest roll of the row"),
+        "high": Field(Int(1, 12), "highest roll of the row"),
+        "formation": Field(Str(), "the German formation released"),
+    }
+)
+GERMAN = Table(
+    {
+        "pillboxes": Field(Int(0, 99), "pill boxes set up (their number sets 2.1i)"),
+        "rocket_pits": Field(Int(0, 99), "rocket pits set up (3.4)"),
+        "formations": Field(
+            ListOf(Str(), unique=True), "the formations in play (omitted: all)", False
+        ),
+        "release_dice": Field(Int(1, 2), "dice of the Variable Reinforcement Table (3.1)", False),
+        "release": Field(ListOf(BAND, min_len=1), "the Variable Reinforcement Table", False),
+        "variable_dice": Field(Int(1, 2), "dice of its second table", False),
+        "variable": Field(ListOf(VARIABLE_BAND, min_len=1), "the second table", False),
+        "source": Field(Provenance(), "where the German set-up comes from"),
+    },
+    doc="The German forces of the scenario and its release tables (3.1, 3.3g, 3.4).",
+    checks=[
+        _bands_cover("release", "result", "release_dice", 1),
+        _bands_cover("variable", "formation", "variable_dice", 2),
+        Check("the second table names formations in play", _formations_in_play),
+    ],
+)
+US = Table(
+    {
+        "setup": Field(ListOf(Str(), min_len=1), "units or formations at hexes: 'E/2/16@A14.15'"),
+        "source": Field(Provenance(), "where the set-up comes from"),
+    },
+    doc="US units ashore at the start (a scenario without the landing).",
+    checks=[Check("each unit set up once, as UNIT@HEX", _us_set_up_once)],
+)
+LEVEL = Table(
+    {
+        "points": Field(Int(), "the threshold: at least this many points"),
+        "level": Field(Str(), "the level's name"),
+        "winner": Field(Str(("US", "German")), "who wins at this level"),
+    }
+)
+VICTORY = Table(
+    {
+        "exit_points": Field(Int(0, 99), "points per draw exit opened"),
+        "early_exit_points": Field(Int(0, 99), "more per exit opened by early_by"),
+        "early_by": Field(Str(pattern=TIME, meaning="a turn like '1200 6 June'"), "the turn"),
+        "village_points": Field(Int(0, 99), "points per village held at the end"),
+        "strongpoint_points": Field(Int(0, 99), "points per strongpoint cleared"),
+        "us_loss_steps": Field(Int(1, 999), "one point off per this many US steps lost"),
+        "levels": Field(ListOf(LEVEL, min_len=1), "the levels, highest threshold first"),
+        "source": Field(Provenance(), "where the victory conditions come from"),
+    },
+    doc="Victory conditions (none: the game ends with no winner).",
+    checks=[Check("thresholds from the highest down, each once", _levels_in_order)],
+)
+NAMED_FILES = Table(
+    {},
+    open=True,
+    values=Str(),
+    doc="name -> a shipped name, or a .toml file next to the scenario",
+)
+
+
+#: Every file of a scenario: the scenario file and each component kind.
+SCHEMAS: dict[str, Table] = {
+    "scenario": Table(
+        {
+            "scenario": Field(SCENARIO, "the scenario"),
+            "components": Field(
+                Table(
+                    {
+                        k: Field(Str(), f"the {k} file (omitted: the shipped `{v}`)", False)
+                        for k, v in COMPONENTS.items()
+                    }
+                ),
+                "the component files: a shipped name, or a .toml file next to this one",
+                required=False,
+            ),
+            "overrides": Field(
+                Table({}, open=True),
+                "changes to components by kind (map, tables, series, oob, german), merged "
+                "key by key, entries with an id by id; a changed entry states its own source",
+                required=False,
+            ),
+            "options": Field(OPTIONS, "rules options", False),
+            "german": Field(GERMAN, "the German forces and release tables"),
+            "us": Field(US, "US units ashore at the start", False),
+            "victory": Field(VICTORY, "victory conditions", False),
+            "plans": Field(NAMED_FILES, "landing plans the US may commit whole (2.1)", False),
+            "setups": Field(NAMED_FILES, "German set-ups (3.3g, 3.4)", False),
+        },
+        doc="A TCS Omaha scenario file.",
+        checks=[Check("victory.early_by is a turn of the scenario", _early_by_a_turn)],
+    ),
+    "map": Table(
+        {
+            "map": Field(Table({}, open=True), "the map: grid, sheets, labels, source"),
+            "terrain": Field(Table({}, open=True), "terrain kinds and their colours", False),
+            "cells": Field(ListOf(Table({}, open=True)), "cells: terrain, props, source", False),
+            "features": Field(ListOf(Table({}, open=True)), "cell features", False),
+            "sides": Field(ListOf(Table({}, open=True)), "hexside features", False),
+            "boxes": Field(ListOf(Table({}, open=True)), "off-map boxes", False),
+            "links": Field(ListOf(Table({}, open=True)), "printed links (scatter paths)", False),
+        },
+        doc="The map (generated by tools/tcs_mapgen.py; read by omaha.kernel.boardfile).",
+        open=True,
+    ),
+    "tables": Table({}, open=True, doc="The TCS Omaha tables (2.1-3.4); tables.py reads each."),
+    "series": Table({}, open=True, doc="The TCS series tables (reconstructed); series.py."),
+    "oob": Table(
+        {
+            "types": Field(Table({}, open=True), "the US unit types: movement, fire, morale"),
+            "templates": Field(Table({}, open=True), "company templates: units and steps"),
+            "formations": Field(ListOf(Table({}, open=True), min_len=1), "the formations"),
+            "leaders": Field(ListOf(Table({}, open=True)), "the leaders (2.3f)", False),
+        },
+        doc="The US order of battle.",
+    ),
+    "german": Table(
+        {
+            "types": Field(Table({}, open=True), "the German unit types"),
+            "pillboxes": Field(Table({}, open=True), "the pill box units (3.3)"),
+            "rocket_pits": Field(Table({}, open=True), "the rocket pits (3.4)"),
+            "formations": Field(ListOf(Table({}, open=True), min_len=1), "the formations"),
+            "batteries": Field(ListOf(Table({}, open=True)), "the off-map batteries (3.1)", False),
+        },
+        doc="The German forces.",
+    ),
+}
 
 
 @attrs.frozen
@@ -125,6 +453,9 @@ class Setup:
 class TcsScenario(Scenario):
     """Everything a TCS Omaha game shares and never copies."""
 
+    #: the scenario's own id (``[scenario] id``); ``id`` is how it was loaded (a shipped
+    #: id, or a file's path), so logs print this one
+    name: str
     tables: Tables
     series: Series
     oob: Oob
@@ -195,85 +526,99 @@ class TcsScenario(Scenario):
         return ""
 
 
+def resolve_files(ref: str) -> ScenarioFiles:
+    """The scenario ``ref`` (a shipped id or a file) with its components, ``extends`` and
+    overrides merged (:func:`omaha.kernel.scenariofile.resolve`)."""
+    shipped = {sid: SCENARIOS / f"{sid}.toml" for sid in SHIPPED}
+    return resolve(ref, shipped_scenarios=shipped, data_dir=DATA, defaults=COMPONENTS, game="tcs")
+
+
+def problems(files: ScenarioFiles) -> list[ScenarioError]:
+    """Every problem of a resolved scenario: each file against its schema; when they
+    are sound, whatever building the scenario finds across files (a set-up hex off
+    the map, a plan that breaks 2.1)."""
+    found: list[ScenarioError] = validate(files.root, SCHEMAS["scenario"])
+    for kind in COMPONENTS:
+        found += validate(files.components[kind], SCHEMAS[kind])
+    if not found:
+        try:
+            _build(files, files.path.name)
+        except ScenarioError as exc:
+            found.append(exc)
+    return found
+
+
+def validate_scenario(ref: str) -> list[ScenarioError]:
+    """Every problem of a scenario file and the components it names (empty: it loads)."""
+    try:
+        files = resolve_files(ref)
+    except ScenarioError as exc:
+        return [exc]
+    return problems(files)
+
+
 def load_scenario(ref: str) -> TcsScenario:
-    """A shipped scenario by id, or a scenario file by path."""
-    path = SCENARIOS / f"{ref}.toml"
-    if not path.exists():
-        path = Path(ref)
-        if not path.exists():
-            raise ScenarioError(ref, "", "no such shipped scenario or scenario file")
-    return _read(path)
+    """A shipped scenario by id, or a scenario file by path: resolved, checked against
+    :data:`SCHEMAS` (the first problem is raised), then built."""
+    files = resolve_files(ref)
+    found = validate(files.root, SCHEMAS["scenario"])
+    for kind in COMPONENTS:
+        found += validate(files.components[kind], SCHEMAS[kind])
+    raise_first(found)
+    return _build(files, ref)
 
 
-def _read(path: Path) -> TcsScenario:
-    node = load_toml(path)
-    node.only({"scenario", "options", "german", "us", "victory", "plans", "setups"})
-    s = node.req("scenario").only(
-        {
-            "id",
-            "title",
-            "start",
-            "end",
-            "turns",
-            "weather",
-            "map",
-            "tables",
-            "series",
-            "oob",
-            "source",
-        }
-    )
-    base = path.parent
+def _plan_or_setup(
+    files: ScenarioFiles, kind: str, ref: Node, embedded: list[tuple[str, str]]
+) -> Node:
+    """A plan or set-up a scenario names: shipped (``data/plans/<name>.toml``) or a file
+    next to the scenario (its text embedded for records)."""
+    name = ref.as_str()
+    if not name.endswith(".toml"):
+        path = DATA / kind / f"{name}.toml"
+        if not path.is_file():
+            raise ref.error(f"{name!r} is not a shipped {kind[:-1]} (data/{kind}/)")
+        return load_toml(path)
+    if files.path.parent == SCENARIOS or files.path.resolve().parent == SCENARIOS.resolve():
+        raise ref.error("a shipped scenario names shipped plans and set-ups")
+    path = files.path.parent / name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ref.error(f"{name!r} cannot be read ({exc.strerror or exc})") from None
+    if (name, text) not in embedded:
+        embedded.append((name, text))
+    return Node(parse_toml(text, name).value, name)
 
-    def data_path(key: str, default: str) -> Path:
-        return base / (s.req(key).as_str() if s.has(key) else default)
 
-    map_path = data_path("map", "../map.toml")
-    tables_path = data_path("tables", "../tables.toml")
-    series_path = data_path("series", "../series.toml")
-    oob_path = data_path("oob", "../oob.toml")
-    map_node = load_toml(map_path)
-    board = board_from_node(map_node)
-    tables = load_tables(tables_path)
-    series = load_series(series_path)
-    oob = load_oob(tables, oob_path)
+def _build(files: ScenarioFiles, ref: str) -> TcsScenario:
+    """The scenario record from resolved, schema-checked files."""
+    node, comp = files.root, files.components
+    s = node.req("scenario")
+    board = board_from_node(comp["map"])
+    tables = tables_from_node(comp["tables"])
+    series = series_from_node(comp["series"])
+    oob = oob_from_node(tables, comp["oob"])
     beach = Beach(board, tables)
-    hashed: list[object] = [node.value, map_node.value, load_toml(tables_path).value]
-    hashed.append(load_toml(oob_path).value)
-    hashed.append(load_toml(series_path).value)
+    hashed: list[object] = [node.value, *(comp[kind].value for kind in COMPONENTS)]
+    embedded = list(files.files)
 
     turns = _turns(s, tables)
     weather = s.req("weather").as_choice({"clear", "overcast"}) if s.has("weather") else "clear"
 
     opts = node.get("options")
-    if opts is not None:
-        opts.only({"historical_29th", "no_opsheets", "nfst", "pillbox_variant", "landing"})
 
     def opt(key: str, default: bool = False) -> bool:
         if opts is None or not opts.has(key):
             return default
         return opts.req(key).as_bool()
 
-    g = node.req("german").only(
-        {
-            "pillboxes",
-            "rocket_pits",
-            "forces",
-            "formations",
-            "release_dice",
-            "release",
-            "variable_dice",
-            "variable",
-            "source",
-        }
-    )
-    forces_path = base / (g.req("forces").as_str() if g.has("forces") else "../german.toml")
-    hashed.append(load_toml(forces_path).value)
-    german = load_german(
+    g = node.req("german")
+    german = german_from_node(
         len(oob.units),
         g.req("pillboxes").as_int_in(0, 99),
         g.req("rocket_pits").as_int_in(0, 99),
-        forces_path,
+        comp["german"],
     )
     in_play = _formations(g, german)
     rules = PlanRules(
@@ -304,7 +649,7 @@ def _read(path: Path) -> TcsScenario:
 
     us_setup: list[tuple[int, str]] = []
     if node.has("us"):
-        us = node.req("us").only({"setup", "source"})
+        us = node.req("us")
         prov.append(ProvenanceItem("US set-up", s.req("id").as_str(), us.source()))
         us_setup = _us_setup(us.req("setup"), oob, board)
     victory = None
@@ -315,7 +660,7 @@ def _read(path: Path) -> TcsScenario:
     plans: dict[str, Plan] = {}
     if node.has("plans"):
         for name, pn in node.req("plans").items():
-            pnode = load_toml(base / pn.as_str())
+            pnode = _plan_or_setup(files, "plans", pn, embedded)
             hashed.append(pnode.value)
             plan, psrc = plan_from_node(pnode, rules)
             if plan.name != name:
@@ -323,7 +668,8 @@ def _read(path: Path) -> TcsScenario:
             plans[name] = plan
             prov.append(ProvenanceItem("landing plan", name, psrc))
     scen = TcsScenario(
-        id=s.req("id").as_str(),
+        id=ref,
+        name=s.req("id").as_str(),
         title=s.req("title").as_str(),
         hash="",
         board=board,
@@ -352,13 +698,14 @@ def _read(path: Path) -> TcsScenario:
     )
     if node.has("setups"):
         for name, sn in node.req("setups").items():
-            snode = load_toml(base / sn.as_str())
+            snode = _plan_or_setup(files, "setups", sn, embedded)
             hashed.append(snode.value)
             setup, ssrc = _setup(scen, snode, name)
             scen.setups[name] = setup
             prov.append(ProvenanceItem("German set-up", name, ssrc))
     scen.hash = content_hash(*hashed)
     scen.provenance = tuple(prov)
+    scen.files = tuple(embedded)
     return scen
 
 

@@ -38,6 +38,7 @@ import attrs
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
+from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.tcs import view as seen
@@ -232,6 +233,10 @@ STEP_DATA: dict[Step, dict[str, type]] = {
     Step.GERMAN_ACTION: {"ended": bool},
 }
 
+#: What any step may keep besides its own data: the guards that bound the interface's
+#: loops (a plan cleared or a boat closed empty too often, a list left with ``back``;
+#: READINGS.md, "Agents").
+LOOP_GUARDS: dict[str, type] = {"cancels": int, "closed": dict}
 
 _ACTION = (Decision.ACT, Decision.CHOOSE, Decision.FIRE, Decision.MOVE)
 #: The decisions each step may wait for, with who decides ("" the side the position
@@ -408,6 +413,12 @@ class TcsState(TcsCore):
     def metrics(self) -> dict[str, float]:
         return seen.metrics(self)
 
+    def observation(self, player: str) -> Observation:
+        return seen.observation(self, player)
+
+    def returns(self) -> dict[str, float]:
+        return seen.returns(self)
+
     def view(self, player: str | None = None) -> View:
         return seen.view(self, player)
 
@@ -451,11 +462,18 @@ class TcsState(TcsCore):
 
     def _step_data_problems(self, step: Step) -> list[str]:
         """What is wrong with the data the current step keeps (``sd``)."""
+        held = [k for k in self.sd if k not in LOOP_GUARDS]
+        out = [
+            f"step {step.value!r}: {k} is not its"
+            for k, kind in LOOP_GUARDS.items()
+            if k in self.sd and type(self.sd[k]) is not kind
+        ]
         if not self.started or step not in STEP_DATA:
-            return [f"step {step.value!r} not begun holds data"] if self.sd or self.started else []
+            wrong = held or self.started
+            return out + ([f"step {step.value!r} not begun holds data"] if wrong else [])
         wanted = STEP_DATA[step]
         side = {Step.US_MODES: "US", Step.GERMAN_MODES: "German"}.get(step)
-        out = [f"step {step.value!r} lacks {k}" for k in wanted if k not in self.sd]
+        out += [f"step {step.value!r} lacks {k}" for k in wanted if k not in self.sd]
         out += [
             f"step {step.value!r}: {k} is not its"
             for k, v in self.sd.items()
@@ -464,6 +482,11 @@ class TcsState(TcsCore):
         if side is not None and self.sd.get("side") != side:
             out.append(f"step {step.value!r} is for the {side}")
         return out
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TcsState:
+        """Deep copies (the agent adapters copy their states so) take the structural
+        copy of :meth:`_copy`: same independence, no walk through the log."""
+        return self._copy()
 
     def _copy(self) -> TcsState:
         """A copy sharing nothing mutable (field by field: :meth:`TcsCore.copy_into`)."""

@@ -12,56 +12,102 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
+from omaha.tcs.components.oob import UnitType
 from omaha.tcs.components.plan import Plan
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.components.turns import parse_time
 from omaha.tcs.core import AWAIT, CODES, FROM_CODE, Decision, Status, TcsCore
 from omaha.tcs.rules import pillbox_modifier
+from omaha.tcs.scenario import TcsScenario
 
 # ------------------------------------------------------------------ view
-STATUS_TAGS = {1: "suppressed", 2: "paralyzed"}
+#: status markers, named as the kernel's pictures know them (palette.MARKER_STYLE)
+STATUS_MARKS = {1: "suppressed", 2: "paralyzed"}
+#: the NATO symbol of each unit type (kernel.svg.counters.SYMBOLS); trucks have none
+SYMBOL = {
+    "infantry": "infantry",
+    "grenadier": "infantry",
+    "pb_squad": "infantry",
+    "mg": "machine_gun",
+    "mortar": "mortar",
+    "at_gun": "anti_tank",
+    "inf_gun": "artillery",
+    "fa_towed": "artillery",
+    "fa_sp": "artillery",
+    "tank": "armour",
+    "halftrack": "mechanised",
+    "truck": "",
+    "pillbox": "pillbox",
+    "rocket_pit": "rocket",
+}
+
+
+def counter_values(t: UnitType) -> str:
+    """The values printed on a TCS counter (READINGS.md, "The printed counters"), as
+    ``firepower[range]`` for each fire it has, the last number its morale (an area
+    target: PB Sqd ``2[6]7``) or defence (a point target: Pill Box ``6[12] 5[7]6``,
+    Inf Gun ``4[14]0``); ``-[-]`` where it has no area fire. A rocket pit prints
+    ``10[10]-`` (its defence is ours, not printed)."""
+    area = f"{t.area}[{t.range}]" if t.area else "-[-]"
+    if t.name == "rocket_pit":
+        return f"{area}-"
+    if t.target == "point":
+        point = f" {t.point}[{t.point_range}]" if t.point else ""
+        return f"{area}{point}{t.defense}"
+    return f"{area}{t.morale}" if t.morale else area
+
+
+def echelon(uid: str) -> str:
+    """The size mark of a counter: platoons (``E/2/16.1``) •••, weapons sections
+    (``.mg``, ``.mtr``, ``.pak1``) ••; pill boxes, pits and trucks none."""
+    _, dot, part = uid.partition(".")
+    if not dot or part.startswith("trk") or uid.startswith(("PB-", "RP-")):
+        return ""
+    return "•••" if part.isdigit() else "••"
 
 
 def unit_piece(core: TcsCore, i: int) -> Piece:
-    """One unit on the map as a player sees it (values as printed on TCS counters)."""
+    """One unit on the map as a player sees it: the NATO symbol, the size mark, the
+    values printed on its counter, its steps, and its markers."""
     scen = core.scenario
     u = scen.units[i]
     t = u.type
     w = core.where[i]
-    tags = [STATUS_TAGS[core.status[i]]] if core.status[i] in STATUS_TAGS else []
-    if t.move != "none":
-        tags.append("fire mode" if core.fire_mode[i] else "move mode")
+    marks = [STATUS_MARKS[core.status[i]]] if core.status[i] in STATUS_MARKS else []
+    if t.move != "none" and core.fire_mode[i]:
+        marks.append("fire_mode")
     if core.dug_in[i]:
-        tags.append("dug in")
+        marks.append("dug_in")
+    if i in core.marked or i in core.marked_point:
+        marks.append("opportunity_fired")  # overwatch fire (15.0)
     if u.side == "US":
         sec = scen.beach.sector_of(w)
         if core.planned_beach[i] and sec is not None and sec.beach != core.planned_beach[i]:
-            tags.append("wrong beach")
+            marks.append("wrong beach")
         if core.on_task[i] or u.formation in core.us_implemented:
-            tags.append("op sheet")
-        if u.is_29th:
-            tags.append("29th")
-        value = f"{core.steps[i]} st"
+            marks.append("op sheet")
     else:
-        parts = []
-        if t.area:
-            fp = u.area_firepower(core.steps[i])
-            parts.append(f"{fp}[{t.range}]")
-        if t.point:
-            parts.append(f"{t.point}[{t.point_range}]")
-        if t.target == "point":
-            parts.append(str(t.defense))
-        value = " ".join(parts) + (f" {core.steps[i]} st" if core.steps[i] > 1 else "")
         f = u.formation
-        status = scen.german.formation(f).status
-        if status != "released" and f not in core.released:
-            tags.append("unreleased")
-    if i in core.marked or i in core.marked_point:
-        tags.append("overwatch")
+        if scen.german.formation(f).status != "released" and f not in core.released:
+            marks.append("unreleased")
     name = {"pillbox": "Pill Box", "rocket": "Rocket Pit"}.get(t.kind, u.id)
-    return Piece(u.id, u.side, name, scen.board.label(w), value, tuple(tags))
+    return Piece(
+        u.id,
+        u.side,
+        name,
+        scen.board.label(w),
+        counter_values(t),
+        tuple(marks),
+        kind=SYMBOL.get(t.name, ""),
+        echelon=echelon(u.id),
+        steps=(core.steps[i], u.steps) if u.steps > 1 else None,
+    )
 
 
 def view(core: TcsCore, player: str | None = None) -> View:
@@ -80,6 +126,7 @@ def view(core: TcsCore, player: str | None = None) -> View:
                     b.box,
                     f"lands {land.split()[0]}",
                     hidden=player == "German",
+                    kind="boat",
                 )
             )
     for k, ld in enumerate(oob.leaders):
@@ -87,7 +134,14 @@ def view(core: TcsCore, player: str | None = None) -> View:
         if st in ("map", "dead"):
             marks_l = ("dead",) if st == "dead" else ()
             pieces.append(
-                Piece(ld.id, "US", ld.name, board.label(core.leader_cell[k]), "leader", marks_l)
+                Piece(
+                    ld.id,
+                    "US",
+                    ld.name,
+                    board.label(core.leader_cell[k]),
+                    marks=("eliminated",) if marks_l else (),
+                    kind="leader",
+                )
             )
     marks = [
         Mark(board.label(c), f"tide {core.tide_hour}", "tide")
@@ -176,6 +230,258 @@ def wave_landed(core: TcsCore, w: int, waiting: bool) -> bool:
         return False
     running = core.landing is not None and core.landing.get("wave") == w
     return not waiting or running
+
+
+# ------------------------------------------------------------------ observation
+#: unit type -> category of the observation planes
+CATEGORY = {
+    "infantry": "infantry",
+    "grenadier": "infantry",
+    "pb_squad": "infantry",
+    "mg": "weapons",
+    "mortar": "weapons",
+    "at_gun": "weapons",
+    "inf_gun": "weapons",
+    "tank": "vehicles",
+    "halftrack": "vehicles",
+    "truck": "vehicles",
+    "fa_towed": "artillery",
+    "fa_sp": "artillery",
+    "pillbox": "fortifications",
+    "rocket_pit": "fortifications",
+}
+CATEGORIES = ("infantry", "weapons", "vehicles", "artillery", "fortifications")
+OBSTACLE_CODES = {"mines": 1, "wire": 2, "clear": 3, "cleared": 4, "breached": 5}
+PLANES = (
+    *(f"{side}_{c}" for side in ("us", "german") for c in CATEGORIES),
+    "us_suppressed",
+    "german_suppressed",
+    "us_paralyzed",
+    "german_paralyzed",
+    "us_fire_mode",
+    "german_fire_mode",
+    "dug_in",
+    "overwatch_marked",
+    "unreleased",
+    "us_leaders",
+    "sea",
+    "smoke",
+    "lctr_target",
+    "obstacle",
+    "breach",
+    "exit",
+)
+TRACKS = (
+    "turn",
+    "hour_turn",
+    "to_move_us",
+    "pillboxes",
+    "ammo_he",
+    "ammo_smoke",
+    "ammo_illum",
+    "leaders_ashore",
+    "us_sheets",
+    "exits_open",
+    "us_boats_afloat",
+    "german_released",
+    "german_battery_fires",
+)
+MEANINGS = (
+    *(
+        (f"{side}_{c}", f"steps of {side.upper() if side == 'us' else 'German'} {c} in the hex")
+        for side in ("us", "german")
+        for c in CATEGORIES
+    ),
+    ("us_suppressed", "US units suppressed in the hex"),
+    ("german_suppressed", "German units suppressed in the hex"),
+    ("us_paralyzed", "US units paralyzed in the hex"),
+    ("german_paralyzed", "German units paralyzed in the hex"),
+    ("us_fire_mode", "US units in fire mode (4.0)"),
+    ("german_fire_mode", "German units in fire mode (pill boxes and pits always)"),
+    ("dug_in", "units dug in (either side)"),
+    ("overwatch_marked", "units marked by overwatch fire (15.0)"),
+    ("unreleased", "German units of companies not yet released (3.1)"),
+    ("us_leaders", "US leaders alive in the hex (2.3f)"),
+    ("sea", "1 where the sea is at the present tide line (1.12)"),
+    ("smoke", "1 where smoke lies"),
+    ("lctr_target", "1 on an LCT(R) target (US only; 0 for the German, 2.2a)"),
+    (
+        "obstacle",
+        "beach obstacles: 0 untested, 1 mines and wire, 2 wire only, 3 clear, "
+        "4 wire cleared, 5 breached (2.4)",
+    ),
+    ("breach", "1 on the strand hex of an open shingle breach (2.5)"),
+    ("exit", "1 on an open draw exit"),
+    ("turn", "turns played / turns of the scenario (0 during the set-up)"),
+    ("hour_turn", "1 on an hour turn"),
+    ("to_move_us", "1 when the US decides, 0 when the German does"),
+    ("pillboxes", "pill boxes in play (2.1i)"),
+    ("ammo_he", "HE battery fires in the pool (2.9)"),
+    ("ammo_smoke", "smoke battery fires in the pool"),
+    ("ammo_illum", "illumination rounds in the pool"),
+    ("leaders_ashore", "US leaders on the map"),
+    ("us_sheets", "new US op sheets implemented (2.3a)"),
+    ("exits_open", "draw exits opened"),
+    ("us_boats_afloat", "US transport boats assigned, not yet landed (US only)"),
+    ("german_released", "German companies released (German only, 3.1)"),
+    ("german_battery_fires", "battery fires left to the German (German only, 3.1)"),
+)
+
+
+class _Observer:
+    """Per-scenario index tables the observation is filled from (built once)."""
+
+    def __init__(self, scen: TcsScenario) -> None:
+        self.scenario = scen
+        n = self.cells = len(scen.board)
+        self.layout = ObservationLayout(n, PLANES, TRACKS, MEANINGS)
+        self.plane = plane = {name: k for k, name in enumerate(PLANES)}
+        sides = {"US": "us", "German": "german"}
+        units = scen.units
+        #: each unit's offset of its steps plane, and of its side's status planes
+        self.steps_at = np.array(
+            [plane[f"{sides[u.side]}_{CATEGORY[u.type.name]}"] * n for u in units], np.int64
+        )
+        us = np.array([u.side == "US" for u in units], dtype=bool)
+        self.suppressed_at = np.where(us, plane["us_suppressed"], plane["german_suppressed"]) * n
+        self.paralyzed_at = np.where(us, plane["us_paralyzed"], plane["german_paralyzed"]) * n
+        self.fire_at = np.where(us, plane["us_fire_mode"], plane["german_fire_mode"]) * n
+        formations = sorted({u.formation for u in units if u.side != "US"})
+        self.formation_index = {f: k for k, f in enumerate(formations)}
+        german = scen.german
+        self.held = np.array(  # German formations released from the start
+            [german.formation(f).status == "released" for f in formations] + [True], dtype=bool
+        )
+        self.formation_of = np.array(
+            [
+                self.formation_index[u.formation] if u.side != "US" else len(formations)
+                for u in units
+            ],
+            np.int64,
+        )
+        self.size = len(PLANES) * n
+        self.sea: dict[str, npt.NDArray[np.int64]] = {}
+        self.tracks = {name: self.layout.track_index(name) for name in TRACKS}
+
+    def sea_cells(self, hour: str) -> npt.NDArray[np.int64]:
+        hit = self.sea.get(hour)
+        if hit is None:
+            cells = sorted(self.scenario.beach.sea(hour))
+            hit = self.sea[hour] = np.array(cells, np.int64) + self.plane["sea"] * self.cells
+        return hit
+
+
+_OBSERVERS: dict[int, _Observer] = {}
+
+
+def _observer(scen: TcsScenario) -> _Observer:
+    hit = _OBSERVERS.get(id(scen))
+    if hit is None or hit.scenario is not scen:
+        hit = _OBSERVERS[id(scen)] = _Observer(scen)
+    return hit
+
+
+def observation_layout(scen: TcsScenario) -> ObservationLayout:
+    """The layout of :func:`observation` for ``scen`` (see ``MEANINGS``)."""
+    return _observer(scen).layout
+
+
+def observation(core: TcsCore, player: str) -> Observation:
+    """What ``player`` sees, as numbers: every piece on the map is open (counters are
+    face up in TCS); the LCT(R) targets and assigned transports are secret to the
+    German, the German release and batteries to the US (as :func:`view`)."""
+    ob = _observer(core.scenario)
+    scen = core.scenario
+    n = ob.cells
+    plane = ob.plane
+    where = np.array(core.where, np.int64)
+    on = where >= 0
+    cells = where[on]
+    index = np.flatnonzero(on)
+    # statuses, modes and digging as index lists (enum and bool lists convert slowly)
+    w, ok = core.where, Status.OK
+    status = core.status
+    touched = [i for i, x in enumerate(status) if x is not ok and w[i] >= 0]
+    sup = [i for i in touched if status[i] == 1]
+    par = [i for i in touched if status[i] == 2]
+    fire = np.flatnonzero(np.array(core.fire_mode, bool) & on)
+    dug = np.flatnonzero(np.array(core.dug_in, bool) & on)
+    flat = [
+        ob.steps_at[on] + cells,
+        ob.suppressed_at[sup] + where[sup],
+        ob.paralyzed_at[par] + where[par],
+        ob.fire_at[fire] + where[fire],
+        where[dug] + plane["dug_in"] * n,
+    ]
+    weights = [np.array(core.steps, np.float64)[on], *(np.ones(len(f)) for f in flat[1:])]
+    marked = core.marked | core.marked_point
+    if marked:
+        m = np.zeros(len(core.where), dtype=bool)
+        m[list(marked)] = True
+        flat.append(cells[m[index]] + plane["overwatch_marked"] * n)
+        weights.append(np.ones(len(flat[-1])))
+    held = ob.held.copy()
+    for f in core.released:
+        k = ob.formation_index.get(f)
+        if k is not None:
+            held[k] = True
+    waiting = ~held[ob.formation_of[on]]
+    flat.append(cells[waiting] + plane["unreleased"] * n)
+    weights.append(np.ones(len(flat[-1])))
+    obs = np.bincount(
+        np.concatenate(flat), weights=np.concatenate(weights), minlength=ob.layout.size
+    ).astype(np.float32)
+    grid = obs[: ob.size]
+    for k in core.living_leaders_on_map():
+        grid[plane["us_leaders"] * n + core.leader_cell[k]] += 1
+    grid[ob.sea_cells(core.tide_hour)] = 1
+    for c in core.smoke:
+        grid[plane["smoke"] * n + c] = 1
+    if player != "German":
+        for c in core.lctr_targets:
+            grid[plane["lctr_target"] * n + c] = 1
+    for c, state in core.obstacles.items():
+        grid[plane["obstacle"] * n + c] = OBSTACLE_CODES[state]
+    for name in core.breaches:
+        grid[plane["breach"] * n + scen.beach.breach_by_name[name].strand] = 1
+    for draw in core.exits:
+        grid[plane["exit"] * n + scen.beach.exits[draw]] = 1
+    at = ob.tracks
+    ammo = core.ammo.values()
+    wait = core.wait
+    obs[at["turn"]] = 0.0 if core.in_setup else (core.turn + 1) / len(scen.turns)
+    obs[at["hour_turn"]] = not core.in_setup and "hour" in scen.turns[core.turn].flags
+    obs[at["to_move_us"]] = wait is not None and wait[1] == "US"
+    obs[at["pillboxes"]] = len(core.pillboxes)
+    obs[at["ammo_he"]] = sum(v[0] for v in ammo)
+    obs[at["ammo_smoke"]] = sum(v[1] for v in ammo)
+    obs[at["ammo_illum"]] = sum(v[2] for v in ammo)
+    obs[at["leaders_ashore"]] = len(core.living_leaders_on_map())
+    obs[at["us_sheets"]] = len(core.us_implemented)
+    obs[at["exits_open"]] = len(core.exits)
+    if player != "German":
+        obs[at["us_boats_afloat"]] = sum(len(b) for b in core.transports.values())
+    if player != "US":
+        obs[at["german_released"]] = len(core.released)
+        obs[at["german_battery_fires"]] = sum(core.batteries.values())
+    return obs
+
+
+def returns(core: TcsCore) -> dict[str, float]:
+    """Graded by victory level (READINGS.md, "Agents"): the winner's best level 1, its
+    next 0.5 (1/k of the way down k levels), the loser the opposite; 0 each for a
+    game with no winner (a scenario without victory conditions)."""
+    result = core.result
+    victory = core.scenario.victory
+    if result is None or result.winner is None or victory is None:
+        return {"US": 0.0, "German": 0.0}
+    won = [lv.level for lv in victory.levels if lv.winner == result.winner]
+    if result.winner == "German":
+        won.reverse()  # the German's best level is the last of the list
+    rank = won.index(result.level) if result.level in won else 0
+    value = (len(won) - rank) / len(won)
+    loser = "German" if result.winner == "US" else "US"
+    return {result.winner: value, loser: -value}
 
 
 # ------------------------------------------------------------------ metrics

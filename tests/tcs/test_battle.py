@@ -22,6 +22,7 @@ from omaha.tcs.actions import (
     MoveTo,
     NoOverwatch,
     Overwatch,
+    OverwatchAt,
     PointFire,
     PointMenu,
     Resolve,
@@ -31,6 +32,7 @@ from omaha.tcs.actions import (
     SetMode,
     Target,
     With,
+    WithAll,
 )
 from omaha.tcs.components.series import Series
 from omaha.tcs.core import Status
@@ -369,19 +371,50 @@ def test_overwatch_one_stack_and_the_permission_roll() -> None:
     to_act(state)
     moved_stack(state, "A16.09", "A16.08")
     assert state.wait is not None and state.wait[:2] == ("overwatch", "German")
-    assert state.legal_actions() == (NoOverwatch(), Overwatch("A16.05", "A16.08"))
+    assert state.legal_actions() == (NoOverwatch(), Overwatch("A16.05"))
     pin_dice(state, [4, 5])
-    state.apply(Overwatch("A16.05", "A16.08"))
+    state.apply(Overwatch("A16.05"))
     i = unit(state, "E/2/16.1")
     assert state.status[i] == Status.SUPPRESSED and state.steps[i] == 5
     g = unit(state, "5./916.1")
     assert g in state.marked and g in state.revealed
     moved_stack(state, "A18.09", "A17.08")
     pin_dice(state, [5])
-    state.apply(Overwatch("A16.05", "A17.08"))
+    state.apply(Overwatch("A16.05"))
     denied = events(state, "tcs.overwatch.denied")
-    assert denied and denied[0]["roll"] == 5
+    assert denied and denied[0]["roll"] == 5 and denied[0]["at"] == "A17.08"
     assert state.status[unit(state, "E/2/16.2")] == Status.OK
+
+
+def test_overwatch_of_a_fire_from_two_hexes_picks_the_hex_then_the_stack() -> None:
+    """15.0: two US stacks fire together (their fire combat misses: 1+1); each of their
+    hexes is a trigger the German may answer with one stack. The hex is chosen first,
+    then the stack that fires at it (two small steps: READINGS.md, "Agents")."""
+    state = staged(
+        {"E/2/16.1": "A16.07", "F/2/16.1": "A17.07", "5./916.1": "A16.05", "5./916.2": "A17.04"},
+        fire=["E/2/16.1", "F/2/16.1", "5./916.1", "5./916.2"],
+    )
+    with state.edit():
+        state.us_implemented.update({"E/2/16", "F/2/16"})
+    to_act(state)
+    state.apply(FireMenu())
+    state.apply(Target("A16.05"))
+    pin_dice(state, [1, 1])
+    state.apply(WithAll())
+    assert state.legal_actions() == (
+        NoOverwatch(),
+        OverwatchAt("A16.07"),
+        OverwatchAt("A17.07"),
+    )
+    state.apply(OverwatchAt("A17.07"))
+    assert state.wait is not None and state.wait[:2] == ("overwatch", "German")
+    assert NoOverwatch() in state.legal_actions()  # still free to hold fire
+    assert Overwatch("A17.04") in state.legal_actions()
+    pin_dice(state, [6, 6, 1, 1])
+    state.apply(Overwatch("A17.04"))
+    fired = events(state, "tcs.overwatch")[-1]
+    assert fired["start"] == "A17.04" and fired["at"] == "A17.07"
+    assert events(state, "tcs.fire.area")[-1]["roll"] == 12
 
 
 def test_no_overwatch_without_fire_mode_or_sight() -> None:
@@ -442,8 +475,8 @@ def test_beyond_the_shingle_a_us_unit_needs_a_leader_or_an_op_sheet() -> None:
     with state.edit():  # a leader three hexes off at the start of the next phase
         state.leader_cell[leader] = state.cell("A16.15")
         state.leader_status[leader] = "map"
-    state.apply(Back())
-    state.apply(EndAction())
+    state.apply(Back())  # the move list left, nothing else to do: the phase ends by itself
+    assert state.wait is not None and state.wait[0] != "action"
     to_act(state)
     assert i in state.free and may_move(state, i)
 

@@ -289,7 +289,7 @@ def _face(pg: ET.Element, p: PieceLike, cx: float, cy: float, c: float, text_ink
                cy=cy + c * 0.19, r=r, fill=text_ink if k < left else "none", stroke=text_ink,
                stroke_width=c * 0.015)  # fmt: skip
     if p.values:
-        text, font = _shrink(p.values, c * 0.92, c * 0.21, c * 0.14, bold=True)
+        text, font = _shrink(p.values, c * 0.92, c * 0.21, c * 0.125, bold=True)
         el(pg, "text", text, cls="values", x=cx, y=cy + c * 0.41, font_size=font,
            text_anchor="middle", fill=text_ink, font_weight="bold")  # fmt: skip
 

@@ -486,12 +486,8 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
                    marker_end="url(#arrow)")  # fmt: skip
         el(arrow, "title", f"{link.kind}: {link.start} → {link.end}")
 
-    # pieces (stacks fanned, the rest counted), below each cell's printed label
-    pieces_g = el(root, "g", cls="pieces")
-    for i in sorted(cell_pieces):
-        cx, cy = m.centres[i]
-        _stack(pieces_g, cell_pieces[i], cx, cy + drop, c)
-    # marks on cells: a line of text at the foot of the cell, over a white halo
+    # marks on cells: a line of text at the foot of the cell, over a white halo,
+    # under the pieces (a counter's values stay readable where a stack stands)
     marks_g = el(root, "g", cls="marks")
     for i in sorted(cell_marks):
         cx, cy = m.centres[i]
@@ -501,6 +497,11 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
            font_size=size * 0.17, text_anchor="middle", fill="#8b0000", stroke="#ffffff",
            stroke_width=size * 0.05, paint_order="stroke")  # fmt: skip
 
+    # pieces (stacks fanned, the rest counted), below each cell's printed label
+    pieces_g = el(root, "g", cls="pieces")
+    for i in sorted(cell_pieces):
+        cx, cy = m.centres[i]
+        _stack(pieces_g, cell_pieces[i], cx, cy + drop, c)
     # side panel: tracks, notes, marks and pieces off the map
     right = margin + max(m.width, min(len(box_ids), per_row) * (bw + pad) - pad)
     px, pw, font = right + margin, size * 9.0, size * 0.32

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import attrs
 
-from omaha.kernel.data import load_toml
+from omaha.kernel.data import Node, load_toml
 from omaha.kernel.scenario import ProvenanceItem
 from omaha.tcs.components.oob import Unit, UnitType, unit_type
 from omaha.tcs.components.tables import DATA
@@ -78,7 +78,11 @@ def load_german(
 
     Problems raise ``ScenarioError`` naming file and key.
     """
-    root = load_toml(path)
+    return german_from_node(first, pillboxes, pits, load_toml(path))
+
+
+def german_from_node(first: int, pillboxes: int, pits: int, root: Node) -> GermanForces:
+    """:func:`load_german` over a parsed file (a scenario's component)."""
     root.only({"types", "pillboxes", "rocket_pits", "formations", "batteries"})
     prov: list[ProvenanceItem] = []
     types: dict[str, UnitType] = {}

@@ -192,7 +192,11 @@ def unit_type(name: str, tn: Node, points: int = 0, load_class: int = 0) -> Unit
 
 def load_oob(tables: Tables, path: str | Path = DATA / "oob.toml") -> Oob:
     """Read the order of battle; problems raise ``ScenarioError`` naming file and key."""
-    root = load_toml(path)
+    return oob_from_node(tables, load_toml(path))
+
+
+def oob_from_node(tables: Tables, root: Node) -> Oob:
+    """:func:`load_oob` over a parsed file (a scenario's component)."""
     root.only({"types", "templates", "formations", "leaders"})
     prov: list[ProvenanceItem] = []
     types: dict[str, UnitType] = {}

@@ -115,7 +115,11 @@ def _bands(node: Node, prov: list[ProvenanceItem], what: str) -> tuple[Band, ...
 
 def load_series(path: str | Path = DATA / "series.toml") -> Series:
     """Read the series tables; a problem raises ``ScenarioError`` naming file and key."""
-    root = load_toml(path)
+    return series_from_node(load_toml(path))
+
+
+def series_from_node(root: Node) -> Series:
+    """:func:`load_series` over a parsed file (a scenario's component)."""
     prov: list[ProvenanceItem] = []
     prov.append(ProvenanceItem("series tables", "all", root.source()))
     described = root.req("descriptions")

@@ -193,6 +193,9 @@ def state_shape(n: Names) -> Check:
             "loadout": list_of(one_of(("bomb", "gunship"), "an aircraft loadout")),
             "side": side,
             "result": one_of(("none", "release", "variable"), "a release result"),
+            # the guards that bound the interface's loops (READINGS.md, "Agents")
+            "cancels": is_count,
+            "closed": dict_of(one_of(n.menus, "a menu of the Action Phase"), list_of(is_count)),
         },
     )
     load = list_of(row(unit, is_count))

@@ -219,7 +219,11 @@ def _bands(node: Node, value_key: str, what: str, prov: list[ProvenanceItem]) ->
 
 def load_tables(path: str | Path = DATA / "tables.toml") -> Tables:
     """Read the tables; a problem raises ``ScenarioError`` naming file and key."""
-    root = load_toml(path)
+    return tables_from_node(load_toml(path))
+
+
+def tables_from_node(root: Node) -> Tables:
+    """:func:`load_tables` over a parsed file (a scenario's component)."""
     prov: list[ProvenanceItem] = []
 
     def src(node: Node, component: str, key: str) -> Source:

@@ -30,6 +30,7 @@ from omaha.tcs.actions import (
     MoveTo,
     NoOverwatch,
     Overwatch,
+    OverwatchAt,
     PointFire,
     PointMenu,
     Resolve,
@@ -400,9 +401,20 @@ def menu_list(core: TcsCore, side: str, menu: str) -> tuple[Action, ...]:
     return core.derived(_menu_key(core, side, menu), lambda: tuple(menu_options(core, side, menu)))
 
 
+def _sizes(core: TcsCore) -> list[int]:
+    """What grows whenever a unit of the phasing side acts (the lists change then)."""
+    return [len(core.acted), len(core.moved), len(core.fired_point), len(core.spared)]
+
+
 def _menu_key(core: TcsCore, side: str, menu: str) -> tuple[object, ...]:
-    sizes = (len(core.acted), len(core.moved), len(core.fired_point), len(core.spared))
-    return ("menu", side, menu, *sizes)
+    return ("menu", side, menu, *_sizes(core))
+
+
+def _closed(core: TcsCore, menu: str) -> bool:
+    """A list left with ``back`` is not offered again until a unit acts (it would list
+    the same): the Action Phase cannot loop without end (READINGS.md, "Agents")."""
+    closed: dict[str, list[int]] = core.sd.get("closed", {})
+    return closed.get(menu) == _sizes(core)
 
 
 def legal_act(core: TcsCore) -> Iterator[Action]:
@@ -411,6 +423,8 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
     side = phasing(core)
     yield EndAction()
     for menu, kind in MENUS.items():
+        if _closed(core, menu):
+            continue
         known = core.peek(_menu_key(core, side, menu))
         if known is not None:
             if known:
@@ -468,6 +482,8 @@ def legal_choose(core: TcsCore) -> Iterator[Action]:
 
 def apply_choose(core: TcsCore, action: Action) -> None:
     side = phasing(core)
+    if isinstance(action, Back):
+        core.sd.setdefault("closed", {})[core.sd["menu"]] = _sizes(core)
     core.sd["menu"] = None
     if isinstance(action, Select):  # a leader (units are picked from their stack)
         core.selected = action.unit
@@ -715,32 +731,55 @@ def overwatch_firers(core: TcsCore, side: str, a: int, b: int, *, move: bool) ->
     return out
 
 
-def legal_overwatch(core: TcsCore) -> Iterator[Action]:
+def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
+    """Each trigger hex holding an enemy, with the friendly stacks that may answer it."""
     trig = core.trigger
     assert trig is not None
     side = trig["side"]
     move = trig["kind"] == "move"
-    found = False
+    out = []
     for label in trig["at"]:
         b = core.cell(label)
         if not [i for i in core.units_at(b) if core.side(i) != side]:
             continue
-        for a in friendly_cells(core, side):
-            if core.dist(a, b) <= 14 and overwatch_firers(core, side, a, b, move=move):
-                found = True
-                yield Overwatch.of(core.label(a), label)
-    if found:
+        stacks = [
+            a
+            for a in friendly_cells(core, side)
+            if core.dist(a, b) <= 14 and overwatch_firers(core, side, a, b, move=move)
+        ]
+        if stacks:
+            out.append((label, stacks))
+    return out
+
+
+def legal_overwatch(core: TcsCore) -> Iterator[Action]:
+    """Series 15.0: one stack answers a trigger. Where several hexes triggered it (a
+    fire combat of several stacks) the hex is chosen first, then the stack (two small
+    steps keep the action numbering small; READINGS.md, "Agents")."""
+    answers = overwatch_answers(core)
+    if len(answers) > 1:
+        for label, _ in answers:
+            yield OverwatchAt.of(label)
+    elif answers:
+        for a in answers[0][1]:
+            yield Overwatch.of(core.label(a))
+    if answers:
         yield NoOverwatch()
 
 
 def apply_overwatch(core: TcsCore, action: Action) -> None:
     trig = core.trigger
     assert trig is not None
+    if isinstance(action, OverwatchAt):
+        trig["at"] = [action.at]  # the stack is chosen next
+        return
+    answers = overwatch_answers(core)
     core.trigger = None
     if not isinstance(action, Overwatch):
         return
+    at = answers[0][0]  # the one hex answered (legal_overwatch offers stacks for one)
     side = trig["side"]
-    a, b = core.cell(action.start), core.cell(action.at)
+    a, b = core.cell(action.start), core.cell(at)
     firers = overwatch_firers(core, side, a, b, move=trig["kind"] == "move")
     units = core.scenario.units
     weapons = [(i, "area") for i in firers if units[i].type.area > 0]
@@ -763,13 +802,11 @@ def apply_overwatch(core: TcsCore, action: Action) -> None:
                 dice=(die,),
                 player=side,
                 start=action.start,
-                at=action.at,
+                at=at,
                 roll=die,
             )
             return
-    core.note(
-        "tcs.overwatch", "15.0", player=side, start=action.start, at=action.at, permission=note
-    )
+    core.note("tcs.overwatch", "15.0", player=side, start=action.start, at=at, permission=note)
     area = sorted(i for i, w in permitted if w == "area")
     point = sorted(i for i, w in permitted if w == "point")
     if area:

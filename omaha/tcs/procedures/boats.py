@@ -21,6 +21,12 @@ def capacity(core: TcsCore, kind: str, lcas: int = 1) -> int:
     return core.scenario.tables.boat(kind).max_points * (lcas if kind == "LCA" else 1)
 
 
+#: How often a step of boats may be cancelled: the schematic cleared, a boat closed
+#: empty. Not a rule (the plan is written before play, 2.1h; transports are assigned
+#: once an hour, 2.1m): a bound so that a game has a most decisions (READINGS.md, "Agents")
+MAX_CANCELS = 3
+
+
 def next_id(core: TcsCore, prefix: str) -> str:
     core.counters[prefix] = core.counters.get(prefix, 0) + 1
     return f"{prefix}{core.counters[prefix]:02d}"

@@ -153,4 +153,4 @@ def finish(core: TcsCore) -> None:
             detail="exits opened: "
             + (", ".join(f"{k} at {v}" for k, v in sorted(core.exits.items())) or "none"),
         )
-    core.note("tcs.end", "", scenario=scen.id, result=str(core.result))
+    core.note("tcs.end", "", scenario=scen.name, result=str(core.result))

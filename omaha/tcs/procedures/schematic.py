@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
@@ -30,6 +31,7 @@ from omaha.tcs.components.plan import (
 from omaha.tcs.components.tables import BOAT_KINDS, DD
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures.boats import (
+    MAX_CANCELS,
     capacity,
     explain_load,
     loadable,
@@ -123,7 +125,7 @@ def legal_plan(core: TcsCore) -> Iterator[Action]:
     if ob is None:
         if not core.draft_boats:
             yield from (UsePlan(n) for n in sorted(scen.plans))
-        else:
+        elif may_cancel(core):
             yield ClearPlan()
         if draft_problem(core) is None:
             yield EndPlan()
@@ -140,10 +142,34 @@ def legal_plan(core: TcsCore) -> Iterator[Action]:
                     continue
                 if kind in ("LCT", "Rhino") and not dukws_ready(core, wave):
                     continue
+                if not may_cancel(core) and not _fills(core, kind):
+                    continue  # it could only be closed empty again
                 for box in sorted(scen.beach.assault_boxes):
                     yield OpenBoat.of(wave, kind, box)
         return
-    yield CloseBoat()
+    options = list(_boat_options(core, ob))
+    if ob["load"] or may_cancel(core) or not options:
+        yield CloseBoat()
+    yield from options
+
+
+def may_cancel(core: TcsCore) -> bool:
+    """Whether the schematic may still be cleared, or a boat closed empty (a cancel)."""
+    cancels: int = core.sd.get("cancels", 0)
+    return cancels < MAX_CANCELS
+
+
+def _fills(core: TcsCore, kind: str) -> bool:
+    """Whether a new boat of ``kind`` could take any unit now."""
+    if kind == DD:
+        return any(True for _ in loadable(core, DD, 0, "plan"))
+    group = core.scenario.tables.boat("LCA").group if kind == "LCA" else 1
+    options = loadable(core, kind, capacity(core, kind, group), "plan")
+    return any(kind != "LCA" or isinstance(a, Load) for a in options)
+
+
+def _boat_options(core: TcsCore, ob: dict[str, Any]) -> Iterator[Action]:
+    t = core.scenario.tables
     kind = ob["kind"]
     if kind == DD:
         yield from loadable(core, DD, 0, "plan")
@@ -196,10 +222,13 @@ def apply_plan(core: TcsCore, action: Action) -> None:
             done = planned_steps(core).get(unit.id, 0)
             core.partial = unit.id if done < unit.steps else None
     elif isinstance(action, CloseBoat):
+        if core.open_boat is not None and not core.open_boat["load"]:
+            core.sd["cancels"] = core.sd.get("cancels", 0) + 1
         close_boat(core)
     elif isinstance(action, EndPlan):
         commit(core, draft_plan(core))
     elif isinstance(action, ClearPlan):
+        core.sd["cancels"] = core.sd.get("cancels", 0) + 1
         core.draft_boats, core.draft_groups, core.counters = [], [], {}
         core.note("tcs.plan.cleared", "2.1h", player="US")
 

@@ -11,6 +11,7 @@ from omaha.tcs.components.plan import TRANSPORT, PlannedBoat
 from omaha.tcs.components.turns import next_hour
 from omaha.tcs.core import ABOARD, Decision, TcsCore
 from omaha.tcs.procedures.boats import (
+    MAX_CANCELS,
     boat_text,
     capacity,
     explain_load,
@@ -98,14 +99,21 @@ def legal_transports(core: TcsCore) -> Iterator[Action]:
         return
     if ob is None:
         yield EndTransports()
+        cancels: int = core.sd.get("cancels", 0)
         for kind, cap in t.transport_boats:
             if transport_used(core, kind) < cap:
+                if cancels >= MAX_CANCELS and not any(
+                    True for _ in loadable(core, kind, capacity(core, kind), "transport")
+                ):
+                    continue  # it could only be closed empty again
                 for box in sorted(scen.beach.transport_boxes):
                     yield OpenTransport.of(kind, box)
         return
-    yield CloseBoat()
     room = capacity(core, ob["kind"]) - transport_points(core)
-    yield from loadable(core, ob["kind"], room, "transport")
+    options = list(loadable(core, ob["kind"], room, "transport"))
+    if ob["load"] or core.sd.get("cancels", 0) < MAX_CANCELS or not options:
+        yield CloseBoat()  # empty: a cancel, a few a landing (READINGS.md, "Agents")
+    yield from options
 
 
 def apply_transports(core: TcsCore, action: Action) -> None:
@@ -133,6 +141,8 @@ def apply_transports(core: TcsCore, action: Action) -> None:
         if core.partial is not None:
             core.sd["partial_kind"] = ob["kind"]
     elif isinstance(action, CloseBoat):
+        if core.transport_open is not None and not core.transport_open["load"]:
+            core.sd["cancels"] = core.sd.get("cancels", 0) + 1
         close_transport(core)
 
 
