@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 from timing import timed
 
 import omaha
@@ -33,77 +32,6 @@ def playout(bot: str, seed: int) -> State:
     while not st.is_terminal():
         st.apply(b.choose(st))
     return st
-
-
-def direct_games(seeds: list[int], policy_seed: int) -> tuple[int, float]:
-    """Random play through the protocol: (decisions, CPU seconds)."""
-    rng = np.random.default_rng(policy_seed)
-    decisions = 0
-    start = time.process_time()
-    for seed in seeds:
-        st = GAME.new_state(seed=seed)
-        while not st.is_terminal():
-            actions = st.legal_actions()
-            st.apply(actions[int(rng.integers(len(actions)))])
-            decisions += 1
-    return decisions, time.process_time() - start
-
-
-def adapter_games(seeds: list[int], policy_seed: int) -> tuple[int, float]:
-    """Random play through PettingZoo's AEC loop (observation and mask every step)."""
-    from omaha.integrations.pettingzoo import raw_env
-
-    env = raw_env(GAME)
-    rng = np.random.default_rng(policy_seed)
-    decisions = 0
-    start = time.process_time()
-    for seed in seeds:
-        env.reset(seed=seed)
-        for _agent in env.agent_iter():
-            obs, _reward, done, _cut, _info = env.last()
-            if done:
-                env.step(None)
-                continue
-            codes = np.flatnonzero(obs["action_mask"])
-            env.step(int(codes[int(rng.integers(len(codes)))]))
-            decisions += 1
-    return decisions, time.process_time() - start
-
-
-def adapter_vs_direct(games: int = 60, rounds: int = 3) -> None:
-    """Issue 15: games/s through the PettingZoo adapter and the direct API, the same
-    game seeds and a uniform random policy, timed in turns (CPU time, medians)."""
-    try:
-        import pettingzoo  # noqa: F401
-    except ImportError:
-        print("adapter vs direct: the pettingzoo extra is not installed")
-        return
-    from omaha.integrations.pettingzoo import raw_env
-
-    seeds = list(range(1000, 1000 + games))
-    env = raw_env(GAME)
-    game_seeds = []  # the dice seed each reset(seed=s) gives: the direct run plays the same
-    for seed in seeds:
-        env.reset(seed=seed)
-        assert env.state is not None and env.state.seed is not None
-        game_seeds.append(env.state.seed)
-    runs = (("direct", direct_games, game_seeds), ("adapter", adapter_games, seeds))
-    rates: dict[str, list[float]] = {"direct": [], "adapter": []}
-    steps: dict[str, int] = {}
-    for k in range(rounds):
-        for name, run, run_seeds in runs:
-            decisions, seconds = run(run_seeds, k)
-            rates[name].append(games / seconds)
-            steps[name] = decisions
-    direct, adapter = (float(np.median(rates[n])) for n in ("direct", "adapter"))
-    for name, rate in (("direct API", direct), ("PettingZoo adapter", adapter)):
-        print(f"{'random play, ' + name:<52s} {rate:11.1f} games/s")
-    print(
-        f"{'adapter cost over the direct API':<52s} {(direct / adapter - 1) * 100:+10.1f} %"
-        f"  ({steps['direct'] / games:.0f} and {steps['adapter'] / games:.0f} decisions a game)"
-    )
-    per_decision = (1 / adapter - 1 / direct) / (steps["adapter"] / games)
-    print(f"{'adapter cost per decision':<52s} {per_decision * 1e6:11.1f} us/decision")
 
 
 def main() -> None:
@@ -139,7 +67,7 @@ def main() -> None:
               f"({steps / n:.0f} decisions)")  # fmt: skip
     timed("observation('US') (mid-game)", lambda: st.observation("US"), 2000)
     timed("action_mask (mid-game, cached legal actions)", st.action_mask, 2000)
-    adapter_vs_direct()
+    print("adapter v direct API: python -m benchmarks.bench_agents --game bloody")
 
 
 if __name__ == "__main__":

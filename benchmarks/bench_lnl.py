@@ -10,9 +10,7 @@ import collections
 import statistics
 import sys
 import time
-from typing import Any
 
-import numpy as np
 from timing import timed
 
 import omaha
@@ -85,74 +83,15 @@ def main() -> None:
                 f"{statistics.mean(steps):7.1f} decisions/game, {dict(results)}"
             )
 
-    agents(max(4, games // 2))
+    agents()
 
 
 # ----------------------------------------------------------------------------
 # The agent surface: the PettingZoo adapter next to the direct API (issue 15)
 # ----------------------------------------------------------------------------
-def direct_random(scenario: str, seed: int) -> int:
-    """A game by the direct API: list the legal actions, pick one uniformly, apply."""
-    rng = np.random.default_rng(seed)
-    state = GAME.new_state(scenario, seed=seed)
-    n = 0
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply(legal[int(rng.integers(len(legal)))])
-        n += 1
-    return n
-
-
-def adapter_random(env: Any, seed: int) -> int:
-    """The same through PettingZoo: observe (observation and mask), pick a masked
-    action number uniformly, step."""
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    n = 0
-    for _agent in env.agent_iter():
-        obs, _reward, terminated, truncated, _info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
-        env.step(int(legal[rng.integers(len(legal))]))
-        n += 1
-    return n
-
-
-def agents(games: int) -> None:
-    """Games/s of random play through the PettingZoo adapter and the direct API, the
-    same seeds, in turns (process CPU time: the machine's load barely moves it)."""
-    try:
-        from omaha.integrations.pettingzoo import raw_env
-    except ImportError:
-        print("== agents: the pettingzoo extra is not installed ==")
-        return
-    print("== agents: random play, PettingZoo adapter v direct API (CPU time) ==")
-    for scenario in ("beach", "vierville"):
-        env = raw_env(GAME, scenario)
-        for seed in range(games):  # warm the scenario's sight caches on these very games
-            direct_random(scenario, seed)
-            adapter_random(env, seed)
-        spent = {"direct": 0.0, "adapter": 0.0}
-        decisions = {"direct": 0, "adapter": 0}
-        for seed in range(games):
-            for how in ("direct", "adapter"):
-                start = time.process_time()
-                n = direct_random(scenario, seed) if how == "direct" else adapter_random(env, seed)
-                spent[how] += time.process_time() - start
-                decisions[how] += n
-        rate = {k: games / v for k, v in spent.items()}
-        per = {k: spent[k] / decisions[k] * 1e6 for k in spent}
-        space = GAME.action_size(scenario)
-        size = GAME.observation_layout(scenario).size
-        print(
-            f"{scenario:<10s} direct {rate['direct']:6.2f} games/s "
-            f"({per['direct']:5.1f} us/decision), adapter {rate['adapter']:6.2f} games/s "
-            f"({per['adapter']:5.1f} us/decision): "
-            f"adapter cost {per['adapter'] / per['direct'] - 1:+.0%} a decision "
-            f"({space:,} action numbers, {size:,} observation values)"
-        )
+def agents() -> None:
+    """Where an adapter's extra time goes, on one position; the adapters against the
+    direct API: ``python -m benchmarks.bench_agents --game lnl``."""
     # where the adapter's extra time goes, on one position (observation rebuilt)
     state = mid_game("beach")
 
