@@ -39,9 +39,34 @@ import attrs
 
 from omaha.errors import ScenarioError
 from omaha.kernel.data import Node, parse_toml
+from omaha.kernel.schema import Field, Str, Table
 
 #: Top-level keys every scenario file may hold besides the game's own sections.
 CONTRACT_KEYS = ("scenario", "components", "overrides")
+
+
+def component_sections(shipped: Mapping[str, str]) -> dict[str, Field]:
+    """The ``[components]`` and ``[overrides]`` fields of a scenario file's schema, for a
+    game whose component kinds and shipped files are ``shipped`` (kind -> shipped name)."""
+    kinds = ", ".join(shipped)
+    return {
+        "components": Field(
+            Table(
+                {
+                    k: Field(Str(), f"the {k} file (omitted: the shipped `{v}`)", False)
+                    for k, v in shipped.items()
+                }
+            ),
+            "the component files: a shipped name, or a .toml file next to this one",
+            required=False,
+        ),
+        "overrides": Field(
+            Table({}, open=True),
+            f"changes to components by kind ({kinds}), merged key by key, entries with an id "
+            "by id; a changed entry states its own source",
+            required=False,
+        ),
+    }
 
 
 @attrs.frozen

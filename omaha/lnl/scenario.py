@@ -29,7 +29,7 @@ from omaha.errors import ScenarioError
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, content_hash
 from omaha.kernel.scenario import ProvenanceItem, Scenario
-from omaha.kernel.scenariofile import ScenarioFiles, resolve
+from omaha.kernel.scenariofile import ScenarioFiles, component_sections, resolve
 from omaha.kernel.schema import (
     Bool,
     Check,
@@ -193,22 +193,7 @@ SCHEMAS: dict[str, Table] = {
     "scenario": Table(
         {
             "scenario": Field(SCENARIO_TABLE, "the scenario"),
-            "components": Field(
-                Table(
-                    {
-                        k: Field(Str(), f"the {k} file (omitted: the shipped `{v}`)", False)
-                        for k, v in COMPONENTS.items()
-                    }
-                ),
-                "the component files: a shipped name, or a .toml file next to this one",
-                False,
-            ),
-            "overrides": Field(
-                Table({}, open=True),
-                "changes to components by kind (map, units, deck), merged key by key, "
-                "entries with an id by id; a changed entry states its own source",
-                False,
-            ),
+            **component_sections(COMPONENTS),
             "victory_hexes": Field(
                 ListOf(
                     Table(

@@ -73,7 +73,7 @@ from omaha.kernel.board import Board
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, Source, content_hash, load_toml, parse_toml
 from omaha.kernel.scenario import ProvenanceItem, Scenario
-from omaha.kernel.scenariofile import ScenarioFiles, resolve
+from omaha.kernel.scenariofile import ScenarioFiles, component_sections, resolve
 from omaha.kernel.schema import (
     Bool,
     Check,
@@ -341,22 +341,7 @@ SCHEMAS: dict[str, Table] = {
     "scenario": Table(
         {
             "scenario": Field(SCENARIO, "the scenario"),
-            "components": Field(
-                Table(
-                    {
-                        k: Field(Str(), f"the {k} file (omitted: the shipped `{v}`)", False)
-                        for k, v in COMPONENTS.items()
-                    }
-                ),
-                "the component files: a shipped name, or a .toml file next to this one",
-                required=False,
-            ),
-            "overrides": Field(
-                Table({}, open=True),
-                "changes to components by kind (map, tables, series, oob, german), merged "
-                "key by key, entries with an id by id; a changed entry states its own source",
-                required=False,
-            ),
+            **component_sections(COMPONENTS),
             "options": Field(OPTIONS, "rules options", False),
             "german": Field(GERMAN, "the German forces and release tables"),
             "us": Field(US, "US units ashore at the start", False),
