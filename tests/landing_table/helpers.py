@@ -6,6 +6,7 @@ Positions are staged through ``omaha.testing`` and ``state.edit()`` only.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from omaha import testing
 from omaha.kernel.decks import Deck
@@ -13,6 +14,7 @@ from omaha.landing_table import GAME
 from omaha.landing_table.components.cards import Card
 from omaha.landing_table.components.positions import Position
 from omaha.landing_table.core import Phase
+from omaha.landing_table.scenario import DATA, SCENARIOS
 from omaha.landing_table.state import LandingTableState
 
 __all__ = ["GAME"]
@@ -121,3 +123,21 @@ def legal(state: LandingTableState) -> list[str]:
     with state.edit():
         pass
     return [str(a) for a in state.legal_actions()]
+
+
+def scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
+    """A copy of the omaha scenario whose files have one text replaced."""
+    text = (SCENARIOS / "omaha.toml").read_text()
+    for name, (old, new) in replace.items():
+        if name == "omaha.toml":
+            assert old in text, old
+            text = text.replace(old, new, 1)
+            continue
+        body = (DATA / name).read_text()
+        assert old in body, old
+        (tmp_path / name).write_text(body.replace(old, new, 1))
+        kind = name.removesuffix(".toml")  # the scenario names the changed file
+        text = text.replace(f'{kind} = "{kind}"', f'{kind} = "{kind}.toml"', 1)
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    return path

@@ -13,9 +13,9 @@ import omaha
 from omaha.cli import main
 from omaha.landing_table.bots import HeuristicBot
 from omaha.landing_table.procedures import orders, turn
-from omaha.landing_table.scenario import DATA, SCENARIOS, load_scenario
+from omaha.landing_table.scenario import load_scenario
 
-from .helpers import GAME, cells_with, fresh, legal, place, quiet, texts
+from .helpers import GAME, cells_with, fresh, legal, place, quiet, scenario_dir, texts
 
 
 # ---------------------------------------------------------------------------
@@ -156,24 +156,6 @@ def test_provenance_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "chart:" not in out  # published charts are listed only with --all
 
 
-def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
-    """A copy of the omaha scenario whose component files have one text replaced."""
-    text = (SCENARIOS / "omaha.toml").read_text()
-    for name, (old, new) in replace.items():
-        if name == "omaha.toml":
-            assert old in text
-            text = text.replace(old, new, 1)
-            continue
-        body = (DATA / name).read_text()
-        assert old in body, old
-        (tmp_path / name).write_text(body.replace(old, new, 1))
-        kind = name.removesuffix(".toml")  # the scenario names the changed file
-        text = text.replace(f'{kind} = "{kind}"', f'{kind} = "{kind}.toml"', 1)
-    path = tmp_path / "mine.toml"
-    path.write_text(text)
-    return path
-
-
 @pytest.mark.parametrize(
     ("replace", "message"),
     [
@@ -214,13 +196,13 @@ def _scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
 def test_bad_scenario_files_name_file_key_and_problem(
     tmp_path: Path, replace: dict[str, tuple[str, str]], message: str
 ) -> None:
-    path = _scenario_dir(tmp_path, replace)
+    path = scenario_dir(tmp_path, replace)
     with pytest.raises(omaha.ScenarioError, match=message):
         load_scenario(str(path))
 
 
 def test_a_scenario_file_by_path_plays(tmp_path: Path) -> None:
-    path = _scenario_dir(tmp_path, {"omaha.toml": ("turns = 32", "turns = 10")})
+    path = scenario_dir(tmp_path, {"omaha.toml": ("turns = 32", "turns = 10")})
     s = GAME.new_state(str(path), seed=3)
     bot = HeuristicBot(seed=3)
     while not s.is_terminal():

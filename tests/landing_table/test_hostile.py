@@ -16,7 +16,7 @@ from omaha.landing_table.actions import Attack, Drift, Follow, Land, Move
 from omaha.landing_table.scenario import DATA, SCENARIOS, load_scenario
 from omaha.landing_table.state import LandingTableState
 
-from .helpers import GAME, fresh, place, quiet
+from .helpers import GAME, fresh, place, quiet, scenario_dir
 
 
 def played(scenario: str = "omaha", seed: int = 3, steps: int = 60) -> LandingTableState:
@@ -276,22 +276,6 @@ def test_mistyped_actions_are_illegal(action: object) -> None:
 # ---------------------------------------------------------------------------
 # scenario files that contradict themselves
 # ---------------------------------------------------------------------------
-def scenario_dir(tmp_path: Path, replace: dict[str, tuple[str, str]]) -> Path:
-    """A copy of the omaha scenario whose files have one text replaced."""
-    text = (SCENARIOS / "omaha.toml").read_text()
-    for name, (old, new) in replace.items():
-        if name == "omaha.toml":
-            assert old in text, old
-            text = text.replace(old, new, 1)
-            continue
-        body = (DATA / name).read_text()
-        assert old in body, old
-        (tmp_path / name).write_text(body.replace(old, new, 1))
-        kind = name.removesuffix(".toml")  # the scenario names the changed file
-        text = text.replace(f'{kind} = "{kind}"', f'{kind} = "{kind}.toml"', 1)
-    path = tmp_path / "mine.toml"
-    path.write_text(text)
-    return path
 
 
 @pytest.mark.parametrize(
