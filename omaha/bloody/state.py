@@ -14,7 +14,7 @@ below give, for each, its prompt and its legal actions.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -193,13 +193,9 @@ class BloodyState(BloodyCore):
         k = bisect.bisect_left(codes, code)
         return k < len(codes) and codes[k] == code
 
-    def legal_codes(self) -> tuple[int, ...]:
+    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        """From the catalogue's numbering (one lookup for the whole list)."""
         return tuple(sorted(self._numbers().tolist()))
-
-    def action_mask(self) -> npt.NDArray[np.int8]:
-        mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
-        mask[self._numbers()] = 1
-        return mask
 
     def explain_illegal(self, action: Action) -> str:
         try:

@@ -164,13 +164,12 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         if self.chance is not None and self.chance.is_chance_node():
             self.chance.apply_chance(int(action))
             return
-        move = self.space.decode(int(action))
         if self.chance is not None:
-            self.chance.apply(move)
+            self.chance.apply(self.space.decode(int(action)))
         else:
             inner = self.position()
             assert inner is not None
-            inner.apply(move)
+            inner.apply(inner.action_of_code(int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -28,7 +28,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from omaha.errors import IllegalAction
 from omaha.kernel.dice import MAX_SEED
 from omaha.kernel.protocol import Game, State
 from omaha.registry import load
@@ -122,11 +121,7 @@ class OmahaEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         if isinstance(action, np.integer):
             action = int(action)
-        try:
-            move = self.space.decode(action)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
-        self.state.apply(move)
+        self.state.apply(self.state.action_of_code(action))  # IllegalAction if not legal
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._select()
 

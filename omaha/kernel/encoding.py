@@ -131,6 +131,7 @@ class ActionSpace:
             detail = ", ".join(f"{b.cls.__name__} {b.size:,}" for b in blocks)
             raise EncodingError(f"{offset:,} actions is more than {MAX_ACTION_SIZE:,} ({detail})")
         self.size = offset
+        self._memo: dict[Action, int] = {}  # listed actions' numbers, by value
         self._blocks = tuple(blocks)
         self._by_class = {b.cls: b for b in blocks}
         self._offsets = [b.offset for b in blocks]
@@ -165,6 +166,15 @@ class ActionSpace:
                 raise EncodingError(f"{action}: {name} = {value!r} is outside its domain") from None
             code = code * len(domain) + position
         return block.offset + code
+
+    def code_of(self, action: Action) -> int:
+        """:meth:`encode`, remembered by value: agents ask for the numbers of the same
+        legal actions again and again (a game whose actions cache their hash makes the
+        lookup a dict hit). At most ``size`` entries, so the memo is bounded."""
+        code = self._memo.get(action)
+        if code is None:
+            code = self._memo[action] = self.encode(action)
+        return code
 
     def decode(self, code: int) -> Action:
         """The action numbered ``code``; ``EncodingError`` outside ``0 .. size - 1``."""

@@ -433,6 +433,8 @@ class State(ABC, Generic[S]):
         state.actions = []
         state._legal = None
         state._legal_set = None
+        state._legal_numbers = None
+        state._by_code = None
         state._broken = None
 
     game: Game[S]
@@ -443,6 +445,8 @@ class State(ABC, Generic[S]):
     actions: list[Action]
     _legal: tuple[Action, ...] | None
     _legal_set: frozenset[Action] | None
+    _legal_numbers: tuple[int, ...] | None
+    _by_code: dict[int, Action] | None
     _broken: str | None
 
     # -- what a game implements ----------------------------------------------
@@ -549,6 +553,8 @@ class State(ABC, Generic[S]):
                 actions = tuple(self._legal_actions_in_order())
             self._legal = actions
             self._legal_set = None  # built only when an action not listed by identity comes
+            self._legal_numbers = None
+            self._by_code = None
         return self._legal
 
     def _listed(self, action: object) -> bool:
@@ -600,9 +606,15 @@ class State(ABC, Generic[S]):
             self._invalidate()
 
     def _invalidate(self) -> None:
+        self._forget_legal()
+        self._drop_caches()
+
+    def _forget_legal(self) -> None:
+        """Drop the legal actions and everything derived from them (after any change)."""
         self._legal = None
         self._legal_set = None
-        self._drop_caches()
+        self._legal_numbers = None
+        self._by_code = None
 
     def _settle(self) -> None:
         """Resolve single-option decisions (logged, not recorded: replay re-derives them)."""
@@ -617,15 +629,13 @@ class State(ABC, Generic[S]):
             self._do(only)
 
     def _do(self, action: Action) -> None:
-        self._legal = None
-        self._legal_set = None
+        self._forget_legal()
         try:
             self._apply(action)
         except Exception as exc:
             self._broken = f"{type(exc).__name__}: {exc}"
             raise
-        self._legal = None
-        self._legal_set = None
+        self._forget_legal()
 
     def _usable(self) -> None:
         if self._broken is not None:
@@ -690,14 +700,47 @@ class State(ABC, Generic[S]):
         raise NotImplementedError(f"{self.game.name} declares no observation")
 
     def legal_codes(self) -> tuple[int, ...]:
-        """The numbers of the legal actions in the scenario's action space, ascending."""
-        space = self.game.action_space(self.scenario.id)
-        return tuple(sorted(space.encode(a) for a in self.legal_actions()))
+        """The numbers of the legal actions in the scenario's action space, ascending;
+        worked out once a decision (agents ask for them, or a mask, at every step)."""
+        codes = self._legal_numbers
+        if codes is None:
+            legal = self.legal_actions()
+            codes = self._legal_numbers = self._legal_codes_in_order(legal)
+        return codes
+
+    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        """The numbers of ``legal`` (the listed actions), ascending. A game that knows
+        them more cheaply than by encoding each action (a catalogue numbered once per
+        scenario) overrides this; the result must be exactly what encoding gives."""
+        code_of = self.game.action_space(self.scenario.id).code_of
+        return tuple(sorted(code_of(a) for a in legal))
+
+    def action_of_code(self, code: object) -> Action:
+        """The listed legal action numbered ``code`` (the very object ``legal_actions``
+        gives, so applying it takes the identity fast path); ``IllegalAction`` for a
+        number of no legal action, or anything that is not an action number."""
+        by_code = self._by_code
+        if by_code is None:
+            space = self.game.action_space(self.scenario.id)
+            by_code = self._by_code = {space.code_of(a): a for a in self.legal_actions()}
+        if isinstance(code, bool) or not isinstance(code, int):
+            raise IllegalAction(f"{code!r} is not an action number")
+        action = by_code.get(code)
+        if action is None:
+            space = self.game.action_space(self.scenario.id)
+            try:
+                named = space.decode(code)
+            except ValueError:
+                raise IllegalAction(
+                    f"{code!r} is not an action number (0 .. {space.size - 1})"
+                ) from None
+            raise IllegalAction(self.explain_illegal(named))
+        return action
 
     def action_mask(self) -> npt.NDArray[np.int8]:
-        """1 for every legal action number, 0 elsewhere (PettingZoo's mask)."""
-        space = self.game.action_space(self.scenario.id)
-        mask = np.zeros(space.size, dtype=np.int8)
+        """1 for every legal action number, 0 elsewhere (PettingZoo's mask): a new
+        array each call (the caller may keep or change it)."""
+        mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
         mask[list(self.legal_codes())] = 1
         return mask
 

@@ -186,22 +186,6 @@ class LnlState(LnlCore):
         us = 0.5 if out.level == "minor US victory" else 1.0 if out.winner == "US" else -1.0
         return {"US": us, "German": -us}
 
-    def legal_codes(self) -> tuple[int, ...]:
-        """The numbers of the legal actions, each found once per scenario (the listed
-        actions are shared objects with their hash cached, so a lookup is cheap)."""
-        codes: dict[Action, int] | None = self.scen.derived.get("codes")
-        if codes is None:
-            codes = self.scen.derived["codes"] = {}
-        space = self.game.action_space(self.scen.id)
-        out = []
-        for action in self.legal_actions():
-            code = codes.get(action)
-            if code is None:
-                code = codes[action] = space.encode(action)
-            out.append(code)
-        out.sort()
-        return tuple(out)
-
     def plans(self) -> dict[str, Action]:
         """At the set-up, the shipped set-up plan of the side placing (one ``deploy``),
         when it is sound for this scenario; the numbered route to the same position

@@ -12,6 +12,7 @@ import pytest
 from test_api import CASES, IDS, STEP_CAP
 from toygame import GAME as TOY
 
+from omaha.errors import IllegalAction
 from omaha.kernel.protocol import Game
 
 #: Games that do not declare their agent surface yet (strict xfail: remove when done).
@@ -91,6 +92,57 @@ def test_observations_reveal_only_what_a_player_may_see(game: Game[Any], scenari
     twin = game.state_from_json(state.to_json())
     for player in game.players:
         assert np.array_equal(state.observation(player), twin.observation(player))
+
+
+@pytest.mark.parametrize(("game", "scenario"), AGENT_CASES, ids=IDS)
+def test_observations_kept_between_steps_equal_fresh_ones(game: Game[Any], scenario: str) -> None:
+    """A game may keep its observation up to date from step to step (issue 15's speed):
+    at every decision the observation equals the one a fresh state restored from the
+    snapshot builds from nothing, a clone's equals its original's, and changing a returned
+    array changes nothing the state gives next."""
+    state = game.new_state(scenario, seed=21)
+    bot = game.bots["random"](seed=21)
+    decisions = 0
+    while not state.is_terminal() and decisions < 400:
+        checked = decisions < 60 or decisions % 15 == 0
+        for player in game.players:
+            obs = state.observation(player)
+            if checked:
+                fresh = game.state_from_json(state.to_json()).observation(player)
+                assert np.array_equal(obs, fresh), (decisions, player)
+                assert np.array_equal(state.clone().observation(player), obs)
+            kept = obs.copy()
+            obs.fill(-7.0)  # the caller's to change
+            assert np.array_equal(state.observation(player), kept)
+        state.apply(bot.choose(state))
+        decisions += 1
+
+
+@pytest.mark.parametrize(("game", "scenario"), AGENT_CASES, ids=IDS)
+def test_action_numbers_name_the_listed_actions(game: Game[Any], scenario: str) -> None:
+    """``legal_codes`` are the encoded legal actions, ascending; ``action_of_code`` gives
+    back the very listed object; a number of no legal action, or something that is not a
+    number, raises IllegalAction and leaves the state as it was."""
+    space = game.action_space(scenario)
+    state = game.new_state(scenario, seed=5)
+    bot = game.bots["random"](seed=5)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        codes = state.legal_codes()
+        assert codes == tuple(sorted(space.encode(a) for a in legal))
+        for code in codes:
+            assert any(state.action_of_code(code) is a for a in legal)
+        mask = state.action_mask()
+        assert mask.dtype == np.int8 and [int(i) for i in np.flatnonzero(mask)] == list(codes)
+        before = state.to_json()
+        unlisted = next(c for c in range(space.size) if c not in set(codes))
+        for bad in (unlisted, -1, space.size, True, "3", 2.0, None):
+            with pytest.raises(IllegalAction):
+                state.action_of_code(bad)
+        assert state.to_json() == before
+        state.apply(bot.choose(state))
 
 
 try:  # the adapters are optional extras
