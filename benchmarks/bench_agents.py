@@ -1,6 +1,12 @@
 """Issue 15: games/s through the agent adapters next to the direct API, every game.
 
     python -m benchmarks.bench_agents [--games N] [--rounds R] [--game G ...] [--all-scenarios]
+    python -m benchmarks.bench_agents --parts [--game G ...]
+
+``--parts`` splits an adapter step into what it costs, per decision, in random games
+on one state object (as the adapters use it): the decision itself (``legal_actions``
+and ``apply``), the observation of the player to move, the legal action numbers and
+the mask; each also as a share of the decision.
 
 The same games (the dice seed each adapter's reset gives) and a uniform random policy
 over the legal actions, played three ways, in turns, CPU time, medians over rounds:
@@ -129,6 +135,50 @@ def measure(game: str, scenario: str, games: int, rounds: int) -> dict[str, Any]
     return {"rates": medians, "decisions": {n: d / games for n, d in steps.items()}}
 
 
+def parts(game: str, scenario: str, games: int) -> dict[str, float]:
+    """Microseconds per decision of each part of an adapter step (wall clock, summed)."""
+    g = omaha.load(game)
+    clock = time.perf_counter
+    spent = dict.fromkeys(("decision", "observation", "codes", "mask"), 0.0)
+    decisions = 0
+    rng = np.random.default_rng(0)
+    for seed in range(games):
+        st = g.new_state(scenario, seed=seed)
+        while not st.is_terminal():
+            player = st.current_player()
+            assert player is not None
+            t0 = clock()
+            st.observation(player)
+            t1 = clock()
+            st.legal_codes()
+            t2 = clock()
+            st.action_mask()
+            t3 = clock()
+            actions = st.legal_actions()
+            st.apply(actions[int(rng.integers(len(actions)))])
+            t4 = clock()
+            spent["observation"] += t1 - t0
+            spent["codes"] += t2 - t1
+            spent["mask"] += t3 - t2
+            spent["decision"] += t4 - t3
+            decisions += 1
+    return {k: v / decisions * 1e6 for k, v in spent.items()}
+
+
+def print_parts(names: list[str], games: int) -> None:
+    print(
+        f"{'game/scenario':<26}"
+        + "".join(f"{k:>18}" for k in ("decision", "observation", "codes", "mask"))
+    )
+    for game in names:
+        scenario = omaha.load(game).scenarios()[0]
+        us = parts(game, scenario, games)
+        row = f"{us['decision']:15.1f} us"
+        for k in ("observation", "codes", "mask"):
+            row += f"{us[k]:9.1f} us {us[k] / us['decision'] * 100:4.0f}%"
+        print(f"{game + '/' + scenario:<26}{row}", flush=True)
+
+
 BASELINE = {"pettingzoo": "direct", "openspiel": "direct, small seeds"}
 
 
@@ -140,7 +190,11 @@ def main() -> None:
     parser.add_argument(
         "--all-scenarios", action="store_true", help="every shipped scenario, not the default"
     )
+    parser.add_argument("--parts", action="store_true", help="what each part of a step costs")
     args = parser.parse_args()
+    if args.parts:
+        print_parts(args.game or omaha.games(), min(args.games, 5))
+        return
     print(f"{'game/scenario':<26}{'through':<21}{'games/s':>10}{'us/decision':>13}{'cost':>9}")
     for game in args.game or omaha.games():
         g = omaha.load(game)
