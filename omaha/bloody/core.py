@@ -18,9 +18,6 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-import numpy as np
-import numpy.typing as npt
-
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.decks import Deck
 from omaha.kernel.encoding import ActionSpace
@@ -153,7 +150,7 @@ class ActionCatalogue:
                 }
         #: code -> action, in notation order
         self.action: tuple[Action, ...] = tuple(sorted(made, key=sort_key))
-        self._numbered: tuple[ActionSpace, npt.NDArray[np.int64]] | None = None
+        self._numbered: tuple[ActionSpace, list[int]] | None = None
         code_of = self._code_of = {id(a): code for code, a in enumerate(self.action)}
         self._code_by_value = {a: code for code, a in enumerate(self.action)}
 
@@ -188,12 +185,13 @@ class ActionCatalogue:
     def __copy__(self) -> ActionCatalogue:
         return self
 
-    def numbers(self, space: ActionSpace) -> npt.NDArray[np.int64]:
-        """Each action's number in ``space``, indexed by its code (made once per space)."""
-        if self._numbered is None or self._numbered[0] is not space:
-            numbers = np.array([space.encode(a) for a in self.action], dtype=np.int64)
-            self._numbered = (space, numbers)
-        return self._numbered[1]
+    def number_list(self, space: ActionSpace) -> list[int]:
+        """Each action's number in ``space``, indexed by its code: a plain list, made once
+        per space (looking up a few dozen numbers one by one beats numpy's indexing)."""
+        numbered = self._numbered
+        if numbered is None or numbered[0] is not space:
+            numbered = self._numbered = (space, [space.encode(a) for a in self.action])
+        return numbered[1]
 
     def codes_of(self, actions: Iterable[Action]) -> list[int]:
         """The codes of actions of this catalogue (found by identity)."""

@@ -8,8 +8,11 @@ agents) is the same knowledge as numbers: planes over the squares and tracks.
 
 from __future__ import annotations
 
+import array
 import math
 import weakref
+from itertools import compress
+from operator import ne
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,7 +26,7 @@ from omaha.kernel.view import Mark, Piece, View
 from . import rules
 from .components.map import BEACH, CHANNEL, HEDGEROW, STRONGPOINT, TOWN
 from .components.tokens import EVENT, MINES, face_value, is_strongpoint_token, token_text
-from .core import ASIDE, BOX, DEAD, LOST, BloodyCore, Phase, Step, tank_name
+from .core import ASIDE, BOX, DEAD, LOST, BloodyCore, Phase, Step, TokenIndex, tank_name
 from .scenario import BloodyScenario
 
 BOX_ID = "reinforcements"
@@ -184,6 +187,16 @@ UNIT_PLANES = (
     "us_1st_id",
     "us_29th_id",
     "us_rangers",
+)
+#: The planes :meth:`_Observer.token_part` fills (from the German tokens alone).
+TOKEN_PLANES = (
+    "under_fire",
+    "strongpoint_unknown",
+    "encounter_unknown",
+    "german_numerical",
+    "german_value",
+    "mines",
+    "cleared",
 )
 POSITION_PLANES: tuple[tuple[str, str], ...] = (
     ("us_units", "number of US units in the square"),
@@ -349,6 +362,41 @@ class _Observer:
         self.hand = {c: self.track[f"hand_{c}"] for c in scen.card_ids}
         self.offered = {c: self.track[f"offered_{c}"] for c in scen.card_ids}
         self.decision = {s: self.track[f"decision_{s.value}"] for s in STEPS}
+        # for KeptObservation: the same tables as plain Python numbers (one number at a
+        # time is cheaper so than through numpy)
+        # per unit, per side (full, disrupted): the (index, amount) it adds, zeros left out
+        self.unit_adds = tuple(
+            tuple(
+                tuple(
+                    (at, amount)
+                    for at, amount in zip(
+                        (first + self.unit_offsets[u]).tolist(), side[u].tolist(), strict=True
+                    )
+                    if amount
+                )
+                for side in (self.unit_full, self.unit_reduced)
+            )
+            for u in range(len(scen.units))
+        )
+        self.unit_at_list = self.unit_at.tolist()
+        self.unit_disrupted_list = self.unit_disrupted.tolist()
+        self.counter_list = self.counters.tolist()
+        self.tank_plane = self.plane["us_tanks"]
+        # the token planes stand together: a change of the tokens rewrites that span only
+        token_planes = sorted(self.plane[name] for name in TOKEN_PLANES)
+        if token_planes != list(range(token_planes[0], token_planes[-1] + 1, n)):
+            raise AssertionError("the token planes must stand together")
+        self.token_span = slice(token_planes[0], token_planes[-1] + n)
+        self.inland_set = frozenset(self.inland)
+        #: square -> the Beach squares its tokens keep under fire (the gray arrows)
+        fired: dict[int, list[int]] = {}
+        for b, sps in sorted(self.arrows.items()):
+            for sp in sps:
+                fired.setdefault(sp, []).append(b)
+        self.fired_by = {sp: tuple(beaches) for sp, beaches in fired.items()}
+        #: square -> the bonus VP it is worth when cleared; the Exit squares
+        self.bonus_of = {c: self.bonus.count(c) for c in self.bonus}
+        self.exit_set = frozenset(self.exits)
 
     def token_part(
         self, tokens: dict[int, list[tuple[str, bool]]], uncleared: set[int]
@@ -399,24 +447,24 @@ def observation_layout(scen: BloodyScenario) -> ObservationLayout:
     return _Observer.of(scen).layout
 
 
-def observation(st: BloodyCore, player: str) -> Observation:
-    """What the US player knows, as numbers (the layout of :func:`observation_layout`).
-
-    Built from the fields, never from the view. Face-down tokens count only by the
-    back they show (Strongpoint or Encounter, 3.5.d-e); a token's face shows once
-    revealed (8.1). The token planes are kept with the token index until a token
-    changes; the units' planes are summed by one ``numpy.bincount``.
-    """
+def _check_player(player: str) -> None:
     if player != "US":
         raise ValueError(f"{player!r} is not a player of Bloody Omaha (the US plays alone)")
+
+
+def observation_from_scratch(st: BloodyCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`),
+    built from the fields alone: the reference :class:`KeptObservation` must equal.
+
+    Face-down tokens count only by the back they show (Strongpoint or Encounter,
+    3.5.d-e); a token's face shows once revealed (8.1). The units' planes are summed by
+    one ``numpy.bincount``.
+    """
+    _check_player(player)
     scen = st.scen
     ob = _Observer.of(scen)
     plane = ob.plane
-    index = st.token_index()
-    cached = index.derived.get("observation")
-    if cached is None:
-        cached = index.derived["observation"] = ob.token_part(st.tokens, index.uncleared)
-    tokens, bonus_vp, exits = cached
+    tokens, bonus_vp, exits = ob.token_part(st.tokens, TokenIndex(st.tokens).uncleared)
     obs = ob.base + tokens
     where = np.array(st.where, dtype=np.int64)
     down = np.array(st.disrupted, dtype=bool)
@@ -448,13 +496,19 @@ def observation(st: BloodyCore, player: str) -> Observation:
         obs[ob.offered[card]] = 1
     if st.step in ob.decision:
         obs[ob.decision[st.step]] = 1
-    obs[ob.counters] = (
+    obs[ob.counters] = _counters(st, bonus_vp, exits)
+    return obs
+
+
+def _counters(st: BloodyCore, bonus_vp: int, exits: int) -> tuple[int, ...]:
+    """The values of the tracks :data:`COUNTER_TRACKS`, in that order."""
+    return (
         st.turn,
         st.init_rating,
         st.init_token,
         st.eng_rating,
         st.eng_token,
-        # 2.3: the score, with the cleared squares' bonus counted from the tokens above
+        # 2.3: the score, with the cleared squares' bonus counted from the tokens
         sum(st.gap.values()) + 2 * st.sp_removed + st.enc_removed + bonus_vp + st.where.count(BOX),
         exits,
         len(st.deck),
@@ -463,7 +517,249 @@ def observation(st: BloodyCore, player: str) -> Observation:
         st.landing_mod,
         st.attack_bonus,
     )
-    return obs
+
+
+class KeptObservation:
+    """One state's observation, kept from call to call (agents observe at every step).
+
+    It remembers the fields it was last brought up to date from (copies, never the
+    state's own lists) and, at each call, compares them with the state's: only the
+    parts whose fields differ are rewritten (a unit that moved is taken off its old
+    square and put on its new one, a square whose tokens changed is read again).
+    Nothing has to tell it of a change, so no path that changes the fields (a
+    procedure, ``edit()``, a restored snapshot) can leave it stale.
+
+    It starts from the scenario's constant part as if every unit were in the
+    Reinforcements box and every tank set aside, with no gap, card or decision; the
+    first call writes the token planes whole, then the rest by the same path as the
+    later calls. :func:`observation_from_scratch` is the reference it must equal.
+
+    The numbers live in an ``array.array`` (one number changes there without numpy's
+    machinery), seen by numpy through ``view`` for the copy handed out.
+    """
+
+    __slots__ = (
+        "attack_squares",
+        "attack_target",
+        "bonus_vp",
+        "buf",
+        "counters",
+        "disrupted",
+        "exits",
+        "gap",
+        "gaps",
+        "hand",
+        "in_box",
+        "ob",
+        "offered",
+        "step",
+        "tanks",
+        "tokens",
+        "view",
+        "where",
+    )
+
+    def __init__(self, scen: BloodyScenario) -> None:
+        self.ob = _Observer.of(scen)
+        self._reset()
+
+    def _reset(self) -> None:
+        ob = self.ob
+        self._hold(array.array("f", ob.base.tobytes()))
+        self.tokens: dict[int, list[tuple[str, bool]]] | None = None  # planes not written
+        self.bonus_vp = self.exits = 0
+        units = len(ob.unit_adds)
+        self.where: list[int] = [BOX] * units
+        self.disrupted: list[bool] = [False] * units
+        self.in_box = units
+        self.tanks: list[list[int]] = [[ASIDE, -1] for _ in ob.tank_at]
+        self.gap: dict[int, bool] = {}
+        self.gaps = 0
+        self.attack_target = -1
+        self.attack_squares: list[int] = []
+        self.hand: list[str] = []
+        self.offered: list[str] = []
+        self.step: Step | None = None
+        self.counters: tuple[int, ...] = (0,) * len(ob.counter_list)
+
+    def _hold(self, buf: array.array[float]) -> None:
+        self.buf = buf
+        self.view: Observation = np.frombuffer(buf, dtype=np.float32)
+
+    def copy(self) -> KeptObservation:
+        """An independent twin (for a clone): the remembered fields are never changed in
+        place, so only the numbers are copied."""
+        twin = KeptObservation.__new__(KeptObservation)
+        for name in self.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin._hold(array.array("f", self.buf))
+        return twin
+
+    def observe(self, st: BloodyCore, player: str) -> Observation:
+        """The observation of ``st`` for ``player``: a new array each call."""
+        _check_player(player)
+        try:
+            self._bring_up_to_date(st)
+        except BaseException:
+            self._reset()  # half-updated: start again from nothing next time
+            raise
+        return self.view.copy()
+
+    def _bring_up_to_date(self, st: BloodyCore) -> None:
+        ob, buf = self.ob, self.buf
+        if st.tokens != self.tokens:
+            self._tokens(st.tokens)
+        if st.where != self.where or st.disrupted != self.disrupted:
+            self._units(st.where, st.disrupted)
+        if st.tanks != self.tanks:
+            self._tanks(st.tanks)
+        if st.gap != self.gap:
+            self._gaps(st.gap)
+        if st.attack_target != self.attack_target or st.attack_squares != self.attack_squares:
+            self._attack(st.attack_target, st.attack_squares)
+        if st.hand != self.hand or st.offered != self.offered:
+            self._cards(st.hand, st.offered)
+        if st.step != self.step:
+            decision = ob.decision
+            if self.step in decision:
+                buf[decision[self.step]] = 0
+            if st.step in decision:
+                buf[decision[st.step]] = 1
+            self.step = st.step
+        counters = (
+            st.turn,
+            st.init_rating,
+            st.init_token,
+            st.eng_rating,
+            st.eng_token,
+            # 2.3: the score (gaps and units in the box counted where they change)
+            self.gaps + 2 * st.sp_removed + st.enc_removed + self.bonus_vp + self.in_box,
+            self.exits,
+            len(st.deck),
+            len(st.deck.discards),
+            st.drift_mod,
+            st.landing_mod,
+            st.attack_bonus,
+        )
+        if counters != self.counters:
+            for at, value, before in zip(ob.counter_list, counters, self.counters, strict=True):
+                if value != before:
+                    buf[at] = value
+            self.counters = counters
+
+    def _tokens(self, tokens: dict[int, list[tuple[str, bool]]]) -> None:
+        """The token planes: whole the first time, then square by square (what its
+        tokens show, whether it is cleared, the Beach squares it keeps under fire)."""
+        ob, buf = self.ob, self.buf
+        before = self.tokens
+        if before is None:
+            part, self.bonus_vp, self.exits = ob.token_part(tokens, TokenIndex(tokens).uncleared)
+            self.view[ob.token_span] = part[ob.token_span]
+            self.tokens = {c: list(toks) for c, toks in tokens.items()}
+            return
+        changed = [c for c, toks in tokens.items() if toks != before.get(c)]
+        changed += [c for c in before if c not in tokens]
+        kept = dict(before)
+        cleared_p, fire_p = ob.plane["cleared"], ob.plane["under_fire"]
+        for c in changed:
+            old = before.get(c, ())
+            new = tokens.get(c, ())
+            for face, revealed in old:
+                for offset, value in ob.token_planes(face, revealed):
+                    buf[offset + c] -= value
+            for face, revealed in new:
+                for offset, value in ob.token_planes(face, revealed):
+                    buf[offset + c] += value
+            now_clear, was_clear = not new, not old
+            if now_clear != was_clear:
+                if c in ob.inland_set:
+                    buf[cleared_p + c] = now_clear
+                step = 1 if now_clear else -1
+                self.bonus_vp += step * ob.bonus_of.get(c, 0)
+                if c in ob.exit_set:
+                    self.exits += step
+            for b in ob.fired_by.get(c, ()):
+                buf[fire_p + b] = any(tokens.get(sp) for sp in ob.arrows[b])
+            if c in tokens:
+                kept[c] = list(new)
+            else:
+                del kept[c]
+        self.tokens = kept
+
+    def _units(self, where: list[int], down: list[bool]) -> None:
+        """Each unit whose square or side changed leaves its old square and joins its
+        new one (its unit planes there) and sets its two tracks."""
+        ob, buf = self.ob, self.buf
+        units = len(ob.unit_adds)
+        if len(where) != units or len(down) != units:
+            raise ValueError(f"{len(where)} squares and {len(down)} sides for {units} units")
+        changed = set(compress(range(units), map(ne, where, self.where)))
+        changed.update(compress(range(units), map(ne, down, self.disrupted)))
+        old_where, old_down = self.where, self.disrupted
+        for u in changed:
+            w, d, was = where[u], bool(down[u]), old_where[u]
+            adds = ob.unit_adds[u]
+            if was >= 0:
+                for at, amount in adds[bool(old_down[u])]:
+                    buf[was + at] -= amount
+            if w >= 0:
+                for at, amount in adds[d]:
+                    buf[w + at] += amount
+            buf[ob.unit_at_list[u]] = w + 1 if w >= 0 else -1 if w == DEAD else 0
+            buf[ob.unit_disrupted_list[u]] = d
+        self.where = list(where)
+        self.disrupted = list(down)
+        self.in_box = where.count(BOX)
+
+    def _tanks(self, tanks: list[list[int]]) -> None:
+        ob, buf = self.ob, self.buf
+        for t, (w, _) in enumerate(self.tanks):
+            if w >= 0:
+                buf[ob.tank_plane + w] -= 1
+            buf[ob.tank_at[t]] = buf[ob.tank_with[t]] = 0
+        for t, (w, u) in enumerate(tanks):
+            if w >= 0:
+                buf[ob.tank_plane + w] += 1
+            buf[ob.tank_at[t]] = w + 1 if w >= 0 else 0 if w == ASIDE else -1
+            buf[ob.tank_with[t]] = u + 1
+        self.tanks = [list(tank) for tank in tanks]
+
+    def _gaps(self, gaps: dict[int, bool]) -> None:
+        plane, buf = self.ob.plane, self.buf
+        gap_p, obstacle_p = plane["gap"], plane["obstacle"]
+        for b in self.gap:
+            buf[gap_p + b] = buf[obstacle_p + b] = 0
+        for b, gap in gaps.items():
+            buf[(gap_p if gap else obstacle_p) + b] = 1
+        self.gap = dict(gaps)
+        self.gaps = sum(gaps.values())
+
+    def _attack(self, target: int, squares: list[int]) -> None:
+        plane, buf = self.ob.plane, self.buf
+        target_p, from_p = plane["attack_target"], plane["attack_from"]
+        if self.attack_target >= 0:
+            buf[target_p + self.attack_target] = 0
+            for c in self.attack_squares:
+                buf[from_p + c] = 0
+        if target >= 0:
+            buf[target_p + target] = 1
+            for c in squares:
+                buf[from_p + c] = 1
+        self.attack_target = target
+        self.attack_squares = list(squares)
+
+    def _cards(self, hand: list[str], offered: list[str]) -> None:
+        ob, buf = self.ob, self.buf
+        for card in self.hand:
+            buf[ob.hand[card]] = 0
+        for card in self.offered:
+            buf[ob.offered[card]] = 0
+        for card in hand:
+            buf[ob.hand[card]] = 1
+        for card in offered:
+            buf[ob.offered[card]] = 1
+        self.hand = list(hand)
+        self.offered = list(offered)
 
 
 def returns(st: BloodyCore) -> dict[str, float]:
