@@ -316,7 +316,7 @@ class BloodyState(BloodyCore):
     def observation(self, player: str) -> Observation:
         kept = self._observed
         if kept is None:
-            kept = self._observed = seen.KeptObservation(self.scenario)
+            kept = self._observed = seen.KeptObservation.for_state(self)
         return kept.observe(self, player)
 
     def _drop_caches(self) -> None:

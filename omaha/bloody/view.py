@@ -346,7 +346,8 @@ class _Observer:
         self.unit_reduced = np.array(
             [[1, s.reduced, 1, int(s.battalion), 1] for s in scen.units], dtype=np.float64
         ).reshape(len(scen.units), 5)
-        self._token_planes: dict[tuple[str, bool], tuple[tuple[int, int], ...]] = {}
+        #: (face, revealed) -> what a token adds where it lies (see token_planes)
+        self.token_adds: dict[tuple[str, bool], tuple[tuple[int, int], ...]] = {}
         self.arrows = scen.arrows
         self.inland = tuple(sorted(scen.inland))
         # squares worth a VP when cleared (2.3.d, 2.3.e: a square counts once per bullet)
@@ -397,6 +398,17 @@ class _Observer:
         #: square -> the bonus VP it is worth when cleared; the Exit squares
         self.bonus_of = {c: self.bonus.count(c) for c in self.bonus}
         self.exit_set = frozenset(self.exits)
+        #: the constant part and what a map with no German token shows: every inland
+        #: square cleared (2.4), no Beach square under fire
+        tokenless = base.copy()
+        for c in self.inland:
+            tokenless[self.plane["cleared"] + c] = 1
+        self.tokenless = tokenless
+        for face in {*scen.strongpoint_tokens, *scen.encounter_tokens}:
+            for revealed in (False, True):
+                self.token_planes(face, revealed)
+        #: a kept observation of a new game's first position, the start of the next ones
+        self.template: KeptObservation | None = None
 
     def token_part(
         self, tokens: dict[int, list[tuple[str, bool]]], uncleared: set[int]
@@ -425,7 +437,7 @@ class _Observer:
         """(plane offset, amount) a token adds where it lies: a face-down token only by
         its back (3.5.d-e), a revealed one by its face."""
         key = (face, revealed)
-        found = self._token_planes.get(key)
+        found = self.token_adds.get(key)
         if found is None:
             plane = self.plane
             value = face_value(face)
@@ -438,7 +450,7 @@ class _Observer:
                 found = ((plane["mines"], 1),)
             else:  # resolved and removed at once (8.1.b, d, e)
                 found = ()
-            self._token_planes[key] = found
+            self.token_adds[key] = found
         return found
 
 
@@ -563,11 +575,24 @@ class KeptObservation:
         self.ob = _Observer.of(scen)
         self._reset()
 
+    @classmethod
+    def for_state(cls, st: BloodyCore) -> KeptObservation:
+        """A kept observation for ``st``: a copy of the scenario's template (a new game
+        differs from another mostly by its German tokens), or one from nothing."""
+        ob = _Observer.of(st.scen)
+        if ob.template is not None:
+            return ob.template.copy()
+        kept = cls(st.scen)
+        if st.step == Step.SETUP:
+            kept._bring_up_to_date(st)
+            ob.template = kept.copy()
+        return kept
+
     def _reset(self) -> None:
         ob = self.ob
-        self._hold(array.array("f", ob.base.tobytes()))
-        self.tokens: dict[int, list[tuple[str, bool]]] | None = None  # planes not written
-        self.bonus_vp = self.exits = 0
+        self._hold(array.array("f", ob.tokenless.tobytes()))
+        self.tokens: dict[int, list[tuple[str, bool]]] = {}
+        self.bonus_vp, self.exits = len(ob.bonus), len(ob.exits)
         units = len(ob.unit_adds)
         self.where: list[int] = [BOX] * units
         self.disrupted: list[bool] = [False] * units
@@ -597,7 +622,8 @@ class KeptObservation:
 
     def observe(self, st: BloodyCore, player: str) -> Observation:
         """The observation of ``st`` for ``player``: a new array each call."""
-        _check_player(player)
+        if player != "US":
+            _check_player(player)
         try:
             self._bring_up_to_date(st)
         except BaseException:
@@ -648,42 +674,43 @@ class KeptObservation:
             self.counters = counters
 
     def _tokens(self, tokens: dict[int, list[tuple[str, bool]]]) -> None:
-        """The token planes: whole the first time, then square by square (what its
-        tokens show, whether it is cleared, the Beach squares it keeps under fire)."""
+        """Square by square, for each square whose tokens changed: what they show, whether
+        the square is cleared (2.4, the bonus VP and exits it counts for), and the Beach
+        squares it keeps under fire."""
         ob, buf = self.ob, self.buf
         before = self.tokens
-        if before is None:
-            part, self.bonus_vp, self.exits = ob.token_part(tokens, TokenIndex(tokens).uncleared)
-            self.view[ob.token_span] = part[ob.token_span]
-            self.tokens = {c: list(toks) for c, toks in tokens.items()}
-            return
         changed = [c for c, toks in tokens.items() if toks != before.get(c)]
         changed += [c for c in before if c not in tokens]
         kept = dict(before)
-        cleared_p, fire_p = ob.plane["cleared"], ob.plane["under_fire"]
+        cleared_p = ob.plane["cleared"]
+        fired: set[int] = set()
+        adds = ob.token_adds
         for c in changed:
             old = before.get(c, ())
             new = tokens.get(c, ())
-            for face, revealed in old:
-                for offset, value in ob.token_planes(face, revealed):
+            for token in old:
+                for offset, value in adds[token]:  # remembered: looked up when it came
                     buf[offset + c] -= value
-            for face, revealed in new:
-                for offset, value in ob.token_planes(face, revealed):
+            for token in new:
+                found = adds.get(token)
+                for offset, value in found if found is not None else ob.token_planes(*token):
                     buf[offset + c] += value
-            now_clear, was_clear = not new, not old
-            if now_clear != was_clear:
+            now_clear = not new
+            if now_clear != (not old):
                 if c in ob.inland_set:
                     buf[cleared_p + c] = now_clear
                 step = 1 if now_clear else -1
                 self.bonus_vp += step * ob.bonus_of.get(c, 0)
                 if c in ob.exit_set:
                     self.exits += step
-            for b in ob.fired_by.get(c, ()):
-                buf[fire_p + b] = any(tokens.get(sp) for sp in ob.arrows[b])
+                fired.update(ob.fired_by.get(c, ()))
             if c in tokens:
                 kept[c] = list(new)
             else:
                 del kept[c]
+        fire_p = ob.plane["under_fire"]
+        for b in fired:
+            buf[fire_p + b] = any(tokens.get(sp) for sp in ob.arrows[b])
         self.tokens = kept
 
     def _units(self, where: list[int], down: list[bool]) -> None:
@@ -693,9 +720,12 @@ class KeptObservation:
         units = len(ob.unit_adds)
         if len(where) != units or len(down) != units:
             raise ValueError(f"{len(where)} squares and {len(down)} sides for {units} units")
-        changed = set(compress(range(units), map(ne, where, self.where)))
-        changed.update(compress(range(units), map(ne, down, self.disrupted)))
         old_where, old_down = self.where, self.disrupted
+        changed = list(compress(range(units), map(ne, where, old_where)))
+        if down != old_down:
+            changed = sorted({*changed, *compress(range(units), map(ne, down, old_down))})
+            self.disrupted = list(down)
+        in_box = self.in_box
         for u in changed:
             w, d, was = where[u], bool(down[u]), old_where[u]
             adds = ob.unit_adds[u]
@@ -707,9 +737,9 @@ class KeptObservation:
                     buf[w + at] += amount
             buf[ob.unit_at_list[u]] = w + 1 if w >= 0 else -1 if w == DEAD else 0
             buf[ob.unit_disrupted_list[u]] = d
+            in_box += (w == BOX) - (was == BOX)
         self.where = list(where)
-        self.disrupted = list(down)
-        self.in_box = where.count(BOX)
+        self.in_box = in_box
 
     def _tanks(self, tanks: list[list[int]]) -> None:
         ob, buf = self.ob, self.buf
