@@ -20,8 +20,7 @@ from typing import Any, ClassVar
 
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.decks import Deck
-from omaha.kernel.encoding import ActionSpace
-from omaha.kernel.protocol import Outcome, State
+from omaha.kernel.protocol import Game, Outcome, State
 
 from . import rules
 from .actions import (
@@ -150,7 +149,7 @@ class ActionCatalogue:
                 }
         #: code -> action, in notation order
         self.action: tuple[Action, ...] = tuple(sorted(made, key=sort_key))
-        self._numbered: tuple[ActionSpace, list[int]] | None = None
+        self._numbered: tuple[Game[Any], list[int]] | None = None
         code_of = self._code_of = {id(a): code for code, a in enumerate(self.action)}
         self._code_by_value = {a: code for code, a in enumerate(self.action)}
 
@@ -185,12 +184,14 @@ class ActionCatalogue:
     def __copy__(self) -> ActionCatalogue:
         return self
 
-    def number_list(self, space: ActionSpace) -> list[int]:
-        """Each action's number in ``space``, indexed by its code: a plain list, made once
-        per space (looking up a few dozen numbers one by one beats numpy's indexing)."""
+    def number_list(self, game: Game[Any], scenario_id: str) -> list[int]:
+        """Each action's number in ``game.action_space(scenario_id)``, indexed by its code:
+        a plain list (looking up a few dozen numbers one by one beats numpy's indexing),
+        made once per game (a game's space for a scenario never changes)."""
         numbered = self._numbered
-        if numbered is None or numbered[0] is not space:
-            numbered = self._numbered = (space, [space.encode(a) for a in self.action])
+        if numbered is None or numbered[0] is not game:
+            space = game.action_space(scenario_id)
+            numbered = self._numbered = (game, [space.encode(a) for a in self.action])
         return numbered[1]
 
     def codes_of(self, actions: Iterable[Action]) -> list[int]:

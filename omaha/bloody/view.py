@@ -11,6 +11,7 @@ from __future__ import annotations
 import array
 import math
 import weakref
+from collections.abc import Iterable
 from itertools import compress
 from operator import ne
 from typing import Any, ClassVar
@@ -379,8 +380,11 @@ class _Observer:
             )
             for u in range(len(scen.units))
         )
-        self.unit_at_list = self.unit_at.tolist()
-        self.unit_disrupted_list = self.unit_disrupted.tolist()
+        #: per unit: what it adds on each side, its square track, its disrupted track
+        self.unit_entries = tuple(
+            zip(self.unit_adds, self.unit_at.tolist(), self.unit_disrupted.tolist(), strict=True)
+        )
+        self.units = range(len(scen.units))
         self.counter_list = self.counters.tolist()
         self.tank_plane = self.plane["us_tanks"]
         # the token planes stand together: a change of the tokens rewrites that span only
@@ -593,7 +597,7 @@ class KeptObservation:
         self._hold(array.array("f", ob.tokenless.tobytes()))
         self.tokens: dict[int, list[tuple[str, bool]]] = {}
         self.bonus_vp, self.exits = len(ob.bonus), len(ob.exits)
-        units = len(ob.unit_adds)
+        units = len(ob.units)
         self.where: list[int] = [BOX] * units
         self.disrupted: list[bool] = [False] * units
         self.in_box = units
@@ -717,26 +721,26 @@ class KeptObservation:
         """Each unit whose square or side changed leaves its old square and joins its
         new one (its unit planes there) and sets its two tracks."""
         ob, buf = self.ob, self.buf
-        units = len(ob.unit_adds)
-        if len(where) != units or len(down) != units:
-            raise ValueError(f"{len(where)} squares and {len(down)} sides for {units} units")
+        units = ob.units
+        if len(where) != len(units) or len(down) != len(units):
+            raise ValueError(f"{len(where)} squares and {len(down)} sides for {len(units)} units")
         old_where, old_down = self.where, self.disrupted
-        changed = list(compress(range(units), map(ne, where, old_where)))
+        changed: Iterable[int] = compress(units, map(ne, where, old_where))
         if down != old_down:
-            changed = sorted({*changed, *compress(range(units), map(ne, down, old_down))})
+            changed = sorted({*changed, *compress(units, map(ne, down, old_down))})
             self.disrupted = list(down)
         in_box = self.in_box
         for u in changed:
             w, d, was = where[u], bool(down[u]), old_where[u]
-            adds = ob.unit_adds[u]
+            adds, at_track, down_track = ob.unit_entries[u]
             if was >= 0:
                 for at, amount in adds[bool(old_down[u])]:
                     buf[was + at] -= amount
             if w >= 0:
                 for at, amount in adds[d]:
                     buf[w + at] += amount
-            buf[ob.unit_at_list[u]] = w + 1 if w >= 0 else -1 if w == DEAD else 0
-            buf[ob.unit_disrupted_list[u]] = d
+            buf[at_track] = w + 1 if w >= 0 else -1 if w == DEAD else 0
+            buf[down_track] = d
             in_box += (w == BOX) - (was == BOX)
         self.where = list(where)
         self.in_box = in_box
