@@ -192,8 +192,8 @@ class BloodyState(BloodyCore):
 
     def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
         """From the catalogue's numbering: the number of each listed code, looked up in a
-        list made once per scenario and game."""
-        numbers = self.catalogue.number_list(self.game, self.scenario.id)
+        table kept per scenario and game."""
+        numbers = self.catalogue.numbers(self.game, self.scenario.id)
         return tuple(sorted(map(numbers.__getitem__, self._codes())))
 
     def explain_illegal(self, action: Action) -> str:
