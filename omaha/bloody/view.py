@@ -746,25 +746,38 @@ class KeptObservation:
         self.in_box = in_box
 
     def _tanks(self, tanks: list[list[int]]) -> None:
+        """Each tank whose square or unit changed: off its old square, on its new one."""
         ob, buf = self.ob, self.buf
-        for t, (w, _) in enumerate(self.tanks):
-            if w >= 0:
-                buf[ob.tank_plane + w] -= 1
-            buf[ob.tank_at[t]] = buf[ob.tank_with[t]] = 0
-        for t, (w, u) in enumerate(tanks):
-            if w >= 0:
-                buf[ob.tank_plane + w] += 1
-            buf[ob.tank_at[t]] = w + 1 if w >= 0 else 0 if w == ASIDE else -1
-            buf[ob.tank_with[t]] = u + 1
+        before = self.tanks
+        for t in range(max(len(before), len(tanks))):
+            old = before[t] if t < len(before) else None
+            new = tanks[t] if t < len(tanks) else None
+            if old == new:
+                continue
+            if old is not None:
+                if old[0] >= 0:
+                    buf[ob.tank_plane + old[0]] -= 1
+                buf[ob.tank_at[t]] = buf[ob.tank_with[t]] = 0
+            if new is not None:
+                w, u = new
+                if w >= 0:
+                    buf[ob.tank_plane + w] += 1
+                buf[ob.tank_at[t]] = w + 1 if w >= 0 else 0 if w == ASIDE else -1
+                buf[ob.tank_with[t]] = u + 1
         self.tanks = [list(tank) for tank in tanks]
 
     def _gaps(self, gaps: dict[int, bool]) -> None:
+        """Each Beach square whose Gap changed shows a Gap or its Obstacle."""
         plane, buf = self.ob.plane, self.buf
         gap_p, obstacle_p = plane["gap"], plane["obstacle"]
-        for b in self.gap:
-            buf[gap_p + b] = buf[obstacle_p + b] = 0
+        before = self.gap
+        for b in before:
+            if b not in gaps:
+                buf[gap_p + b] = buf[obstacle_p + b] = 0
         for b, gap in gaps.items():
-            buf[(gap_p if gap else obstacle_p) + b] = 1
+            if b not in before or bool(before[b]) != bool(gap):
+                buf[gap_p + b] = bool(gap)
+                buf[obstacle_p + b] = not gap
         self.gap = dict(gaps)
         self.gaps = sum(gaps.values())
 
