@@ -143,6 +143,7 @@ class BloodyState(BloodyCore):
 
     #: The US observation kept from call to call (made at the first call; it checks
     #: the fields itself, so it is only dropped with the other caches to save memory).
+    #: A clone shares it until either state observes (see ``KeptObservation.share``).
     _observed: seen.KeptObservation | None
 
     def _setup(self) -> None:
@@ -317,6 +318,8 @@ class BloodyState(BloodyCore):
         kept = self._observed
         if kept is None:
             kept = self._observed = seen.KeptObservation.for_state(self)
+        elif kept.shared:  # with a clone: copied before it changes
+            kept = self._observed = kept.copy()
         return kept.observe(self, player)
 
     def _drop_caches(self) -> None:
@@ -327,7 +330,7 @@ class BloodyState(BloodyCore):
         twin = super()._copy()
         assert isinstance(twin, BloodyState)
         kept = self._observed
-        twin._observed = kept.copy() if kept is not None else None
+        twin._observed = kept.share() if kept is not None else None
         return twin
 
     def returns(self) -> dict[str, float]:

@@ -568,6 +568,7 @@ class KeptObservation:
         "in_box",
         "ob",
         "offered",
+        "shared",
         "step",
         "tanks",
         "tokens",
@@ -594,6 +595,8 @@ class KeptObservation:
 
     def _reset(self) -> None:
         ob = self.ob
+        #: True once a clone shares it: neither state writes to it, each copies it first
+        self.shared = False
         self._hold(array.array("f", ob.tokenless.tobytes()))
         self.tokens: dict[int, list[tuple[str, bool]]] = {}
         self.bonus_vp, self.exits = len(ob.bonus), len(ob.exits)
@@ -616,13 +619,20 @@ class KeptObservation:
         self.view: Observation = np.frombuffer(buf, dtype=np.float32)
 
     def copy(self) -> KeptObservation:
-        """An independent twin (for a clone): the remembered fields are never changed in
+        """An independent twin, not shared: the remembered fields are never changed in
         place, so only the numbers are copied."""
         twin = KeptObservation.__new__(KeptObservation)
         for name in self.__slots__:
             setattr(twin, name, getattr(self, name))
         twin._hold(array.array("f", self.buf))
+        twin.shared = False
         return twin
+
+    def share(self) -> KeptObservation:
+        """This one, for a clone too: from now on whichever state observes next works on a
+        copy (a clone that is never observed costs nothing, as in a search)."""
+        self.shared = True
+        return self
 
     def observe(self, st: BloodyCore, player: str) -> Observation:
         """The observation of ``st`` for ``player``: a new array each call."""

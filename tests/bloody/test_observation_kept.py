@@ -86,6 +86,31 @@ def test_a_clone_keeps_its_own_observation() -> None:
             st.apply(bot.choose(st))
 
 
+def test_clones_share_nothing_they_can_see() -> None:
+    """Whichever of a state and its clones observes first after the clone, each sees its
+    own position, and observing one never changes what another shows."""
+    st = new(8)
+    bot = GAME.bots["heuristic"](seed=8)
+    for _ in range(6):
+        st.apply(bot.choose(st))
+    before = st.observation("US")
+    twin = st.clone(seed=1)
+    grandchild = twin.clone(seed=2)
+    assert isinstance(twin, BloodyState) and isinstance(grandchild, BloodyState)
+    for _ in range(3):  # the original moves on first, the clones stay where they were
+        st.apply(bot.choose(st))
+        same(st)
+    np.testing.assert_array_equal(twin.observation("US"), before)
+    same(twin)
+    other = GAME.bots["random"](seed=3)
+    for _ in range(3):
+        twin.apply(other.choose(twin))
+        same(twin)
+    np.testing.assert_array_equal(grandchild.observation("US"), before)
+    same(grandchild)
+    same(st)
+
+
 def test_a_restored_snapshot_observes_as_its_original() -> None:
     for st, bot, _ in bot_games(SCENARIOS[0], range(40, 43)):
         k = 0
