@@ -68,9 +68,19 @@ def pettingzoo(game: str, scenario: str, seeds: list[int], policy_seed: int) -> 
     return decisions, time.process_time() - start
 
 
-def openspiel(game: str, scenario: str, seeds: list[int], policy_seed: int) -> tuple[int, float]:
-    """The same games through OpenSpiel (legal action list and observation each step)."""
+def openspiel(
+    game: str, scenario: str, seeds: list[int], policy_seed: int, tensor: bool = False
+) -> tuple[int, float]:
+    """The same games through OpenSpiel (legal action list and observation each step).
+
+    The observation is read as OpenSpiel's Python algorithms read a Python game's:
+    through ``open_spiel.python.observation.make_observation`` (the game's observer
+    writes a numpy tensor). ``tensor=True`` reads ``state.observation_tensor(player)``
+    instead, which pyspiel returns as a Python list of floats (its own cost, one float
+    object per number: see ``--tensor``).
+    """
     import pyspiel
+    from open_spiel.python.observation import make_observation
 
     from omaha.integrations import openspiel as adapter
 
@@ -81,13 +91,17 @@ def openspiel(game: str, scenario: str, seeds: list[int], policy_seed: int) -> t
     start = time.process_time()
     for seed in seeds:
         ospiel = pyspiel.load_game(short, {"scenario": scenario, "seed": seed})
+        observer = make_observation(ospiel)
         st = ospiel.new_initial_state()
         while not st.is_terminal():
             if st.is_chance_node():  # sampled mode has none; explicit mode would
                 outcomes = st.chance_outcomes()
                 st.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
                 continue
-            st.observation_tensor(st.current_player())
+            if tensor:
+                st.observation_tensor(st.current_player())
+            else:
+                observer.set_from(st, st.current_player())
             legal = st.legal_actions()
             st.apply_action(legal[int(rng.integers(len(legal)))])
             decisions += 1
@@ -107,7 +121,16 @@ def game_seeds(game: str, scenario: str, seeds: list[int]) -> list[int]:
     return out
 
 
-def measure(game: str, scenario: str, games: int, rounds: int) -> dict[str, Any]:
+def openspiel_tensor(
+    game: str, scenario: str, seeds: list[int], policy_seed: int
+) -> tuple[int, float]:
+    """OpenSpiel with ``state.observation_tensor`` (a Python list) at every step."""
+    return openspiel(game, scenario, seeds, policy_seed, tensor=True)
+
+
+def measure(
+    game: str, scenario: str, games: int, rounds: int, tensor: bool = False
+) -> dict[str, Any]:
     seeds = list(range(1000, 1000 + games))
     dice = game_seeds(game, scenario, seeds)
     # PettingZoo seeds the dice through SeedSequence; OpenSpiel's seed parameter is a
@@ -122,6 +145,8 @@ def measure(game: str, scenario: str, games: int, rounds: int) -> dict[str, Any]
 
         runs["direct, small seeds"] = (direct, seeds)
         runs["openspiel"] = (openspiel, seeds)
+        if tensor:
+            runs["openspiel, tensor list"] = (openspiel_tensor, seeds)
     except ImportError:
         pass
     rates: dict[str, list[float]] = {name: [] for name in runs}
@@ -179,7 +204,11 @@ def print_parts(names: list[str], games: int) -> None:
         print(f"{game + '/' + scenario:<26}{row}", flush=True)
 
 
-BASELINE = {"pettingzoo": "direct", "openspiel": "direct, small seeds"}
+BASELINE = {
+    "pettingzoo": "direct",
+    "openspiel": "direct, small seeds",
+    "openspiel, tensor list": "direct, small seeds",
+}
 
 
 def main() -> None:
@@ -191,6 +220,11 @@ def main() -> None:
         "--all-scenarios", action="store_true", help="every shipped scenario, not the default"
     )
     parser.add_argument("--parts", action="store_true", help="what each part of a step costs")
+    parser.add_argument(
+        "--tensor",
+        action="store_true",
+        help="also OpenSpiel through state.observation_tensor (a list of floats a step)",
+    )
     args = parser.parse_args()
     if args.parts:
         print_parts(args.game or omaha.games(), min(args.games, 5))
@@ -204,7 +238,7 @@ def main() -> None:
             print(f"{game:<26}{exc}")
             continue
         for scenario in g.scenarios() if args.all_scenarios else g.scenarios()[:1]:
-            fig = measure(game, scenario, args.games, args.rounds)
+            fig = measure(game, scenario, args.games, args.rounds, args.tensor)
             label = f"{game}/{scenario}"
             for name, rate in fig["rates"].items():
                 per = 1e6 / (rate * fig["decisions"][name])
