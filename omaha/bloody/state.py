@@ -191,11 +191,11 @@ class BloodyState(BloodyCore):
         k = bisect.bisect_left(codes, code)
         return k < len(codes) and codes[k] == code
 
-    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
         """From the catalogue's numbering: the number of each listed code, looked up in a
         table kept per scenario and game."""
         numbers = self.catalogue.numbers(self.game, self.scenario.id)
-        return tuple(sorted(map(numbers.__getitem__, self._codes())))
+        return list(map(numbers.__getitem__, self._codes()))
 
     def explain_illegal(self, action: Action) -> str:
         try:
