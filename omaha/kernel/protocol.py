@@ -435,6 +435,7 @@ class State(ABC, Generic[S]):
         state._legal_set = None
         state._legal_numbers = None
         state._listed_numbers = None
+        state._mover = None
         state._broken = None
 
     game: Game[S]
@@ -447,6 +448,7 @@ class State(ABC, Generic[S]):
     _legal_set: frozenset[Action] | None
     _legal_numbers: tuple[int, ...] | None
     _listed_numbers: list[int] | None  # the legal actions' numbers, in their listed order
+    _mover: tuple[str | None] | None  # the player to move, once asked (kept like _legal)
     _broken: str | None
 
     # -- what a game implements ----------------------------------------------
@@ -539,9 +541,13 @@ class State(ABC, Generic[S]):
 
     # -- the protocol --------------------------------------------------------
     def current_player(self) -> str | None:
-        """Owner of the pending decision; None when terminal."""
-        pend = self.pending
-        return None if pend is None else pend.player
+        """Owner of the pending decision; None when terminal. Kept until the next
+        change, like the legal actions (agents' adapters ask at every step)."""
+        mover = self._mover
+        if mover is None:
+            pend = self.pending
+            mover = self._mover = (None if pend is None else pend.player,)
+        return mover[0]
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions, sorted by notation; cached until the next apply."""
@@ -615,6 +621,7 @@ class State(ABC, Generic[S]):
         self._legal_set = None
         self._legal_numbers = None
         self._listed_numbers = None
+        self._mover = None
 
     def _settle(self) -> None:
         """Resolve single-option decisions (logged, not recorded: replay re-derives them)."""
