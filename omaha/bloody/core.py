@@ -232,26 +232,21 @@ class TokenIndex:
 
     ``uncleared``: squares holding a token (2.4); ``face_down``: a token not yet
     revealed; ``known_numerical``: a revealed numerical token (8.1.a);
-    ``revealed_mines``: a revealed Mines token (8.5). ``derived`` holds what other
-    modules compute from the tokens alone (the observation's token planes), forgotten
-    at every change.
+    ``revealed_mines``: a revealed Mines token (8.5).
     """
 
-    __slots__ = ("derived", "face_down", "known_numerical", "revealed_mines", "uncleared")
+    __slots__ = ("face_down", "known_numerical", "revealed_mines", "uncleared")
 
     def __init__(self, tokens: dict[int, list[tuple[str, bool]]] | None = None) -> None:
         self.uncleared: set[int] = set()
         self.face_down: set[int] = set()
         self.known_numerical: set[int] = set()
         self.revealed_mines: set[int] = set()
-        self.derived: dict[str, Any] = {}
         for cell, toks in (tokens or {}).items():
             self.update(cell, toks)
 
     def update(self, cell: int, toks: Iterable[tuple[str, bool]]) -> None:
         """Read the tokens of one square again."""
-        if self.derived:
-            self.derived = {}
         any_token = down = known = mines = False
         for face, revealed in toks:
             any_token = True
@@ -278,7 +273,6 @@ class TokenIndex:
         twin.face_down = set(self.face_down)
         twin.known_numerical = set(self.known_numerical)
         twin.revealed_mines = set(self.revealed_mines)
-        twin.derived = dict(self.derived)  # values are never changed in place
         return twin
 
 

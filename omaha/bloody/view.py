@@ -417,9 +417,9 @@ class _Observer:
     def token_part(
         self, tokens: dict[int, list[tuple[str, bool]]], uncleared: set[int]
     ) -> tuple[Observation, int, int]:
-        """What depends on the German tokens alone (kept until one changes): the planes
-        of what each token shows, the cleared squares (2.4) and the Beach squares under
-        fire; the bonus VP of cleared squares (2.3.d-e) and the exits cleared (2.2)."""
+        """What depends on the German tokens alone: the planes of what each token shows,
+        the cleared squares (2.4) and the Beach squares under fire; the bonus VP of
+        cleared squares (2.3.d-e) and the exits cleared (2.2)."""
         part = np.zeros(self.layout.size, dtype=np.float32)
         for cell, toks in tokens.items():
             for face, revealed in toks:
