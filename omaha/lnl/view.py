@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, get_args
 
 import attrs
@@ -182,6 +182,8 @@ class ObservationPlan:
     unit_planes: npt.NDArray[np.int64]
     #: The same by unit: ``unit_columns[u]`` is column ``u`` of ``unit_planes``.
     unit_columns: tuple[tuple[int, ...], ...]
+    #: Who controls the victory hexes, from the core's ``control`` (a comparable value).
+    victory_control: Callable[[list[str]], object]
     static: Observation
 
 
@@ -283,8 +285,13 @@ def _make_plan(scen: LnlScenario) -> ObservationPlan:
         unit_tracks=layout.track_index(unit_tracks[0]) if unit_tracks else layout.size,
         unit_planes=unit_planes,
         unit_columns=tuple(tuple(int(x) for x in column) for column in unit_planes.T),
+        victory_control=operator.itemgetter(*T.victory) if T.victory else _nothing,
         static=static,
     )
+
+
+def _nothing(control: list[str]) -> object:
+    return ()
 
 
 def observation(core: LnlCore, player: str) -> Observation:
@@ -414,7 +421,8 @@ class KeptBoard:
     position: tuple[Any, ...]
     #: Copies of the per-unit fields, in the rows of :func:`_unit_fields`.
     fields: list[list[Any]]
-    control: list[str]
+    #: Who controls each victory hex (``plan.victory_control``).
+    control: object
     due: dict[int, int]
 
     @classmethod
@@ -429,7 +437,7 @@ class KeptBoard:
             core.turn,
             position,
             [row[:] for row in _unit_fields(core)],
-            core.control[:],
+            plan.victory_control(core.control),
             dict(core.due),
         )
 
@@ -441,7 +449,7 @@ class KeptBoard:
             self.turn,
             self.position,
             [row[:] for row in self.fields],
-            self.control[:],
+            self.control,
             dict(self.due),
         )
 
@@ -449,19 +457,30 @@ class KeptBoard:
         """Bring the board up to the core's fields."""
         if core.turn != self.turn:
             self._new_turn(core.turn)
-        now = _unit_fields(core)
-        rows = [r for r, (new, old) in enumerate(zip(now, self.fields, strict=True)) if new != old]
-        if rows and not self._redo_units(now, rows):
-            self._rebuild(core)
-            return
-        if core.control != self.control:
+        f = self.fields
+        if (
+            core.loc != f[0]
+            or core.steps != f[1]
+            or core.dis != f[2]
+            or core.fired != f[3]
+            or core.moved != f[4]
+            or core.assaulted != f[5]
+            or core.placed != f[6]
+        ):
+            now = _unit_fields(core)
+            rows = [r for r, (new, old) in enumerate(zip(now, f, strict=True)) if new != old]
+            if not self._redo_units(now, rows):
+                self._rebuild(core)
+                return
+        control = self.plan.victory_control(core.control)
+        if control != self.control:
             cells = self.board.data
             p = self.plan.planes["control"]
             for c in core.T.victory:
                 side = core.control[c]
                 cells[p + c] = 1 if side == "US" else -1 if side == "German" else 0
             cells[self.plan.tracks["us_hexes_held"]] = len(core.held())
-            self.control = core.control[:]
+            self.control = control
         if core.due != self.due:
             cells = self.board.data
             due = self.plan.unit_tracks + 6 * len(core.loc)
