@@ -30,6 +30,9 @@ from omaha.kernel.svg.palette import (
 )
 
 _SQUARE: tuple[Point, ...] = ((1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0))
+#: A map counter's side as a multiple of the cell size (44 pixels at the default size,
+#: room for a legible name, symbol and value line; see omaha.kernel.svg.counters).
+COUNTER = 1.1
 #: Counters shown side by side in a cell before the rest of a stack is counted.
 FANNED = 3
 #: Counters in off-map boxes and the side panel, as a multiple of a map counter's side
@@ -350,7 +353,7 @@ def _legend_swatch(g: ET.Element, kind: str, colour: str, x: float, y: float, s:
 def _render(board: Board, size: float, view: ViewLike | None, legend: bool, links: bool) -> str:
     margin = size * 0.6
     # a counter sits below the cell's printed label and above its foot line of marks
-    c, drop = (size * 1.1, size * 0.12) if board.grid == "hex" else (size * 1.0, size * 0.03)
+    c, drop = size * COUNTER, size * (0.12 if board.grid == "hex" else 0.07)
     root = ET.Element("svg", {"xmlns": SVG_NS})
     marker = el(
         el(root, "defs"),
