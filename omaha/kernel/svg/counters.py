@@ -263,9 +263,10 @@ def counter(parent: ET.Element, p: PieceLike, cx: float, cy: float, c: float) ->
 
 
 #: Font sizes of a counter's lines as shares of its side: (smallest, largest). A line
-#: that does not fit at its smallest size is condensed (down to SQUEEZE of its natural
-#: width), broken at a space onto a second line (values only), and only then cut.
-#: At the default map size (a 42-pixel counter) the values stay at 8.4 pixels or more.
+#: that does not fit at its smallest size is broken at a space onto a second line
+#: (values only), else condensed (down to SQUEEZE of its natural width), and only then cut.
+#: At the default map size (a 44-pixel counter) values stay at 8.8 pixels or more, names
+#: at 7.5; in boxes (53 pixels) at 10.6 and 9.
 VALUE_FONT = (0.2, 0.25)
 NAME_FONT = (0.17, 0.2)
 #: The size mark above the symbol: letters (I, II, X), or dots drawn larger.
