@@ -238,12 +238,15 @@ class LandingTableCore(State[LandingTableScenario]):
     _naval_targets: tuple[str, ...] | None
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
-    #: Cache: the observation's table of the US units (built and kept by the view), with
-    #: the units written since it was last brought up to date (:meth:`own_us` notes
-    #: them) and whether this core may update it in place (a clone shares it until
-    #: either side updates it, as with the records).
-    obs_units: Any
+    #: Cache: the observation kept up to date by the view (``view.Kept``), with the US
+    #: units, German units and positions written since it was last brought up to date
+    #: (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note them) and whether this
+    #: core may update it in place (a clone shares it until either side updates it, as
+    #: with the records).
+    obs_kept: Any
     units_dirty: set[str]
+    germans_dirty: set[str]
+    positions_dirty: set[str]
     obs_owned: bool
 
     def init_fields(self) -> None:
@@ -322,6 +325,8 @@ class LandingTableCore(State[LandingTableScenario]):
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
         twin.units_dirty = set(self.units_dirty)
+        twin.germans_dirty = set(self.germans_dirty)
+        twin.positions_dirty = set(self.positions_dirty)
         self.obs_owned = twin.obs_owned = False
         return twin
 
@@ -369,6 +374,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_ger(self, gid: str) -> GermanState:
         """German unit ``gid``, for writing."""
+        self.germans_dirty.add(gid)
         if gid in self._owned_ger:
             return self.ger[gid]
         g = self.ger[gid] = self.ger[gid].copy()
@@ -377,6 +383,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_pos(self, pid: str) -> PositionState:
         """Position ``pid``, for writing."""
+        self.positions_dirty.add(pid)
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()
@@ -430,8 +437,10 @@ class LandingTableCore(State[LandingTableScenario]):
             at.setdefault(self.us[uid].where, []).append(uid)
         self._at = {cell: tuple(uids) for cell, uids in at.items()}
         self._comm = None
-        self.obs_units = None
+        self.obs_kept = None
         self.units_dirty = set()
+        self.germans_dirty = set()
+        self.positions_dirty = set()
         self.obs_owned = False
         self._forget_germans()
 
@@ -675,13 +684,8 @@ class LandingTableCore(State[LandingTableScenario]):
         got = self._naval_targets
         if got is None:
             spot = self.scenario.naval_spot
-            radio = self.lookup.radio
             us = self.us
-            spotters = {
-                s.where
-                for s in (us[u] for u in self._ashore)
-                if not s.disrupted and radio[s.id][0 if self.full(s.id) else 1]
-            }
+            spotters = {s.where for s in (us[u] for u in self._ashore) if self.spots(s)}
             by_id = self.scenario.pos_by_id
             within = self.lookup.within
             got = self._naval_targets = tuple(
@@ -690,6 +694,11 @@ class LandingTableCore(State[LandingTableScenario]):
                 if by_id[pid].kind == "wn" and not spotters.isdisjoint(within(cell, spot))
             )
         return list(got)
+
+    def spots(self, s: USState) -> bool:
+        """Whether a unit ashore spots for the Naval Fire Markers: undisrupted, with a radio
+        (RD) at its strength now (reconstructed: see :meth:`naval_targets`)."""
+        return not s.disrupted and self.lookup.radio[s.id][0 if self.full(s.id) else 1]
 
     # -- victory ----------------------------------------------------------------------
     def victory_points(self) -> tuple[int, int, int]:

@@ -10,7 +10,7 @@ import math
 import weakref
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -889,6 +889,17 @@ UNIT_FIELDS: tuple[tuple[str, str], ...] = (
 )
 
 
+class TrackAt(NamedTuple):
+    """Where the tracks every observation writes are."""
+
+    turn: int
+    tide: int
+    heroes: int
+    us_vp: int
+    exits_open: int
+    deck_left: int
+
+
 class Observer:
     """The observation layout of one scenario and the parts of it that never change."""
 
@@ -984,6 +995,41 @@ class Observer:
             + ([self.track["card_mine"]] if card.mine else [])
             for cid, card in scen.cards.items()
         }
+        # -- for the kept observation (see Kept) ----------------------------------------
+        #: Each position's cell, and the positions on each cell (in scenario order).
+        self.pos_cells = tuple(p.cell for p in scen.positions)
+        at: dict[int, list[int]] = {}
+        for i, p in enumerate(scen.positions):
+            at.setdefault(p.cell, []).append(i)
+        self.cell_positions = {c: tuple(ii) for c, ii in at.items()}
+        #: The first index of every plane a position's German unit and marker are shown on.
+        self.german_planes = np.array(
+            [plane[name] for name in GERMAN_PLANES] + sorted(self.weapons.values()),
+            dtype=np.intp,
+        )
+        #: Per US unit: (leader, troops, armour, artillery, engineers) as plain numbers.
+        self.unit_static = tuple(
+            (float(k.leader), 1.0 - k.leader, float(k.armoured), float(k.barrage > 0),
+             float(k.clears))
+            for k in kinds
+        )  # fmt: skip
+        self.exit_cells = tuple((e.id, e.cell) for e in scen.exits)
+        self.card_at = {cid: np.array(t, dtype=np.intp) for cid, t in self.card_tracks.items()}
+        self.phase_at = {p: self.track[f"phase_{p}"] for p in PHASE_ORDER}
+        self.decision_at = {d: self.track[f"decision_{d}"] for d in DECISIONS}
+        self.naval_at = tuple(
+            (nid, self.track[f"{nid}.in_play"], self.track[f"{nid}.to_act"]) for nid in self.naval
+        )
+        self.track_at = TrackAt(*(self.track[name] for name in TrackAt._fields))
+        #: The WN positions, and those within Naval Fire Marker spotting range of each cell.
+        self.wn_positions = tuple(i for i, p in enumerate(scen.positions) if p.kind == "wn")
+        self.wn_set = frozenset(self.wn_positions)
+        within = lookup_for(scen).within
+        reach: list[list[int]] = [[] for _ in range(n)]
+        for i in self.wn_positions:
+            for c in within(self.pos_cells[i], scen.naval_spot):
+                reach[c].append(i)
+        self.wn_in_reach = tuple(tuple(r) for r in reach)
 
 
 ROW_LETTERS = "ABCDEFGHIJK"
@@ -1025,56 +1071,6 @@ def unit_table(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
     return table, sums
 
 
-def unit_rows(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
-    """The core's unit table, built on first use and then brought up to date unit by unit:
-    only the units written since (``core.units_dirty``) are read again."""
-    cache = core.obs_units
-    if cache is None:
-        cache = core.obs_units = unit_table(core, ob)
-        core.obs_owned = True
-        core.units_dirty.clear()
-        return cache
-    table, sums = cache
-    if not core.units_dirty:
-        return table, sums
-    if not core.obs_owned:  # shared with a clone: copy before writing
-        table, sums = table.copy(), sums.copy()
-        core.obs_units = (table, sums)
-        core.obs_owned = True
-    us, index, units = core.us, ob.unit_index, ob.units
-    for uid in core.units_dirty:
-        row = index[uid]
-        _add_unit(ob, table, sums, row, -1.0)
-        table[row] = unit_row(us[uid], units[row][1])
-        _add_unit(ob, table, sums, row, 1.0)
-    core.units_dirty.clear()
-    return table, sums
-
-
-def _add_unit(ob: Observer, table: Table, sums: Table, row: int, sign: float) -> None:
-    """Add (or with ``sign`` -1 take away) one unit's share of the US plane sums."""
-    if table[row, 1] != 1:  # not ashore: on no plane
-        return
-    n = ob.cells
-    cell = int(table[row, 0]) - 1
-    leader = float(ob.leader[row])
-    troops = 1.0 - leader
-    armour, artillery, engineers = (float(v) for v in ob.static[row])
-    values = (
-        troops,
-        float(table[row, 2]) * troops,
-        float(table[row, 3]),
-        float(table[row, 6]),
-        leader,
-        armour,
-        artillery,
-        engineers,
-    )
-    for k, value in enumerate(values):
-        if value:
-            sums[k * n + cell] += sign * value
-
-
 #: The planes the US units are summed into, in the order of PLANES.
 US_PLANES = (
     "us_units",
@@ -1102,8 +1098,9 @@ def observation_layout(scen: LandingTableScenario) -> ObservationLayout:
     return observer(scen).layout
 
 
-def observation(core: LandingTableCore, player: str) -> Observation:
-    """What the US player knows, as numbers (the layout of :func:`observation_layout`).
+def fresh_observation(core: LandingTableCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`),
+    built from nothing: the reference :func:`observation` (kept up to date) must equal.
 
     Built from the fields, never from the view: a face-down German unit shows only
     that it is there, a face-down depth marker only that there is one (READINGS.md,
@@ -1160,12 +1157,11 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     in_play = core.naval_ids()
     for pid in core.naval_targets() if in_play else ():
         obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
-    # the US units: a row of UNIT_FIELDS each, then their sums over the US planes; what
-    # depends on the units alone is kept until a unit changes (core.units_cache)
+    # the US units: a row of UNIT_FIELDS each, then their sums over the US planes
     queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
     d = core.decision or {}
     deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
-    table, sums = unit_rows(core, ob)
+    table, sums = unit_table(core, ob)
     first = ob.units_first
     rows = obs[first : first + len(ob.units) * len(UNIT_FIELDS)].reshape(len(ob.units), -1)
     rows[:, : table.shape[1]] = table
@@ -1220,6 +1216,394 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     obs[track["exits_open"]] = len(core.exits_open)
     obs[track["deck_left"]] = len(core.deck)
     return obs
+
+
+# -- the observation kept up to date between decisions (issue 15's speed) ------------------
+#: The planes a position's German unit and depth marker are shown on (the ``requires_``
+#: planes follow them): a position's cell is cleared on these before it is written again.
+GERMAN_PLANES = (
+    "german_face_down",
+    "german_defense",
+    "german_disrupted",
+    "german_artillery",
+    "depth_face_down",
+    "depth_value",
+    "depth_tr",
+    "defeated",
+)
+
+
+class Kept:
+    """What a core's observation holds between decisions, kept up to date: everything but
+    the pending decision and the tracks (which :func:`observation` writes on a copy), with
+    what it was last brought up to date from. A clone shares it until either side changes
+    it (``core.obs_owned``)."""
+
+    __slots__ = (
+        "arr",
+        "attacked",
+        "cleared",
+        "exits",
+        "in_play",
+        "occupied",
+        "queue",
+        "rows",
+        "spot_count",
+        "spotters",
+        "tide",
+        "to_act",
+        "turn",
+        "vp",
+    )
+
+    def __init__(self, ob: Observer) -> None:
+        self.arr = ob.base.copy()
+        self.arr[ob.obstacles] = 1  # none cleared, no exit open: as the fields start
+        self.turn = -1
+        self.tide = ""
+        self.in_play = 0
+        self.cleared: frozenset[int] = frozenset()
+        self.exits: frozenset[str] = frozenset()
+        self.attacked: frozenset[str] = frozenset()
+        #: Whether each position held a German unit (scenario order).
+        self.occupied = [False] * len(ob.pos_cells)
+        #: Each US unit's :func:`unit_row` as written (None: not yet).
+        self.rows: list[tuple[int, ...] | None] = [None] * len(ob.units)
+        #: The US action phase's queue as last seen, and the units of it counted on
+        #: ``us_to_act`` (and their ``to_act`` track), by their cell.
+        self.queue: set[str] = set()
+        self.to_act: dict[str, int] = {}
+        #: The units ashore that spot for the Naval Fire Markers, by their cell, and how
+        #: many spot each position (WNs only).
+        self.spotters: dict[str, int] = {}
+        self.spot_count = [0] * len(ob.pos_cells)
+        self.vp = 0.0
+
+    def copy(self) -> Kept:
+        twin = Kept.__new__(Kept)
+        twin.arr = self.arr.copy()
+        twin.turn, twin.tide, twin.in_play = self.turn, self.tide, self.in_play
+        twin.cleared, twin.exits, twin.attacked = self.cleared, self.exits, self.attacked
+        twin.occupied = list(self.occupied)
+        twin.rows = list(self.rows)
+        twin.queue = set(self.queue)
+        twin.to_act = dict(self.to_act)
+        twin.spotters = dict(self.spotters)
+        twin.spot_count = list(self.spot_count)
+        twin.vp = self.vp
+        return twin
+
+
+def kept(core: LandingTableCore, ob: Observer) -> Kept:
+    """The core's :class:`Kept`, brought up to date: only what was written since (the
+    records the core notes as dirty; the sets and the queue compared with what was kept)."""
+    k: Kept | None = core.obs_kept
+    if k is None:
+        k = core.obs_kept = Kept(ob)
+        core.obs_owned = True
+        units, positions = list(ob.unit_index), list(ob.pos_index)
+    else:
+        units, positions = list(core.units_dirty), list(core.positions_dirty)
+        if core.germans_dirty:
+            ger, index = core.ger, ob.pos_index
+            positions += [w for w in (ger[g].where for g in core.germans_dirty) if w in index]
+        if not core.obs_owned:  # shared with a clone: copy before writing
+            k = core.obs_kept = k.copy()
+            core.obs_owned = True
+    core.units_dirty.clear()
+    core.germans_dirty.clear()
+    core.positions_dirty.clear()
+    #: Positions whose naval_target cell may have changed.
+    naval: set[int] = set()
+    moved = _keep_map(core, ob, k, naval)
+    if positions:
+        _keep_positions(core, ob, k, positions, naval)
+        moved = True
+    if units:
+        moved = _keep_units(core, ob, k, units, naval) or moved
+    if core.attacked != k.attacked:
+        _keep_attacked(core, ob, k)
+    _keep_to_act(core, ob, k)
+    if naval:
+        _keep_naval(ob, k, naval)
+    if moved:
+        k.vp = core.victory_points()[0]
+    return k
+
+
+def _keep_map(core: LandingTableCore, ob: Observer, k: Kept, naval: set[int]) -> bool:
+    """The tide, the Naval Fire Markers in play, the obstacles and the open exits;
+    whether the exits changed (the VP)."""
+    arr, plane, n = k.arr, ob.plane, ob.cells
+    if core.turn != k.turn:
+        k.turn = core.turn
+        tide = core.tide()
+        if tide != k.tide:
+            flooded = plane["flooded"]
+            arr[flooded : flooded + n] = 0
+            arr[ob.flooded[tide]] = 1
+            k.tide = tide
+        in_play = len(core.naval_ids())
+        if (in_play > 0) != (k.in_play > 0):
+            naval.update(ob.wn_positions)
+        k.in_play = in_play
+    if core.cleared != k.cleared:
+        arr[ob.obstacles] = 1
+        obstacle = plane["obstacle"]
+        for c in core.cleared:
+            arr[obstacle + c] = 0
+        k.cleared = frozenset(core.cleared)
+    exits_open = core.exits_open
+    if exits_open.keys() == k.exits:
+        return False
+    exit_open = plane["exit_open"]
+    for _, c in ob.exit_cells:
+        arr[exit_open + c] = 0
+    for eid, c in ob.exit_cells:
+        if eid in exits_open:
+            arr[exit_open + c] = 1
+    k.exits = frozenset(exits_open)
+    return True
+
+
+def _keep_positions(
+    core: LandingTableCore, ob: Observer, k: Kept, pids: list[str], naval: set[int]
+) -> None:
+    """Write again the cells of the positions written since (every position on such a
+    cell, in scenario order, as :func:`fresh_observation` does), and their fields of fire."""
+    arr, plane, n = k.arr, ob.plane, ob.cells
+    pos, ger, germans, positions = core.pos, core.ger, core.scen.germans, core.scen.positions
+    fire = plane["fire_intense"]
+    cells = sorted({ob.pos_cells[ob.pos_index[pid]] for pid in pids})
+    for c in cells:
+        arr[ob.german_planes + c] = 0
+        for i in ob.cell_positions[c]:
+            ps = pos[positions[i].id]
+            occupied = ps.unit is not None
+            if occupied:
+                g = ger[str(ps.unit)]
+                if g.disrupted:
+                    arr[plane["german_disrupted"] + c] = 1
+                if g.revealed:
+                    gu = germans[str(ps.unit)]
+                    arr[plane["german_defense"] + c] = gu.defense
+                    arr[plane["german_artillery"] + c] = gu.artillery
+                    for w in gu.requires:
+                        arr[ob.weapons[w] + c] = 1
+                else:
+                    arr[plane["german_face_down"] + c] = 1
+            if ps.depth is not None:
+                if not ps.depth_revealed:
+                    arr[plane["depth_face_down"] + c] = 1
+                elif ps.depth == "TR":
+                    arr[plane["depth_tr"] + c] = 1
+                else:
+                    arr[plane["depth_value"] + c] = int(ps.depth)
+            if ps.defeated:
+                arr[plane["defeated"] + c] = 1
+            if occupied != k.occupied[i]:
+                if occupied:
+                    arr[fire : fire + 3 * n] += ob.fof[i]
+                else:
+                    arr[fire : fire + 3 * n] -= ob.fof[i]
+                k.occupied[i] = occupied
+                naval.add(i)
+
+
+def _keep_units(
+    core: LandingTableCore, ob: Observer, k: Kept, uids: list[str], naval: set[int]
+) -> bool:
+    """Write again the fields of the units written since that changed, and move their
+    share of the US planes; whether a unit came ashore, left or moved (the VP)."""
+    arr, us, index, units, rows = k.arr, core.us, ob.unit_index, ob.units, k.rows
+    first, width, n = ob.units_first, len(UNIT_FIELDS), ob.cells
+    sums = int(ob.us_planes[0]) - 1  # + the 1 + cell of a row's first field
+    moved = False
+    for uid in uids:
+        i = index[uid]
+        s = us[uid]
+        new = unit_row(s, units[i][1])
+        old = rows[i]
+        if new == old:
+            continue
+        rows[i] = new
+        at = first + i * width
+        if old is None:
+            arr[at : at + 7] = new
+        else:
+            for j in range(7):
+                if old[j] != new[j]:
+                    arr[at + j] = new[j]
+        if old is not None and old[0] == new[0] and old[1] == new[1]:
+            if new[1] == 1:  # in the same hex: steps, strength or disruption changed
+                troops = ob.unit_static[i][1]
+                here = sums + new[0]
+                if new[2] != old[2] and troops:
+                    arr[here + n] += (new[2] - old[2]) * troops
+                if new[3] != old[3]:
+                    arr[here + 2 * n] += new[3] - old[3]
+                if new[6] != old[6]:
+                    arr[here + 3 * n] += new[6] - old[6]
+        else:
+            moved = True
+            if old is not None:
+                _share(ob, arr, i, old, -1.0)
+            _share(ob, arr, i, new, 1.0)
+            cell = k.to_act.pop(uid, None)  # counted again where it is now, if waiting
+            if cell is not None:
+                arr[ob.plane["us_to_act"] + cell] -= 1
+                arr[at + 7] = 0
+                k.queue.discard(uid)
+        spot = s.where if new[1] == 1 and core.spots(s) else None
+        was = k.spotters.get(uid)
+        if spot != was:
+            if was is not None:
+                del k.spotters[uid]
+                _spot(ob, k, was, -1, naval)
+            if spot is not None:
+                k.spotters[uid] = spot
+                _spot(ob, k, spot, 1, naval)
+    return moved
+
+
+def _share(ob: Observer, arr: Table, i: int, row: tuple[int, ...], sign: float) -> None:
+    """Add (``sign`` 1) or take away (-1) a unit's share of the US planes, from its row."""
+    if row[1] != 1:  # not ashore: on no plane
+        return
+    n = ob.cells
+    at = int(ob.us_planes[0]) + row[0] - 1
+    leader, troops, armour, artillery, engineers = ob.unit_static[i]
+    values = (troops, row[2] * troops, row[3], row[6], leader, armour, artillery, engineers)
+    for value in values:
+        if value:
+            arr[at] += sign * value
+        at += n
+
+
+def _spot(ob: Observer, k: Kept, cell: int, sign: int, naval: set[int]) -> None:
+    """A unit that spots for the Naval Fire Markers comes to (``sign`` 1) or leaves (-1)
+    ``cell``: the WNs within spotting range of it count it."""
+    for i in ob.wn_in_reach[cell]:
+        k.spot_count[i] += sign
+        naval.add(i)
+
+
+def _keep_naval(ob: Observer, k: Kept, naval: set[int]) -> None:
+    """The WNs a Naval Fire Marker in play may fire at (:meth:`LandingTableCore.
+    naval_targets`): held, with a spotter in range; written again where that changed."""
+    at, arr, occupied, count = ob.plane["naval_target"], k.arr, k.occupied, k.spot_count
+    for c in {ob.pos_cells[i] for i in naval}:
+        arr[at + c] = k.in_play > 0 and any(
+            occupied[i] and count[i] > 0 for i in ob.cell_positions[c] if i in ob.wn_set
+        )
+
+
+def _keep_attacked(core: LandingTableCore, ob: Observer, k: Kept) -> None:
+    """The positions attacked this US action phase."""
+    arr, at, by_id = k.arr, ob.plane["attacked"], core.scen.pos_by_id
+    for pid in k.attacked:
+        arr[at + by_id[pid].cell] = 0
+    for pid in core.attacked:
+        arr[at + by_id[pid].cell] = 1
+    k.attacked = frozenset(core.attacked)
+
+
+def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept) -> None:
+    """The units still to get their orders this US action phase, ashore: ``us_to_act``
+    and their ``to_act`` track."""
+    if core.current_phase == Phase.US_ACTION:
+        queue = set(core.queue)
+    elif k.queue:
+        queue = set()
+    else:
+        return
+    seen = k.queue
+    if queue == seen:
+        return
+    waiting, arr, first, width = k.to_act, k.arr, ob.units_first + 7, len(UNIT_FIELDS)
+    to_act, index, us = ob.plane["us_to_act"], ob.unit_index, core.us
+    for uid in seen - queue:
+        cell = waiting.pop(uid, None)
+        if cell is not None:
+            arr[to_act + cell] -= 1
+            arr[first + index[uid] * width] = 0
+    for uid in queue - seen:
+        i = index.get(uid)
+        if i is not None:
+            s = us[uid]
+            if s.status == ASHORE:
+                waiting[uid] = s.where
+                arr[to_act + s.where] += 1
+                arr[first + i * width] = 1
+    k.queue = queue
+
+
+def observation(core: LandingTableCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`):
+    :func:`fresh_observation`, from the parts kept up to date (:func:`kept`) and the
+    pending decision and tracks written on a copy. A new array each call."""
+    if player != "US":
+        raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
+    scen = core.scen
+    ob = observer(scen)
+    k = kept(core, ob)
+    obs = k.arr.copy()
+    d = core.decision
+    if d is not None:
+        _write_pending(core, ob, d, obs)
+    # the tracks
+    in_play = k.in_play
+    if in_play:
+        queue = k.queue
+        for nid, on, waits in ob.naval_at[:in_play]:
+            obs[on] = 1
+            if nid in queue:
+                obs[waits] = 1
+    obs[ob.phase_at[core.phase]] = 1
+    if core.card is not None:
+        obs[ob.card_at[core.card]] = 1
+    at = ob.track_at
+    obs[at.turn] = core.turn
+    obs[at.tide] = ob.tide[k.tide]
+    obs[at.heroes] = core.heroes
+    obs[at.us_vp] = k.vp
+    obs[at.exits_open] = len(core.exits_open)
+    obs[at.deck_left] = len(core.deck)
+    return obs
+
+
+def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Table) -> None:
+    """The pending decision, on the observation (as :func:`fresh_observation` writes it)."""
+    plane, track = ob.plane, ob.track
+    kind = d.get("kind")
+    deciding = d.get("unit") if kind in ("land", "drift", "follow", "orders") else None
+    if deciding in ob.unit_index:
+        obs[ob.units_first + ob.unit_index[str(deciding)] * len(UNIT_FIELDS) + 8] = 1
+    choice = plane["choice"]
+    if kind == "land":
+        for c in core.land_options(int(d["box"])):
+            obs[choice + c] = 1
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind == "drift":
+        obs[track["drift_most"]] = int(d["most"])
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind in ("hit", "attrition"):
+        for uid in d["units"]:
+            obs[choice + core.us[uid].where] = 1
+        if kind == "hit":
+            obs[track["hit_need"]] = int(d["need"])
+    elif kind == "orders" and deciding in core.us:
+        obs[choice + core.us[str(deciding)].where] = 1
+    if kind is None:
+        return
+    obs[ob.decision_at[kind]] = 1
+    target = core.ctx.get("target") if kind == "attack" else None
+    if target is not None:
+        cell = core.scen.pos_by_id[target].cell
+        obs[plane["attack_target"] + cell] = 1
+        attackers = plane["attackers"]
+        for uid in core.ctx["attackers"]:
+            obs[attackers + (cell if uid in ob.naval else core.us[uid].where)] += 1
 
 
 _STATUS_CODE = {SCHEDULED: 0, ASHORE: 1, ELIMINATED: 2, REMOVED: 3}
