@@ -1007,12 +1007,28 @@ class Observer:
             [plane[name] for name in GERMAN_PLANES] + sorted(self.weapons.values()),
             dtype=np.intp,
         )
-        #: Per US unit: (leader, troops, armour, artillery, engineers) as plain numbers.
-        self.unit_static = tuple(
-            (float(k.leader), 1.0 - k.leader, float(k.armoured), float(k.barrage > 0),
-             float(k.clears))
-            for k in kinds
-        )  # fmt: skip
+        #: Per US unit: its share of the US planes that never changes, as (offset from
+        #: the us_units plane, value) where not 0, and whether it counts its steps (not a
+        #: leader); and whether it may carry a radio (spots for the Naval Fire Markers).
+        self.unit_shares = tuple(
+            (
+                tuple(
+                    (plane_number * n, int(value))
+                    for plane_number, value in (
+                        (0, not kind.leader),
+                        (4, kind.leader),
+                        (5, kind.armoured),
+                        (6, kind.barrage > 0),
+                        (7, kind.clears),
+                    )
+                    if value
+                ),
+                not kind.leader,
+            )
+            for kind in kinds
+        )
+        radio = lookup_for(scen).radio
+        self.radio = tuple(any(radio[u.id]) for u in scen.us)
         self.exit_cells = tuple((e.id, e.cell) for e in scen.exits)
         self.card_at = {cid: np.array(t, dtype=np.intp) for cid, t in self.card_tracks.items()}
         self.phase_at = {p: self.track[f"phase_{p}"] for p in PHASE_ORDER}
@@ -1020,6 +1036,10 @@ class Observer:
         self.naval_at = tuple(
             (nid, self.track[f"{nid}.in_play"], self.track[f"{nid}.to_act"]) for nid in self.naval
         )
+        self.us_first = int(self.us_planes[0])
+        #: The cells of the positions that score VP (a unit ashore there may change them).
+        self.vp_cells = frozenset(p.cell for p in scen.positions if p.vp > 0)
+        self.choice = plane["choice"]
         self.track_at = TrackAt(*(self.track[name] for name in TrackAt._fields))
         #: The WN positions, and those within Naval Fire Marker spotting range of each cell.
         self.wn_positions = tuple(i for i, p in enumerate(scen.positions) if p.kind == "wn")
@@ -1242,26 +1262,35 @@ class Kept:
     __slots__ = (
         "arr",
         "attacked",
+        "card",
         "cleared",
         "exits",
         "in_play",
+        "mv",
+        "ob",
         "occupied",
+        "phase",
         "queue",
+        "queue_list",
         "rows",
         "spot_count",
         "spotters",
         "tide",
         "to_act",
         "turn",
-        "vp",
     )
 
     def __init__(self, ob: Observer) -> None:
+        self.ob = ob
         self.arr = ob.base.copy()
         self.arr[ob.obstacles] = 1  # none cleared, no exit open: as the fields start
+        #: The array's numbers, for writing one at a time (cheaper than numpy's indexing).
+        self.mv: Any = self.arr.data  # a memoryview (typeshed types its items as int)
         self.turn = -1
         self.tide = ""
         self.in_play = 0
+        self.phase = ""
+        self.card: str | None = None
         self.cleared: frozenset[int] = frozenset()
         self.exits: frozenset[str] = frozenset()
         self.attacked: frozenset[str] = frozenset()
@@ -1272,102 +1301,152 @@ class Kept:
         #: The US action phase's queue as last seen, and the units of it counted on
         #: ``us_to_act`` (and their ``to_act`` track), by their cell.
         self.queue: set[str] = set()
+        self.queue_list: list[str] | None = []
         self.to_act: dict[str, int] = {}
         #: The units ashore that spot for the Naval Fire Markers, by their cell, and how
         #: many spot each position (WNs only).
         self.spotters: dict[str, int] = {}
         self.spot_count = [0] * len(ob.pos_cells)
-        self.vp = 0.0
 
     def copy(self) -> Kept:
         twin = Kept.__new__(Kept)
+        twin.ob = self.ob
         twin.arr = self.arr.copy()
+        twin.mv = twin.arr.data
         twin.turn, twin.tide, twin.in_play = self.turn, self.tide, self.in_play
+        twin.phase, twin.card = self.phase, self.card
         twin.cleared, twin.exits, twin.attacked = self.cleared, self.exits, self.attacked
         twin.occupied = list(self.occupied)
         twin.rows = list(self.rows)
         twin.queue = set(self.queue)
+        twin.queue_list = None if self.queue_list is None else list(self.queue_list)
         twin.to_act = dict(self.to_act)
         twin.spotters = dict(self.spotters)
         twin.spot_count = list(self.spot_count)
-        twin.vp = self.vp
         return twin
 
 
-def kept(core: LandingTableCore, ob: Observer) -> Kept:
+def kept(core: LandingTableCore) -> Kept:
     """The core's :class:`Kept`, brought up to date: only what was written since (the
     records the core notes as dirty; the sets and the queue compared with what was kept)."""
     k: Kept | None = core.obs_kept
     if k is None:
+        ob = observer(core.scen)
         k = core.obs_kept = Kept(ob)
         core.obs_owned = True
-        units, positions = list(ob.unit_index), list(ob.pos_index)
+        units: Iterable[str] = ob.unit_index
+        positions: Iterable[str] = ob.pos_index
     else:
-        units, positions = list(core.units_dirty), list(core.positions_dirty)
+        ob = k.ob
+        units, positions = core.units_dirty, core.positions_dirty
         if core.germans_dirty:
             ger, index = core.ger, ob.pos_index
-            positions += [w for w in (ger[g].where for g in core.germans_dirty) if w in index]
+            positions = {
+                *positions,
+                *(w for w in (ger[g].where for g in core.germans_dirty) if w in index),
+            }
         if not core.obs_owned:  # shared with a clone: copy before writing
             k = core.obs_kept = k.copy()
             core.obs_owned = True
-    core.units_dirty.clear()
-    core.germans_dirty.clear()
-    core.positions_dirty.clear()
     #: Positions whose naval_target cell may have changed.
     naval: set[int] = set()
-    moved = _keep_map(core, ob, k, naval)
+    moved = False
     if positions:
         _keep_positions(core, ob, k, positions, naval)
         moved = True
+        core.positions_dirty.clear()
+        core.germans_dirty.clear()
     if units:
         moved = _keep_units(core, ob, k, units, naval) or moved
+        core.units_dirty.clear()
     if core.attacked != k.attacked:
         _keep_attacked(core, ob, k)
-    _keep_to_act(core, ob, k)
+    if core.turn != k.turn or core.cleared != k.cleared or core.exits_open.keys() != k.exits:
+        moved = _keep_map(core, ob, k, naval) or moved
+    listed = core.queue if core.current_phase == Phase.US_ACTION else NO_QUEUE
+    if listed != k.queue_list:
+        _keep_to_act(core, ob, k, listed)
     if naval:
         _keep_naval(ob, k, naval)
+    # the tracks the map and the queue do not keep
+    mv, at = k.mv, ob.track_at
+    if core.phase != k.phase or core.card != k.card:
+        _keep_phase(core, ob, k)
+    mv[at.heroes] = core.heroes
+    mv[at.deck_left] = len(core.deck)
     if moved:
-        k.vp = core.victory_points()[0]
+        mv[at.us_vp] = core.victory_points()[0]
     return k
+
+
+def _keep_phase(core: LandingTableCore, ob: Observer, k: Kept) -> None:
+    """The phase, and the fire card on the table."""
+    mv, arr = k.mv, k.arr
+    phase = core.phase
+    if phase != k.phase:
+        if k.phase:
+            mv[ob.phase_at[k.phase]] = 0
+        mv[ob.phase_at[phase]] = 1
+        k.phase = phase
+    card = core.card
+    if card != k.card:
+        if k.card is not None:
+            arr[ob.card_at[k.card]] = 0
+        if card is not None:
+            arr[ob.card_at[card]] = 1
+        k.card = card
+
+
+def _keep_naval_tracks(ob: Observer, k: Kept) -> None:
+    """The Naval Fire Markers in play, and which of them wait for their orders."""
+    mv, queue = k.mv, k.queue
+    for number, (nid, on, waits) in enumerate(ob.naval_at):
+        mv[on] = number < k.in_play
+        mv[waits] = number < k.in_play and nid in queue
 
 
 def _keep_map(core: LandingTableCore, ob: Observer, k: Kept, naval: set[int]) -> bool:
     """The tide, the Naval Fire Markers in play, the obstacles and the open exits;
     whether the exits changed (the VP)."""
-    arr, plane, n = k.arr, ob.plane, ob.cells
+    arr, mv, plane, n = k.arr, k.mv, ob.plane, ob.cells
     if core.turn != k.turn:
         k.turn = core.turn
+        mv[ob.track_at.turn] = core.turn
         tide = core.tide()
         if tide != k.tide:
             flooded = plane["flooded"]
             arr[flooded : flooded + n] = 0
             arr[ob.flooded[tide]] = 1
+            mv[ob.track_at.tide] = ob.tide[tide]
             k.tide = tide
         in_play = len(core.naval_ids())
         if (in_play > 0) != (k.in_play > 0):
             naval.update(ob.wn_positions)
-        k.in_play = in_play
+        if in_play != k.in_play:
+            k.in_play = in_play
+            _keep_naval_tracks(ob, k)
     if core.cleared != k.cleared:
         arr[ob.obstacles] = 1
         obstacle = plane["obstacle"]
         for c in core.cleared:
-            arr[obstacle + c] = 0
+            mv[obstacle + c] = 0
         k.cleared = frozenset(core.cleared)
     exits_open = core.exits_open
     if exits_open.keys() == k.exits:
         return False
     exit_open = plane["exit_open"]
     for _, c in ob.exit_cells:
-        arr[exit_open + c] = 0
+        mv[exit_open + c] = 0
     for eid, c in ob.exit_cells:
         if eid in exits_open:
-            arr[exit_open + c] = 1
+            mv[exit_open + c] = 1
     k.exits = frozenset(exits_open)
+    mv[ob.track_at.exits_open] = len(exits_open)
     return True
 
 
 def _keep_positions(
-    core: LandingTableCore, ob: Observer, k: Kept, pids: list[str], naval: set[int]
+    core: LandingTableCore, ob: Observer, k: Kept, pids: Iterable[str], naval: set[int]
 ) -> None:
     """Write again the cells of the positions written since (every position on such a
     cell, in scenario order, as :func:`fresh_observation` does), and their fields of fire."""
@@ -1411,13 +1490,14 @@ def _keep_positions(
 
 
 def _keep_units(
-    core: LandingTableCore, ob: Observer, k: Kept, uids: list[str], naval: set[int]
+    core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[str], naval: set[int]
 ) -> bool:
     """Write again the fields of the units written since that changed, and move their
     share of the US planes; whether a unit came ashore, left or moved (the VP)."""
-    arr, us, index, units, rows = k.arr, core.us, ob.unit_index, ob.units, k.rows
+    mv, us, index, units, rows = k.mv, core.us, ob.unit_index, ob.units, k.rows
     first, width, n = ob.units_first, len(UNIT_FIELDS), ob.cells
-    sums = int(ob.us_planes[0]) - 1  # + the 1 + cell of a row's first field
+    sums = ob.us_first - 1  # + the 1 + cell of a row's first field
+    vp_cells, shares = ob.vp_cells, ob.unit_shares
     moved = False
     for uid in uids:
         i = index[uid]
@@ -1427,115 +1507,142 @@ def _keep_units(
         if new == old:
             continue
         rows[i] = new
-        at = first + i * width
         if old is None:
-            arr[at : at + 7] = new
-        else:
-            for j in range(7):
-                if old[j] != new[j]:
-                    arr[at + j] = new[j]
-        if old is not None and old[0] == new[0] and old[1] == new[1]:
-            if new[1] == 1:  # in the same hex: steps, strength or disruption changed
-                troops = ob.unit_static[i][1]
-                here = sums + new[0]
-                if new[2] != old[2] and troops:
-                    arr[here + n] += (new[2] - old[2]) * troops
-                if new[3] != old[3]:
-                    arr[here + 2 * n] += new[3] - old[3]
-                if new[6] != old[6]:
-                    arr[here + 3 * n] += new[6] - old[6]
-        else:
+            old = NO_ROW
             moved = True
-            if old is not None:
-                _share(ob, arr, i, old, -1.0)
-            _share(ob, arr, i, new, 1.0)
+        at = first + i * width
+        where0, status0, steps0, strength0, turn0, box0, dis0 = old
+        where1, status1, steps1, strength1, turn1, box1, dis1 = new
+        if where0 != where1:
+            mv[at] = where1
+        if status0 != status1:
+            mv[at + 1] = status1
+        if steps0 != steps1:
+            mv[at + 2] = steps1
+        if strength0 != strength1:
+            mv[at + 3] = strength1
+        if turn0 != turn1:
+            mv[at + 4] = turn1
+        if box0 != box1:
+            mv[at + 5] = box1
+        if dis0 != dis1:
+            mv[at + 6] = dis1
+        static, troops = shares[i]
+        if where0 == where1 and status0 == status1:
+            if status1 == 1:  # in the same hex: steps, strength or disruption changed
+                here = sums + where1
+                if steps0 != steps1 and troops:
+                    mv[here + n] += steps1 - steps0
+                if strength0 != strength1:
+                    mv[here + 2 * n] += strength1 - strength0
+                if dis0 != dis1:
+                    mv[here + 3 * n] += dis1 - dis0
+        else:
+            if where0 - 1 in vp_cells or where1 - 1 in vp_cells:
+                moved = True
+            if status0 == 1:
+                here = sums + where0
+                for offset, value in static:
+                    mv[here + offset] -= value
+                if troops and steps0:
+                    mv[here + n] -= steps0
+                if strength0:
+                    mv[here + 2 * n] -= strength0
+                if dis0:
+                    mv[here + 3 * n] -= dis0
+            if status1 == 1:
+                here = sums + where1
+                for offset, value in static:
+                    mv[here + offset] += value
+                if troops and steps1:
+                    mv[here + n] += steps1
+                if strength1:
+                    mv[here + 2 * n] += strength1
+                if dis1:
+                    mv[here + 3 * n] += dis1
             cell = k.to_act.pop(uid, None)  # counted again where it is now, if waiting
             if cell is not None:
-                arr[ob.plane["us_to_act"] + cell] -= 1
-                arr[at + 7] = 0
+                mv[ob.plane["us_to_act"] + cell] -= 1
+                mv[at + 7] = 0
                 k.queue.discard(uid)
-        spot = s.where if new[1] == 1 and core.spots(s) else None
-        was = k.spotters.get(uid)
-        if spot != was:
-            if was is not None:
-                del k.spotters[uid]
-                _spot(ob, k, was, -1, naval)
-            if spot is not None:
-                k.spotters[uid] = spot
-                _spot(ob, k, spot, 1, naval)
+                k.queue_list = None  # to be compared again
+        if ob.radio[i]:
+            spot = s.where if status1 == 1 and core.spots(s) else None
+            was = k.spotters.get(uid)
+            if spot != was:
+                if was is not None:
+                    del k.spotters[uid]
+                    _spot(ob, k, was, -1, naval)
+                if spot is not None:
+                    k.spotters[uid] = spot
+                    _spot(ob, k, spot, 1, naval)
     return moved
 
 
-def _share(ob: Observer, arr: Table, i: int, row: tuple[int, ...], sign: float) -> None:
-    """Add (``sign`` 1) or take away (-1) a unit's share of the US planes, from its row."""
-    if row[1] != 1:  # not ashore: on no plane
-        return
-    n = ob.cells
-    at = int(ob.us_planes[0]) + row[0] - 1
-    leader, troops, armour, artillery, engineers = ob.unit_static[i]
-    values = (troops, row[2] * troops, row[3], row[6], leader, armour, artillery, engineers)
-    for value in values:
-        if value:
-            arr[at] += sign * value
-        at += n
+#: The queue outside the US action phase (no unit waits for its orders).
+NO_QUEUE: list[str] = []
+#: The row of a unit before it is first written (the base holds 0 everywhere).
+NO_ROW = (0, 0, 0, 0, 0, 0, 0)
 
 
 def _spot(ob: Observer, k: Kept, cell: int, sign: int, naval: set[int]) -> None:
     """A unit that spots for the Naval Fire Markers comes to (``sign`` 1) or leaves (-1)
     ``cell``: the WNs within spotting range of it count it."""
+    count = k.spot_count
     for i in ob.wn_in_reach[cell]:
-        k.spot_count[i] += sign
-        naval.add(i)
+        count[i] += sign
+        if count[i] == (1 if sign > 0 else 0):  # spotted now, or no longer
+            naval.add(i)
 
 
 def _keep_naval(ob: Observer, k: Kept, naval: set[int]) -> None:
     """The WNs a Naval Fire Marker in play may fire at (:meth:`LandingTableCore.
     naval_targets`): held, with a spotter in range; written again where that changed."""
-    at, arr, occupied, count = ob.plane["naval_target"], k.arr, k.occupied, k.spot_count
+    at, mv, occupied, count = ob.plane["naval_target"], k.mv, k.occupied, k.spot_count
     for c in {ob.pos_cells[i] for i in naval}:
-        arr[at + c] = k.in_play > 0 and any(
+        mv[at + c] = k.in_play > 0 and any(
             occupied[i] and count[i] > 0 for i in ob.cell_positions[c] if i in ob.wn_set
         )
 
 
 def _keep_attacked(core: LandingTableCore, ob: Observer, k: Kept) -> None:
     """The positions attacked this US action phase."""
-    arr, at, by_id = k.arr, ob.plane["attacked"], core.scen.pos_by_id
+    mv, at, by_id = k.mv, ob.plane["attacked"], core.scen.pos_by_id
     for pid in k.attacked:
-        arr[at + by_id[pid].cell] = 0
+        mv[at + by_id[pid].cell] = 0
     for pid in core.attacked:
-        arr[at + by_id[pid].cell] = 1
+        mv[at + by_id[pid].cell] = 1
     k.attacked = frozenset(core.attacked)
 
 
-def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept) -> None:
-    """The units still to get their orders this US action phase, ashore: ``us_to_act``
-    and their ``to_act`` track."""
-    if core.current_phase == Phase.US_ACTION:
-        queue = set(core.queue)
-    elif k.queue:
-        queue = set()
-    else:
-        return
-    seen = k.queue
+def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept, listed: list[str]) -> None:
+    """The units (listed in the queue of the US action phase) still to get their orders,
+    ashore: ``us_to_act`` and their ``to_act`` track; the markers' ``to_act`` tracks."""
+    k.queue_list = list(listed)
+    queue, seen = set(listed), k.queue
     if queue == seen:
         return
-    waiting, arr, first, width = k.to_act, k.arr, ob.units_first + 7, len(UNIT_FIELDS)
+    waiting, mv, first, width = k.to_act, k.mv, ob.units_first + 7, len(UNIT_FIELDS)
     to_act, index, us = ob.plane["us_to_act"], ob.unit_index, core.us
+    markers = False
     for uid in seen - queue:
         cell = waiting.pop(uid, None)
         if cell is not None:
-            arr[to_act + cell] -= 1
-            arr[first + index[uid] * width] = 0
+            mv[to_act + cell] -= 1
+            mv[first + index[uid] * width] = 0
+        markers = markers or uid in ob.naval
     for uid in queue - seen:
         i = index.get(uid)
         if i is not None:
             s = us[uid]
             if s.status == ASHORE:
                 waiting[uid] = s.where
-                arr[to_act + s.where] += 1
-                arr[first + i * width] = 1
+                mv[to_act + s.where] += 1
+                mv[first + i * width] = 1
+        markers = markers or uid in ob.naval
     k.queue = queue
+    if markers:
+        _keep_naval_tracks(ob, k)
 
 
 def observation(core: LandingTableCore, player: str) -> Observation:
@@ -1544,38 +1651,25 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     pending decision and tracks written on a copy. A new array each call."""
     if player != "US":
         raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
-    scen = core.scen
-    ob = observer(scen)
-    k = kept(core, ob)
+    k = kept(core)
     obs = k.arr.copy()
     d = core.decision
     if d is not None:
-        _write_pending(core, ob, d, obs)
-    # the tracks
-    in_play = k.in_play
-    if in_play:
-        queue = k.queue
-        for nid, on, waits in ob.naval_at[:in_play]:
-            obs[on] = 1
-            if nid in queue:
-                obs[waits] = 1
-    obs[ob.phase_at[core.phase]] = 1
-    if core.card is not None:
-        obs[ob.card_at[core.card]] = 1
-    at = ob.track_at
-    obs[at.turn] = core.turn
-    obs[at.tide] = ob.tide[k.tide]
-    obs[at.heroes] = core.heroes
-    obs[at.us_vp] = k.vp
-    obs[at.exits_open] = len(core.exits_open)
-    obs[at.deck_left] = len(core.deck)
+        _write_pending(core, k.ob, d, obs)
     return obs
 
 
 def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Table) -> None:
     """The pending decision, on the observation (as :func:`fresh_observation` writes it)."""
-    plane, track = ob.plane, ob.track
     kind = d.get("kind")
+    if kind == "orders":  # the most frequent: one unit's orders
+        uid = d.get("unit")
+        if uid in ob.unit_index:
+            obs[ob.units_first + ob.unit_index[uid] * len(UNIT_FIELDS) + 8] = 1
+            obs[ob.choice + core.us[uid].where] = 1
+        obs[ob.decision_at[kind]] = 1
+        return
+    plane, track = ob.plane, ob.track
     deciding = d.get("unit") if kind in ("land", "drift", "follow", "orders") else None
     if deciding in ob.unit_index:
         obs[ob.units_first + ob.unit_index[str(deciding)] * len(UNIT_FIELDS) + 8] = 1
