@@ -364,13 +364,23 @@ class LandingTableCore(State[LandingTableScenario]):
 
     # -- ownership of shared records ---------------------------------------------------
     def own_us(self, uid: str) -> USState:
-        """US unit ``uid``, for writing (every write to a unit goes through here)."""
+        """US unit ``uid``, for writing (every write to a unit goes through here or
+        :meth:`set_acted`)."""
         self.units_dirty.add(uid)
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
         self._owned_us.add(uid)
         return s
+
+    def set_acted(self, uid: str, acted: bool) -> None:
+        """Whether unit ``uid`` has had its orders this US action phase: a field the
+        observation does not read (it follows the queue), so the unit is not noted as
+        written for it, as :meth:`own_us` notes every other write."""
+        if uid not in self._owned_us:
+            self.us[uid] = self.us[uid].copy()
+            self._owned_us.add(uid)
+        self.us[uid].acted = acted
 
     def own_ger(self, gid: str) -> GermanState:
         """German unit ``gid``, for writing."""

@@ -1618,20 +1618,26 @@ def _keep_attacked(core: LandingTableCore, ob: Observer, k: Kept) -> None:
 def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept, listed: list[str]) -> None:
     """The units (listed in the queue of the US action phase) still to get their orders,
     ashore: ``us_to_act`` and their ``to_act`` track; the markers' ``to_act`` tracks."""
+    old, seen = k.queue_list, k.queue
+    drop = -1 if old is None else len(old) - len(listed)
+    if old is not None and drop > 0 and listed == old[drop:]:
+        # taken off the front, as the phase goes on: only those leave
+        k.queue_list = old[drop:]
+        gone: Iterable[str] = [u for u in old[:drop] if u not in listed]
+        seen.difference_update(gone)
+        if _leave_queue(ob, k, gone):
+            _keep_naval_tracks(ob, k)
+        return
     k.queue_list = list(listed)
-    queue, seen = set(listed), k.queue
+    queue = set(listed)
     if queue == seen:
         return
+    left, came = seen - queue, queue - seen
+    k.queue = queue
+    markers = _leave_queue(ob, k, left)
     waiting, mv, first, width = k.to_act, k.mv, ob.units_first + 7, len(UNIT_FIELDS)
     to_act, index, us = ob.plane["us_to_act"], ob.unit_index, core.us
-    markers = False
-    for uid in seen - queue:
-        cell = waiting.pop(uid, None)
-        if cell is not None:
-            mv[to_act + cell] -= 1
-            mv[first + index[uid] * width] = 0
-        markers = markers or uid in ob.naval
-    for uid in queue - seen:
+    for uid in came:
         i = index.get(uid)
         if i is not None:
             s = us[uid]
@@ -1640,9 +1646,24 @@ def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept, listed: list[str
                 mv[to_act + s.where] += 1
                 mv[first + i * width] = 1
         markers = markers or uid in ob.naval
-    k.queue = queue
     if markers:
         _keep_naval_tracks(ob, k)
+
+
+def _leave_queue(ob: Observer, k: Kept, gone: Iterable[str]) -> bool:
+    """Units and markers off the queue (``k.queue`` already without them): they wait no
+    longer. Whether a marker was among them (the caller writes the markers' tracks)."""
+    waiting, mv, first, width = k.to_act, k.mv, ob.units_first + 7, len(UNIT_FIELDS)
+    to_act, index = ob.plane["us_to_act"], ob.unit_index
+    markers = False
+    for uid in gone:
+        cell = waiting.pop(uid, None)
+        if cell is not None:
+            mv[to_act + cell] -= 1
+            mv[first + index[uid] * width] = 0
+        if uid in ob.naval:
+            markers = True
+    return markers
 
 
 def observation(core: LandingTableCore, player: str) -> Observation:
