@@ -298,6 +298,16 @@ class LandingTableCore(State[LandingTableScenario]):
         """``copy.deepcopy`` (OpenSpiel clones its states so) is the structural copy."""
         return self._copy()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kept observation (it holds a memoryview; it is built again
+        on first use)."""
+        fields = self.__dict__.copy()
+        fields["obs_kept"] = None
+        fields["obs_owned"] = False
+        for name in ("units_dirty", "germans_dirty", "positions_dirty"):
+            fields[name] = set()
+        return fields
+
     def _copy(self) -> LandingTableCore:
         """A structural copy: records are shared until either side writes one."""
         twin = self._copy_base()

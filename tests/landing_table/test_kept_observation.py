@@ -5,6 +5,7 @@ their own way, in restored snapshots and after ``state.edit()``."""
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Iterator
 
 import numpy as np
@@ -154,3 +155,17 @@ def test_a_unit_moved_while_waiting_for_orders_is_counted_where_it_stands() -> N
     assert np.array_equal(obs, fresh_observation(state, "US"))
     layout = GAME.observation_layout("omaha")
     assert layout.plane(obs, "us_to_act")[other] >= 1
+
+
+def test_a_pickled_state_observes_as_its_original() -> None:
+    """OpenSpiel pickles states: the kept observation is left behind and built again."""
+    state = fresh("omaha", seed=6)
+    player = GAME.bots["random"](seed=6)
+    for step in range(60):
+        state.observation("US")
+        if step % 10 == 0:
+            twin = pickle.loads(pickle.dumps(state))
+            assert np.array_equal(twin.observation("US"), state.observation("US"))
+            twin.apply(player.choose(twin))
+            assert same(twin)
+        state.apply(player.choose(state))
