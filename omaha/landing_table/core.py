@@ -704,8 +704,13 @@ class LandingTableCore(State[LandingTableScenario]):
         got = self._naval_targets
         if got is None:
             spot = self.scenario.naval_spot
+            radio = self.lookup.radio
             us = self.us
-            spotters = {s.where for s in (us[u] for u in self._ashore) if self.spots(s)}
+            spotters = {  # the units that spots() names, written out (this runs often)
+                s.where
+                for s in (us[u] for u in self._ashore)
+                if not s.disrupted and radio[s.id][0 if self.full(s.id) else 1]
+            }
             by_id = self.scenario.pos_by_id
             within = self.lookup.within
             got = self._naval_targets = tuple(
@@ -717,7 +722,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def spots(self, s: USState) -> bool:
         """Whether a unit ashore spots for the Naval Fire Markers: undisrupted, with a radio
-        (RD) at its strength now (reconstructed: see :meth:`naval_targets`)."""
+        (RD) at its strength now (reconstructed: :meth:`naval_targets` tests the same)."""
         return not s.disrupted and self.lookup.radio[s.id][0 if self.full(s.id) else 1]
 
     # -- victory ----------------------------------------------------------------------
