@@ -1301,7 +1301,7 @@ class Kept:
         #: The US action phase's queue as last seen, and the units of it counted on
         #: ``us_to_act`` (and their ``to_act`` track), by their cell.
         self.queue: set[str] = set()
-        self.queue_list: list[str] | None = []
+        self.queue_list: list[str] = []
         self.to_act: dict[str, int] = {}
         #: The units ashore that spot for the Naval Fire Markers, by their cell, and how
         #: many spot each position (WNs only).
@@ -1319,7 +1319,7 @@ class Kept:
         twin.occupied = list(self.occupied)
         twin.rows = list(self.rows)
         twin.queue = set(self.queue)
-        twin.queue_list = None if self.queue_list is None else list(self.queue_list)
+        twin.queue_list = list(self.queue_list)
         twin.to_act = dict(self.to_act)
         twin.spotters = dict(self.spotters)
         twin.spot_count = list(self.spot_count)
@@ -1560,12 +1560,16 @@ def _keep_units(
                     mv[here + 2 * n] += strength1
                 if dis1:
                     mv[here + 3 * n] += dis1
-            cell = k.to_act.pop(uid, None)  # counted again where it is now, if waiting
-            if cell is not None:
-                mv[ob.plane["us_to_act"] + cell] -= 1
-                mv[at + 7] = 0
-                k.queue.discard(uid)
-                k.queue_list = None  # to be compared again
+            if uid in k.queue:  # waiting for its orders: counted where it is now, if ashore
+                to_act = ob.plane["us_to_act"]
+                cell = k.to_act.pop(uid, None)
+                if cell is not None:
+                    mv[to_act + cell] -= 1
+                    mv[at + 7] = 0
+                if status1 == 1:
+                    k.to_act[uid] = where1 - 1
+                    mv[to_act + where1 - 1] += 1
+                    mv[at + 7] = 1
         if ob.radio[i]:
             spot = s.where if status1 == 1 and core.spots(s) else None
             was = k.spotters.get(uid)
@@ -1619,8 +1623,8 @@ def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept, listed: list[str
     """The units (listed in the queue of the US action phase) still to get their orders,
     ashore: ``us_to_act`` and their ``to_act`` track; the markers' ``to_act`` tracks."""
     old, seen = k.queue_list, k.queue
-    drop = -1 if old is None else len(old) - len(listed)
-    if old is not None and drop > 0 and listed == old[drop:]:
+    drop = len(old) - len(listed)
+    if drop > 0 and listed == old[drop:]:
         # taken off the front, as the phase goes on: only those leave
         k.queue_list = old[drop:]
         gone: Iterable[str] = [u for u in old[:drop] if u not in listed]
