@@ -193,9 +193,10 @@ class BloodyState(BloodyCore):
         k = bisect.bisect_left(codes, code)
         return k < len(codes) and codes[k] == code
 
-    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
         """From the catalogue's numbering (one lookup for the whole list)."""
-        return tuple(sorted(self._numbers().tolist()))
+        result: list[int] = self._numbers().tolist()
+        return result
 
     def explain_illegal(self, action: Action) -> str:
         try:
