@@ -76,18 +76,18 @@ class LandingTableState(LandingTableCore):
         was given once when it was made (:meth:`Lookup.action`)."""
         return sorted(self._legal_actions(), key=self.lookup.notation)
 
-    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
-        """The numbers of the listed actions, ascending: each action's number is kept in
-        the scenario's :class:`Lookup` (the actions are made once and cache their hash)."""
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """The number of each listed action, in their order: each action's number is kept
+        in the scenario's :class:`Lookup` (the actions are made once and cache their hash)."""
         codes = self.lookup.codes
         try:
-            return tuple(sorted([codes[a] for a in legal]))
+            return [codes[a] for a in legal]
         except KeyError:
             code_of = self.game.action_space(self.scenario.id).code_of
             for a in legal:
                 if a not in codes:
                     codes[a] = code_of(a)
-            return tuple(sorted([codes[a] for a in legal]))
+            return [codes[a] for a in legal]
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
