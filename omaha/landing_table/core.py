@@ -939,9 +939,6 @@ class Lookup:
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
         self._notation: dict[Action, str] = {}
-        #: The action number of every listed action (the scenario's action space), by
-        #: value: the actions are made once and cache their hash, so a look-up is cheap.
-        self.codes: dict[Action, int] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""

@@ -76,19 +76,6 @@ class LandingTableState(LandingTableCore):
         was given once when it was made (:meth:`Lookup.action`)."""
         return sorted(self._legal_actions(), key=self.lookup.notation)
 
-    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The number of each listed action, in their order: each action's number is kept
-        in the scenario's :class:`Lookup` (the actions are made once and cache their hash)."""
-        codes = self.lookup.codes
-        try:
-            return [codes[a] for a in legal]
-        except KeyError:
-            code_of = self.game.action_space(self.scenario.id).code_of
-            for a in legal:
-                if a not in codes:
-                    codes[a] = code_of(a)
-            return [codes[a] for a in legal]
-
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
         d = self.decision
