@@ -1336,6 +1336,7 @@ def kept(core: LandingTableCore) -> Kept:
         core.obs_owned = True
         units: Iterable[str] = ob.unit_index
         positions: Iterable[str] = ob.pos_index
+        core.germans_dirty.clear()
     else:
         ob = k.ob
         units, positions = core.units_dirty, core.positions_dirty
@@ -1345,6 +1346,7 @@ def kept(core: LandingTableCore) -> Kept:
                 *positions,
                 *(w for w in (ger[g].where for g in core.germans_dirty) if w in index),
             }
+            core.germans_dirty.clear()
         if not core.obs_owned:  # shared with a clone: copy before writing
             k = core.obs_kept = k.copy()
             core.obs_owned = True
@@ -1355,7 +1357,6 @@ def kept(core: LandingTableCore) -> Kept:
         _keep_positions(core, ob, k, positions, naval)
         moved = True
         core.positions_dirty.clear()
-        core.germans_dirty.clear()
     if units:
         moved = _keep_units(core, ob, k, units, naval) or moved
         core.units_dirty.clear()
