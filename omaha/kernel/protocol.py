@@ -334,6 +334,10 @@ class Game(ABC, Generic[S]):
 
     def action_space(self, scenario: str | Path | None = None) -> ActionSpace:
         """The fixed numbering of this game's actions in a scenario (for agents)."""
+        if isinstance(scenario, str):  # a state asks by its scenario's id at every step
+            known = self._spaces.get(scenario)
+            if known is not None:
+                return known
         scen = self.load_scenario(scenario)
         if scen.id not in self._spaces:
             self._spaces[scen.id] = ActionSpace(self.action_classes(), self.field_domains(scen))
