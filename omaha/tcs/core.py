@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum, StrEnum
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from omaha.kernel.protocol import Outcome, State
 from omaha.tcs.components.oob import Unit
@@ -103,6 +103,14 @@ NESTED = (
     "air_attacks", "transports", "ammo", "nfst",
 )  # fmt: skip
 COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
+
+
+class Kept(Protocol):
+    """What :mod:`omaha.tcs.view` keeps of the position it last observed (the planes
+    and the fields they were built from): copied with the core, dropped by
+    :meth:`TcsCore.reindex`."""
+
+    def copy(self) -> Kept: ...
 
 
 def _plain(value: Any) -> Any:
@@ -251,6 +259,7 @@ class TcsCore(State[TcsScenario]):
         self._occupancy: dict[int, list[int]] | None = None
         self._side_occupancy: dict[str, dict[int, list[int]]] | None = None
         self._derived: dict[object, Any] = {}
+        self._observed: Kept | None = None
 
     # -- the clock -------------------------------------------------------------------
     @property
@@ -380,6 +389,14 @@ class TcsCore(State[TcsScenario]):
         """What :meth:`derived` holds under ``key`` now, or None."""
         return self._derived.get(key)
 
+    @property
+    def observed(self) -> Kept | None:
+        """What the view keeps of the position it last observed (None: build afresh)."""
+        return self._observed
+
+    def keep_observed(self, kept: Kept) -> None:
+        self._observed = kept
+
     def cells_of(self, side: str) -> frozenset[int]:
         """Cells holding a unit of ``side``."""
 
@@ -396,6 +413,7 @@ class TcsCore(State[TcsScenario]):
         directly: a restored snapshot, a test's edit)."""
         self._occupancy = self._side_occupancy = None
         self._derived = {}
+        self._observed = None
 
     def _drop_caches(self) -> None:
         self.reindex()
@@ -466,6 +484,8 @@ class TcsCore(State[TcsScenario]):
         twin.smoke_sessions = _plain(self.smoke_sessions)
         twin.air_attacks = _plain(self.air_attacks)
         twin._derived = {}  # memos of this position: the twin starts afresh
+        kept = self._observed  # the observation kept: the twin's own copy
+        twin._observed = None if kept is None else kept.copy()
         occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
         twin._occupancy = None if occ is None else dict(occ)
         twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}

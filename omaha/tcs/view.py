@@ -8,6 +8,7 @@ read the game's fields with printed labels.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -362,6 +363,27 @@ class _Observer:
         self.size = len(PLANES) * n
         self.sea: dict[str, npt.NDArray[np.int64]] = {}
         self.tracks = {name: self.layout.track_index(name) for name in TRACKS}
+        # the same offsets as plain ints, for the kept observation's few changes
+        self.unit_offsets = list(
+            zip(
+                self.steps_at.tolist(),
+                self.suppressed_at.tolist(),
+                self.paralyzed_at.tolist(),
+                self.fire_at.tolist(),
+                strict=True,
+            )
+        )
+        started = {f for f, k in self.formation_index.items() if self.held[k]}
+        #: each unit's German formation that waits for its release (3.1), else None
+        self.waits_for = [
+            u.formation if u.side != "US" and u.formation not in started else None
+            for u in units
+        ]
+        self.units_of: dict[str, list[int]] = {}
+        for u in units:
+            if u.side != "US":
+                self.units_of.setdefault(u.formation, []).append(u.index)
+        self.pillbox_units = list(german.pillboxes)
 
     def sea_cells(self, hour: str) -> npt.NDArray[np.int64]:
         hit = self.sea.get(hour)
@@ -386,10 +408,11 @@ def observation_layout(scen: TcsScenario) -> ObservationLayout:
     return _observer(scen).layout
 
 
-def observation(core: TcsCore, player: str) -> Observation:
-    """What ``player`` sees, as numbers: every piece on the map is open (counters are
-    face up in TCS); the LCT(R) targets and assigned transports are secret to the
-    German, the German release and batteries to the US (as :func:`view`)."""
+def fresh_observation(core: TcsCore, player: str) -> Observation:
+    """:func:`observation` built from nothing (the reference the kept one is tested
+    against): every piece on the map is open (counters are face up in TCS); the LCT(R)
+    targets and assigned transports are secret to the German, the German release and
+    batteries to the US (as :func:`view`)."""
     ob = _observer(core.scenario)
     scen = core.scenario
     n = ob.cells
@@ -464,6 +487,213 @@ def observation(core: TcsCore, player: str) -> Observation:
     if player != "US":
         obs[at["german_released"]] = len(core.released)
         obs[at["german_battery_fires"]] = sum(core.batteries.values())
+    return obs
+
+#: the unit lists a unit's planes are built from (:class:`_Kept`)
+UNIT_FIELDS = ("where", "steps", "status", "fire_mode", "dug_in")
+#: units compared a slice at a time: only a slice that differs is searched unit by unit
+CHUNK = 48
+
+
+def _differing(now: list[Any], before: list[Any]) -> list[int]:
+    """The indices where two lists of the same length differ."""
+    out: list[int] = []
+    for lo in range(0, len(now), CHUNK):
+        hi = lo + CHUNK
+        if now[lo:hi] != before[lo:hi]:
+            out.extend(i for i in range(lo, min(hi, len(now))) if now[i] != before[i])
+    return out
+
+
+class _Kept:
+    """The observation of the position last observed, kept up to date by difference
+    (issue 15's speed): the planes every player sees alike, and copies of the core's
+    fields they were built from. :meth:`update` compares the core's fields with those
+    copies and rewrites only what changed (a unit's entries, or a whole map plane), so
+    however a field was changed (a procedure, ``edit()``, a restored snapshot) the
+    planes follow it. The secret plane (LCT(R) targets) and the tracks are not kept:
+    :func:`observation` adds them to its copy for the player asking."""
+
+    def __init__(self, ob: _Observer, core: TcsCore) -> None:
+        self.ob = ob
+        n = ob.cells
+        plane = ob.plane
+        self.obs = ob.layout.zeros()
+        self.dug_base = plane["dug_in"] * n
+        self.marked_base = plane["overwatch_marked"] * n
+        self.unreleased_base = plane["unreleased"] * n
+        self.units: dict[str, list[Any]] = {name: getattr(core, name)[:] for name in UNIT_FIELDS}
+        self.marked = frozenset(core.marked | core.marked_point)
+        self.released = frozenset(core.released)
+        delta: dict[int, float] = {}
+        for i in range(len(ob.unit_offsets)):
+            self._entries(i, 1.0, delta)
+        self._apply(delta)
+        # the map planes: each rebuilt whole when the fields it shows change
+        self.leaders: tuple[list[str], list[int]] | None = None
+        self.tide: str | None = None
+        self.smoke: frozenset[int] | None = None
+        self.obstacles: dict[int, str] | None = None
+        self.breaches: frozenset[str] | None = None
+        self.exits: frozenset[str] | None = None
+        self._map_planes(core)
+
+    def copy(self) -> _Kept:
+        twin = copy.copy(self)
+        twin.obs = self.obs.copy()
+        twin.units = {name: values[:] for name, values in self.units.items()}
+        return twin  # the other copies are replaced, never changed in place
+
+    def update(self, core: TcsCore) -> bool:
+        """Bring the planes to ``core``'s fields; False (nothing changed) when its unit
+        lists are not of this order of battle's length (build afresh then)."""
+        units = self.units
+        changed: set[int] = set()
+        now_lists = {}
+        for name in UNIT_FIELDS:
+            now, before = getattr(core, name), units[name]
+            if now != before:
+                if len(now) != len(before):
+                    return False
+                changed.update(_differing(now, before))
+                now_lists[name] = now
+        marked = core.marked | core.marked_point
+        if marked != self.marked:
+            changed.update(marked ^ self.marked)
+        released = core.released
+        if released != self.released:
+            for f in released ^ self.released:
+                changed.update(self.ob.units_of.get(f, ()))
+        if changed:
+            delta: dict[int, float] = {}
+            for i in changed:
+                self._entries(i, -1.0, delta)
+            for name, now in now_lists.items():
+                units[name] = now[:]
+            if marked != self.marked:
+                self.marked = frozenset(marked)
+            if released != self.released:
+                self.released = frozenset(released)
+            for i in changed:
+                self._entries(i, 1.0, delta)
+            self._apply(delta)
+        self._map_planes(core)
+        return True
+
+    def _entries(self, i: int, sign: float, delta: dict[int, float]) -> None:
+        """Add unit ``i``'s entries in the unit planes (as the copies have it) to
+        ``delta``, times ``sign``."""
+        units = self.units
+        w = units["where"][i]
+        if w < 0:
+            return
+        steps_at, suppressed_at, paralyzed_at, fire_at = self.ob.unit_offsets[i]
+        k = steps_at + w
+        delta[k] = delta.get(k, 0.0) + sign * units["steps"][i]
+        status = units["status"][i]
+        marks = []
+        if status == 1:
+            marks.append(suppressed_at + w)
+        elif status == 2:
+            marks.append(paralyzed_at + w)
+        if units["fire_mode"][i]:
+            marks.append(fire_at + w)
+        if units["dug_in"][i]:
+            marks.append(self.dug_base + w)
+        if i in self.marked:
+            marks.append(self.marked_base + w)
+        waits = self.ob.waits_for[i]
+        if waits is not None and waits not in self.released:
+            marks.append(self.unreleased_base + w)
+        for k in marks:
+            delta[k] = delta.get(k, 0.0) + sign
+
+    def _apply(self, delta: dict[int, float]) -> None:
+        obs = self.obs
+        if len(delta) > 16:
+            at = np.fromiter(delta.keys(), np.int64, len(delta))
+            obs[at] += np.fromiter(delta.values(), np.float32, len(delta))
+            return
+        for k, v in delta.items():
+            if v:
+                obs[k] += v
+
+    def _plane(self, name: str) -> Observation:
+        return self.ob.layout.plane(self.obs, name)
+
+    def _map_planes(self, core: TcsCore) -> None:
+        """Rewrite each map plane whose fields changed since it was last written."""
+        status, cells = core.leader_status, core.leader_cell
+        if self.leaders is None or self.leaders != (status, cells):
+            self.leaders = (status[:], cells[:])
+            grid = self._plane("us_leaders")
+            grid[:] = 0
+            for k in core.living_leaders_on_map():
+                grid[cells[k]] += 1
+        if core.tide_hour != self.tide:
+            self.tide = core.tide_hour
+            self._plane("sea")[:] = 0
+            self.obs[self.ob.sea_cells(core.tide_hour)] = 1
+        if self.smoke is None or core.smoke != self.smoke:
+            self.smoke = frozenset(core.smoke)
+            self._mark("smoke", self.smoke)
+        if self.obstacles is None or core.obstacles != self.obstacles:
+            self.obstacles = dict(core.obstacles)
+            grid = self._plane("obstacle")
+            grid[:] = 0
+            for c, state in self.obstacles.items():
+                grid[c] = OBSTACLE_CODES[state]
+        beach = self.ob.scenario.beach
+        if self.breaches is None or core.breaches.keys() != self.breaches:
+            self.breaches = frozenset(core.breaches)
+            self._mark("breach", (beach.breach_by_name[b].strand for b in self.breaches))
+        if self.exits is None or core.exits.keys() != self.exits:
+            self.exits = frozenset(core.exits)
+            self._mark("exit", (beach.exits[draw] for draw in self.exits))
+
+    def _mark(self, name: str, cells: Iterable[int]) -> None:
+        grid = self._plane(name)
+        grid[:] = 0
+        for c in cells:
+            grid[c] = 1
+
+
+def observation(core: TcsCore, player: str) -> Observation:
+    """What ``player`` sees, as numbers: every piece on the map is open (counters are
+    face up in TCS); the LCT(R) targets and assigned transports are secret to the
+    German, the German release and batteries to the US (as :func:`view`). A new array
+    each call, copied from the planes the core keeps (:class:`_Kept`); exactly what
+    :func:`fresh_observation` builds."""
+    ob = _observer(core.scenario)
+    kept = core.observed
+    if not (isinstance(kept, _Kept) and kept.ob is ob and kept.update(core)):
+        kept = _Kept(ob, core)
+        core.keep_observed(kept)
+    obs = kept.obs.copy()
+    scen = ob.scenario
+    if player != "German" and core.lctr_targets:
+        base = ob.plane["lctr_target"] * ob.cells
+        for c in core.lctr_targets:
+            obs[base + c] = 1
+    ammo = core.ammo.values()
+    wait = core.wait
+    where = core.where
+    us, german = player != "German", player != "US"
+    obs[ob.size :] = (
+        0.0 if core.in_setup else (core.turn + 1) / len(scen.turns),
+        not core.in_setup and "hour" in scen.turns[core.turn].flags,
+        wait is not None and wait[1] == "US",
+        sum(1 for i in ob.pillbox_units if where[i] >= 0),
+        sum(v[0] for v in ammo),
+        sum(v[1] for v in ammo),
+        sum(v[2] for v in ammo),
+        core.leader_status.count("map"),
+        len(core.us_implemented),
+        len(core.exits),
+        sum(len(b) for b in core.transports.values()) if us else 0,
+        len(core.released) if german else 0,
+        sum(core.batteries.values()) if german else 0,
+    )
     return obs
 
 
