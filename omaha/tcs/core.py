@@ -260,6 +260,7 @@ class TcsCore(State[TcsScenario]):
         self._side_occupancy: dict[str, dict[int, list[int]]] | None = None
         self._derived: dict[object, Any] = {}
         self._observed: Kept | None = None
+        self._changed_units: set[int] = set()
 
     # -- the clock -------------------------------------------------------------------
     @property
@@ -397,6 +398,18 @@ class TcsCore(State[TcsScenario]):
     def keep_observed(self, kept: Kept) -> None:
         self._observed = kept
 
+    def changed(self, i: int) -> None:
+        """Note that unit ``i``'s place, steps, status, mode or digging changed: a hint
+        that spares the kept observation a search for what changed (it still checks that
+        nothing else did, so a change not noted costs time, never a stale plane)."""
+        self._changed_units.add(i)
+
+    def take_changed(self) -> set[int]:
+        """The units noted by :meth:`changed` since the last call."""
+        noted = self._changed_units
+        self._changed_units = set()
+        return noted
+
     def cells_of(self, side: str) -> frozenset[int]:
         """Cells holding a unit of ``side``."""
 
@@ -414,6 +427,7 @@ class TcsCore(State[TcsScenario]):
         self._occupancy = self._side_occupancy = None
         self._derived = {}
         self._observed = None
+        self._changed_units = set()
 
     def _drop_caches(self) -> None:
         self.reindex()
@@ -423,6 +437,7 @@ class TcsCore(State[TcsScenario]):
         (its lists are replaced, never changed, so a caller's list stays as it was)."""
         old = self.where[i]
         self.where[i] = where
+        self._changed_units.add(i)
         self.touch()
         if old == where:
             return
@@ -486,6 +501,7 @@ class TcsCore(State[TcsScenario]):
         twin._derived = {}  # memos of this position: the twin starts afresh
         kept = self._observed  # the observation kept: the twin's own copy
         twin._observed = None if kept is None else kept.copy()
+        twin._changed_units = set(self._changed_units)
         occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
         twin._occupancy = None if occ is None else dict(occ)
         twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}

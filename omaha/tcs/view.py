@@ -511,7 +511,9 @@ class _Kept:
     fields they were built from. :meth:`update` compares the core's fields with those
     copies and rewrites only what changed (a unit's entries, or a whole map plane), so
     however a field was changed (a procedure, ``edit()``, a restored snapshot) the
-    planes follow it. The secret plane (LCT(R) targets) and the tracks are not kept:
+    planes follow it; the units the core noted as changed (``TcsCore.changed``) are
+    looked at first, and a whole list is searched only when they do not account for
+    its change. The secret plane (LCT(R) targets) and the tracks are not kept:
     :func:`observation` adds them to its copy for the player asking."""
 
     def __init__(self, ob: _Observer, core: TcsCore) -> None:
@@ -522,7 +524,12 @@ class _Kept:
         self.dug_base = plane["dug_in"] * n
         self.marked_base = plane["overwatch_marked"] * n
         self.unreleased_base = plane["unreleased"] * n
-        self.units: dict[str, list[Any]] = {name: getattr(core, name)[:] for name in UNIT_FIELDS}
+        core.take_changed()
+        self.where: list[int] = core.where[:]
+        self.steps: list[int] = core.steps[:]
+        self.status: list[int] = core.status[:]
+        self.fire_mode: list[bool] = core.fire_mode[:]
+        self.dug_in: list[bool] = core.dug_in[:]
         self.marked = frozenset(core.marked | core.marked_point)
         self.released = frozenset(core.released)
         delta: dict[int, float] = {}
@@ -541,39 +548,50 @@ class _Kept:
     def copy(self) -> _Kept:
         twin = copy.copy(self)
         twin.obs = self.obs.copy()
-        twin.units = {name: values[:] for name, values in self.units.items()}
+        for name in UNIT_FIELDS:
+            setattr(twin, name, getattr(self, name)[:])
         return twin  # the other copies are replaced, never changed in place
 
     def update(self, core: TcsCore) -> bool:
         """Bring the planes to ``core``'s fields; False (nothing changed) when its unit
         lists are not of this order of battle's length (build afresh then)."""
-        units = self.units
-        changed: set[int] = set()
-        now_lists = {}
+        noted = core.take_changed()
+        changed: set[int] = set()  # units whose entries are taken out, to be put back
+        delta: dict[int, float] = {}
         for name in UNIT_FIELDS:
-            now, before = getattr(core, name), units[name]
-            if now != before:
-                if len(now) != len(before):
-                    return False
-                changed.update(_differing(now, before))
-                now_lists[name] = now
+            now, before = getattr(core, name), getattr(self, name)
+            if now == before:
+                continue
+            if len(now) != len(before):
+                return False
+            for i in noted:
+                if now[i] != before[i]:
+                    if i not in changed:
+                        changed.add(i)
+                        self._entries(i, -1.0, delta)
+                    before[i] = now[i]
+            if now != before:  # a change nobody noted: search the list
+                for i in _differing(now, before):
+                    if i not in changed:
+                        changed.add(i)
+                        self._entries(i, -1.0, delta)
+                    before[i] = now[i]
         marked = core.marked | core.marked_point
         if marked != self.marked:
-            changed.update(marked ^ self.marked)
+            for i in marked ^ self.marked:
+                if i not in changed:
+                    changed.add(i)
+                    self._entries(i, -1.0, delta)
+            self.marked = frozenset(marked)
         released = core.released
         if released != self.released:
             for f in released ^ self.released:
-                changed.update(self.ob.units_of.get(f, ()))
+                for i in self.ob.units_of.get(f, ()):
+                    if i not in changed:
+                        changed.add(i)
+                        self._entries(i, -1.0, delta)
+            self.released = frozenset(released)
         if changed:
-            delta: dict[int, float] = {}
-            for i in changed:
-                self._entries(i, -1.0, delta)
-            for name, now in now_lists.items():
-                units[name] = now[:]
-            if marked != self.marked:
-                self.marked = frozenset(marked)
-            if released != self.released:
-                self.released = frozenset(released)
             for i in changed:
                 self._entries(i, 1.0, delta)
             self._apply(delta)
@@ -583,22 +601,21 @@ class _Kept:
     def _entries(self, i: int, sign: float, delta: dict[int, float]) -> None:
         """Add unit ``i``'s entries in the unit planes (as the copies have it) to
         ``delta``, times ``sign``."""
-        units = self.units
-        w = units["where"][i]
+        w = self.where[i]
         if w < 0:
             return
         steps_at, suppressed_at, paralyzed_at, fire_at = self.ob.unit_offsets[i]
         k = steps_at + w
-        delta[k] = delta.get(k, 0.0) + sign * units["steps"][i]
-        status = units["status"][i]
+        delta[k] = delta.get(k, 0.0) + sign * self.steps[i]
+        status = self.status[i]
         marks = []
         if status == 1:
             marks.append(suppressed_at + w)
         elif status == 2:
             marks.append(paralyzed_at + w)
-        if units["fire_mode"][i]:
+        if self.fire_mode[i]:
             marks.append(fire_at + w)
-        if units["dug_in"][i]:
+        if self.dug_in[i]:
             marks.append(self.dug_base + w)
         if i in self.marked:
             marks.append(self.marked_base + w)
