@@ -376,14 +376,14 @@ class _Observer:
         started = {f for f, k in self.formation_index.items() if self.held[k]}
         #: each unit's German formation that waits for its release (3.1), else None
         self.waits_for = [
-            u.formation if u.side != "US" and u.formation not in started else None
-            for u in units
+            u.formation if u.side != "US" and u.formation not in started else None for u in units
         ]
         self.units_of: dict[str, list[int]] = {}
         for u in units:
             if u.side != "US":
                 self.units_of.setdefault(u.formation, []).append(u.index)
         self.pillbox_units = list(german.pillboxes)
+        self.pillbox_set = frozenset(german.pillboxes)
 
     def sea_cells(self, hour: str) -> npt.NDArray[np.int64]:
         hit = self.sea.get(hour)
@@ -489,6 +489,7 @@ def fresh_observation(core: TcsCore, player: str) -> Observation:
         obs[at["german_battery_fires"]] = sum(core.batteries.values())
     return obs
 
+
 #: the unit lists a unit's planes are built from (:class:`_Kept`)
 UNIT_FIELDS = ("where", "steps", "status", "fire_mode", "dug_in")
 #: units compared a slice at a time: only a slice that differs is searched unit by unit
@@ -532,10 +533,10 @@ class _Kept:
         self.dug_in: list[bool] = core.dug_in[:]
         self.marked = frozenset(core.marked | core.marked_point)
         self.released = frozenset(core.released)
-        delta: dict[int, float] = {}
-        for i in range(len(ob.unit_offsets)):
-            self._entries(i, 1.0, delta)
-        self._apply(delta)
+        #: each unit's entries in the unit planes, as last added: (index, value)
+        self.entries: list[tuple[tuple[int, int], ...]] = [()] * len(ob.unit_offsets)
+        self._refresh(range(len(ob.unit_offsets)))
+        self.pillboxes = self._pillboxes()
         # the map planes: each rebuilt whole when the fields it shows change
         self.leaders: tuple[list[str], list[int]] | None = None
         self.tide: str | None = None
@@ -548,7 +549,7 @@ class _Kept:
     def copy(self) -> _Kept:
         twin = copy.copy(self)
         twin.obs = self.obs.copy()
-        for name in UNIT_FIELDS:
+        for name in (*UNIT_FIELDS, "entries"):
             setattr(twin, name, getattr(self, name)[:])
         return twin  # the other copies are replaced, never changed in place
 
@@ -556,76 +557,62 @@ class _Kept:
         """Bring the planes to ``core``'s fields; False (nothing changed) when its unit
         lists are not of this order of battle's length (build afresh then)."""
         noted = core.take_changed()
-        changed: set[int] = set()  # units whose entries are taken out, to be put back
-        delta: dict[int, float] = {}
-        for name in UNIT_FIELDS:
-            now, before = getattr(core, name), getattr(self, name)
-            if now == before:
-                continue
-            if len(now) != len(before):
+        changed: set[int] = set()
+        fields: tuple[tuple[list[Any], list[Any]], ...] = (
+            (core.where, self.where),
+            (core.steps, self.steps),
+            (core.status, self.status),
+            (core.fire_mode, self.fire_mode),
+            (core.dug_in, self.dug_in),
+        )
+        pairs = [(now, before) for now, before in fields if now != before]
+        if pairs:
+            if any(len(now) != len(before) for now, before in pairs):
                 return False
             for i in noted:
-                if now[i] != before[i]:
-                    if i not in changed:
+                for now, before in pairs:
+                    if now[i] != before[i]:
                         changed.add(i)
-                        self._entries(i, -1.0, delta)
-                    before[i] = now[i]
-            if now != before:  # a change nobody noted: search the list
-                for i in _differing(now, before):
-                    if i not in changed:
+                        for field, kept in pairs:
+                            kept[i] = field[i]
+                        break
+            for now, before in pairs:
+                if now != before:  # a change nobody noted: search the list
+                    for i in _differing(now, before):
                         changed.add(i)
-                        self._entries(i, -1.0, delta)
-                    before[i] = now[i]
+                        before[i] = now[i]
+            if not self.ob.pillbox_set.isdisjoint(changed):
+                self.pillboxes = self._pillboxes()
         marked = core.marked | core.marked_point
         if marked != self.marked:
-            for i in marked ^ self.marked:
-                if i not in changed:
-                    changed.add(i)
-                    self._entries(i, -1.0, delta)
+            changed.update(marked ^ self.marked)
             self.marked = frozenset(marked)
         released = core.released
         if released != self.released:
             for f in released ^ self.released:
-                for i in self.ob.units_of.get(f, ()):
-                    if i not in changed:
-                        changed.add(i)
-                        self._entries(i, -1.0, delta)
+                changed.update(self.ob.units_of.get(f, ()))
             self.released = frozenset(released)
         if changed:
-            for i in changed:
-                self._entries(i, 1.0, delta)
-            self._apply(delta)
+            self._refresh(changed)
         self._map_planes(core)
         return True
 
-    def _entries(self, i: int, sign: float, delta: dict[int, float]) -> None:
-        """Add unit ``i``'s entries in the unit planes (as the copies have it) to
-        ``delta``, times ``sign``."""
-        w = self.where[i]
-        if w < 0:
-            return
-        steps_at, suppressed_at, paralyzed_at, fire_at = self.ob.unit_offsets[i]
-        k = steps_at + w
-        delta[k] = delta.get(k, 0.0) + sign * self.steps[i]
-        status = self.status[i]
-        marks = []
-        if status == 1:
-            marks.append(suppressed_at + w)
-        elif status == 2:
-            marks.append(paralyzed_at + w)
-        if self.fire_mode[i]:
-            marks.append(fire_at + w)
-        if self.dug_in[i]:
-            marks.append(self.dug_base + w)
-        if i in self.marked:
-            marks.append(self.marked_base + w)
-        waits = self.ob.waits_for[i]
-        if waits is not None and waits not in self.released:
-            marks.append(self.unreleased_base + w)
-        for k in marks:
-            delta[k] = delta.get(k, 0.0) + sign
+    def _pillboxes(self) -> int:
+        where = self.where
+        return sum(1 for i in self.ob.pillbox_units if where[i] >= 0)
 
-    def _apply(self, delta: dict[int, float]) -> None:
+    def _refresh(self, units: Iterable[int]) -> None:
+        """Take ``units``' entries out of the unit planes and put in what the copies of
+        the fields give now."""
+        entries = self.entries
+        delta: dict[int, int] = {}
+        get = delta.get
+        for i in units:
+            for k, v in entries[i]:
+                delta[k] = get(k, 0) - v
+            new = entries[i] = self._entries(i)
+            for k, v in new:
+                delta[k] = get(k, 0) + v
         obs = self.obs
         if len(delta) > 16:
             at = np.fromiter(delta.keys(), np.int64, len(delta))
@@ -634,6 +621,30 @@ class _Kept:
         for k, v in delta.items():
             if v:
                 obs[k] += v
+
+    def _entries(self, i: int) -> tuple[tuple[int, int], ...]:
+        """Unit ``i``'s entries in the unit planes, as the copies of the fields have it:
+        its steps in its side's category plane, and a 1 in each of its markers' planes."""
+        w = self.where[i]
+        if w < 0:
+            return ()
+        steps_at, suppressed_at, paralyzed_at, fire_at = self.ob.unit_offsets[i]
+        out = [(steps_at + w, self.steps[i])]
+        status = self.status[i]
+        if status == 1:
+            out.append((suppressed_at + w, 1))
+        elif status == 2:
+            out.append((paralyzed_at + w, 1))
+        if self.fire_mode[i]:
+            out.append((fire_at + w, 1))
+        if self.dug_in[i]:
+            out.append((self.dug_base + w, 1))
+        if i in self.marked:
+            out.append((self.marked_base + w, 1))
+        waits = self.ob.waits_for[i]
+        if waits is not None and waits not in self.released:
+            out.append((self.unreleased_base + w, 1))
+        return tuple(out)
 
     def _plane(self, name: str) -> Observation:
         return self.ob.layout.plane(self.obs, name)
@@ -694,13 +705,12 @@ def observation(core: TcsCore, player: str) -> Observation:
             obs[base + c] = 1
     ammo = core.ammo.values()
     wait = core.wait
-    where = core.where
     us, german = player != "German", player != "US"
     obs[ob.size :] = (
         0.0 if core.in_setup else (core.turn + 1) / len(scen.turns),
         not core.in_setup and "hour" in scen.turns[core.turn].flags,
         wait is not None and wait[1] == "US",
-        sum(1 for i in ob.pillbox_units if where[i] >= 0),
+        kept.pillboxes,
         sum(v[0] for v in ammo),
         sum(v[1] for v in ammo),
         sum(v[2] for v in ammo),
