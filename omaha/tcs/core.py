@@ -401,8 +401,10 @@ class TcsCore(State[TcsScenario]):
     def changed(self, i: int) -> None:
         """Note that unit ``i``'s place, steps, status, mode or digging changed: a hint
         that spares the kept observation a search for what changed (it still checks that
-        nothing else did, so a change not noted costs time, never a stale plane)."""
-        self._changed_units.add(i)
+        nothing else did, so a change not noted costs time, never a stale plane). Noted
+        only while an observation is kept."""
+        if self._observed is not None:
+            self._changed_units.add(i)
 
     def take_changed(self) -> set[int]:
         """The units noted by :meth:`changed` since the last call."""
@@ -437,7 +439,8 @@ class TcsCore(State[TcsScenario]):
         (its lists are replaced, never changed, so a caller's list stays as it was)."""
         old = self.where[i]
         self.where[i] = where
-        self._changed_units.add(i)
+        if self._observed is not None:
+            self._changed_units.add(i)
         self.touch()
         if old == where:
             return
@@ -501,7 +504,7 @@ class TcsCore(State[TcsScenario]):
         twin._derived = {}  # memos of this position: the twin starts afresh
         kept = self._observed  # the observation kept: the twin's own copy
         twin._observed = None if kept is None else kept.copy()
-        twin._changed_units = set(self._changed_units)
+        twin._changed_units = set(self._changed_units) if kept is not None else set()
         occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
         twin._occupancy = None if occ is None else dict(occ)
         twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}

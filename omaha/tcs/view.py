@@ -522,6 +522,7 @@ class _Kept:
         n = ob.cells
         plane = ob.plane
         self.obs = ob.layout.zeros()
+        self.shared = False  # with a clone's copy (copy on write)
         self.dug_base = plane["dug_in"] * n
         self.marked_base = plane["overwatch_marked"] * n
         self.unreleased_base = plane["unreleased"] * n
@@ -547,16 +548,25 @@ class _Kept:
         self._map_planes(core)
 
     def copy(self) -> _Kept:
-        twin = copy.copy(self)
-        twin.obs = self.obs.copy()
-        for name in (*UNIT_FIELDS, "entries"):
-            setattr(twin, name, getattr(self, name)[:])
-        return twin  # the other copies are replaced, never changed in place
+        """A copy for a clone of the core, sharing the planes and lists until either
+        would change them (:meth:`_own`): a clone never observed copies nothing."""
+        self.shared = True
+        return copy.copy(self)
+
+    def _own(self) -> None:
+        """Take a copy of what is changed in place, if it may be shared with a clone's
+        (the other copies are replaced whole, never changed)."""
+        if self.shared:
+            self.obs = self.obs.copy()
+            for name in (*UNIT_FIELDS, "entries"):
+                setattr(self, name, getattr(self, name)[:])
+            self.shared = False
 
     def update(self, core: TcsCore) -> bool:
         """Bring the planes to ``core``'s fields; False (nothing changed) when its unit
         lists are not of this order of battle's length (build afresh then)."""
         noted = core.take_changed()
+        self._own()
         changed: set[int] = set()
         fields: tuple[tuple[list[Any], list[Any]], ...] = (
             (core.where, self.where),
