@@ -8,13 +8,16 @@ on one state object (as the adapters use it): the decision itself (``legal_actio
 and ``apply``), the observation of the player to move, the legal action numbers and
 the mask; each also as a share of the decision.
 
-The same games (the dice seed each adapter's reset gives) and a uniform random policy
-over the legal actions, played three ways, in turns, CPU time, medians over rounds:
-the protocol directly (``legal_actions`` and ``apply``); PettingZoo's AEC loop (an
-observation and a mask at every step); OpenSpiel's sampled-chance game (a
-``legal_actions`` list and an ``observation_tensor`` at every step). The cost of an
-adapter is its time over the direct API's for the same games (so the direct API is
-timed twice: on the games PettingZoo's seeding gives and on OpenSpiel's).
+The same games played three ways, in turns, CPU time, medians over rounds. The games
+are random games recorded first (untimed: a uniform random choice among the legal
+actions, from each game's dice seed), then replayed move for move: through the protocol
+directly (``legal_actions``, ``apply``); through PettingZoo's AEC loop (``last()``
+builds the observation and the mask at every step, the agent plays the recorded number,
+which the mask allows); through OpenSpiel's sampled-chance game (``legal_actions`` and
+the observation at every step). So every route plays exactly the same decisions, and
+the cost of an adapter is its time over the direct API's for the same games (the direct
+API is timed on PettingZoo's games, whose dice seeds come from ``reset(seed=...)``, and
+on OpenSpiel's, whose ``seed`` parameter is a C++ int: the small seeds themselves).
 """
 
 from __future__ import annotations
@@ -29,69 +32,106 @@ import numpy as np
 
 import omaha
 
-Runner = Callable[[str, str, list[int], int], tuple[int, float]]
+#: a recorded game: its dice seed and, per decision, (index in the listed order, number)
+Recorded = tuple[int, list[tuple[int, int]]]
+Runner = Callable[[str, str, list[Recorded]], tuple[int, float]]
 
 
-def direct(game: str, scenario: str, seeds: list[int], policy_seed: int) -> tuple[int, float]:
-    """Random play through the protocol: (decisions, CPU seconds)."""
+def record(game: str, scenario: str, seeds: list[int], policy_seed: int) -> list[Recorded]:
+    """Random games (untimed), each as its dice seed and its choices."""
     g = omaha.load(game)
+    space = g.action_space(scenario)
     rng = np.random.default_rng(policy_seed)
-    decisions = 0
-    start = time.process_time()
+    out = []
     for seed in seeds:
         st = g.new_state(scenario, seed=seed)
+        moves = []
         while not st.is_terminal():
             actions = st.legal_actions()
-            st.apply(actions[int(rng.integers(len(actions)))])
-            decisions += 1
+            k = int(rng.integers(len(actions)))
+            moves.append((k, space.encode(actions[k])))
+            st.apply(actions[k])
+        out.append((seed, moves))
+    return out
+
+
+def direct(game: str, scenario: str, games: list[Recorded]) -> tuple[int, float]:
+    """The recorded games through the protocol: (decisions, CPU seconds)."""
+    g = omaha.load(game)
+    decisions = 0
+    start = time.process_time()
+    for seed, moves in games:
+        st = g.new_state(scenario, seed=seed)
+        for k, _code in moves:
+            st.apply(st.legal_actions()[k])
+        decisions += len(moves)
+        assert st.is_terminal()
     return decisions, time.process_time() - start
 
 
-def pettingzoo(game: str, scenario: str, seeds: list[int], policy_seed: int) -> tuple[int, float]:
-    """The same games through PettingZoo's AEC loop (observation and mask each step)."""
+def pettingzoo(game: str, scenario: str, games: list[Recorded]) -> tuple[int, float]:
+    """The recorded games through PettingZoo's AEC loop (observation and mask each step);
+    ``games`` carry the seed given to ``reset``."""
     from omaha.integrations.pettingzoo import raw_env
 
     env = raw_env(game, scenario)
-    rng = np.random.default_rng(policy_seed)
     decisions = 0
     start = time.process_time()
-    for seed in seeds:
+    for seed, moves in games:
         env.reset(seed=seed)
+        plan = iter(moves)
         for _agent in env.agent_iter():
             obs, _reward, done, _cut, _info = env.last()
             if done:
                 env.step(None)
                 continue
-            codes = np.flatnonzero(obs["action_mask"].view(np.bool_))  # 15x np.int8's speed
-            env.step(int(codes[int(rng.integers(len(codes)))]))
+            _k, code = next(plan)
+            assert obs["action_mask"][code]
+            env.step(code)
             decisions += 1
     return decisions, time.process_time() - start
 
 
-def openspiel(game: str, scenario: str, seeds: list[int], policy_seed: int) -> tuple[int, float]:
-    """The same games through OpenSpiel (legal action list and observation each step)."""
+def openspiel(
+    game: str, scenario: str, games: list[Recorded], tensor: bool = False
+) -> tuple[int, float]:
+    """The recorded games through OpenSpiel (legal action list and observation each step).
+
+    The observation is read as OpenSpiel's Python algorithms read a Python game's:
+    through ``open_spiel.python.observation.make_observation`` (the game's observer
+    writes a numpy tensor). ``tensor=True`` reads ``state.observation_tensor(player)``
+    instead, which pyspiel returns as a Python list of floats (its own cost, one float
+    object per number: see ``--tensor``).
+    """
     import pyspiel
+    from open_spiel.python.observation import make_observation
 
     from omaha.integrations import openspiel as adapter
 
     adapter.register_all()
     short = adapter.short_name(omaha.load(game))
-    rng = np.random.default_rng(policy_seed)
     decisions = 0
     start = time.process_time()
-    for seed in seeds:
+    for seed, moves in games:
         ospiel = pyspiel.load_game(short, {"scenario": scenario, "seed": seed})
+        observer = make_observation(ospiel)
         st = ospiel.new_initial_state()
-        while not st.is_terminal():
-            if st.is_chance_node():  # sampled mode has none; explicit mode would
-                outcomes = st.chance_outcomes()
-                st.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
-                continue
-            st.observation_tensor(st.current_player())
-            legal = st.legal_actions()
-            st.apply_action(legal[int(rng.integers(len(legal)))])
-            decisions += 1
+        for _k, code in moves:
+            player = st.current_player()
+            if tensor:
+                st.observation_tensor(player)
+            else:
+                observer.set_from(st, player)
+            assert code in st.legal_actions()
+            st.apply_action(code)
+        assert st.is_terminal()
+        decisions += len(moves)
     return decisions, time.process_time() - start
+
+
+def openspiel_tensor(game: str, scenario: str, games: list[Recorded]) -> tuple[int, float]:
+    """OpenSpiel with ``state.observation_tensor`` (a Python list) at every step."""
+    return openspiel(game, scenario, games, tensor=True)
 
 
 def game_seeds(game: str, scenario: str, seeds: list[int]) -> list[int]:
@@ -107,28 +147,32 @@ def game_seeds(game: str, scenario: str, seeds: list[int]) -> list[int]:
     return out
 
 
-def measure(game: str, scenario: str, games: int, rounds: int) -> dict[str, Any]:
+def measure(
+    game: str, scenario: str, games: int, rounds: int, tensor: bool = False
+) -> dict[str, Any]:
     seeds = list(range(1000, 1000 + games))
     dice = game_seeds(game, scenario, seeds)
-    # PettingZoo seeds the dice through SeedSequence; OpenSpiel's seed parameter is a
-    # C++ int, so its games are the small seeds themselves: each adapter is set against
-    # the direct API on its own games
-    runs: dict[str, tuple[Runner, list[int]]] = {
-        "direct": (direct, dice),
-        "pettingzoo": (pettingzoo, seeds),
+    pz_games = record(game, scenario, dice, 0)
+    runs: dict[str, tuple[Runner, list[Recorded]]] = {
+        "direct": (direct, pz_games),
+        # the same games, each under the seed reset() turns into its dice seed
+        "pettingzoo": (pettingzoo, [(s, g[1]) for s, g in zip(seeds, pz_games, strict=True)]),
     }
     try:
         import pyspiel  # noqa: F401
 
-        runs["direct, small seeds"] = (direct, seeds)
-        runs["openspiel"] = (openspiel, seeds)
+        small = record(game, scenario, seeds, 0)
+        runs["direct, small seeds"] = (direct, small)
+        runs["openspiel"] = (openspiel, small)
+        if tensor:
+            runs["openspiel, tensor list"] = (openspiel_tensor, small)
     except ImportError:
         pass
     rates: dict[str, list[float]] = {name: [] for name in runs}
     steps: dict[str, int] = {}
-    for k in range(rounds):
-        for name, (run, run_seeds) in runs.items():
-            decisions, seconds = run(game, scenario, run_seeds, k)
+    for _ in range(rounds):
+        for name, (run, recorded) in runs.items():
+            decisions, seconds = run(game, scenario, recorded)
             rates[name].append(games / seconds)
             steps[name] = decisions
     medians = {name: statistics.median(r) for name, r in rates.items()}
@@ -142,8 +186,11 @@ def parts(game: str, scenario: str, games: int) -> dict[str, float]:
     spent = dict.fromkeys(("decision", "observation", "codes", "mask"), 0.0)
     decisions = 0
     rng = np.random.default_rng(0)
-    for seed in range(games):
-        st = g.new_state(scenario, seed=seed)
+    for seed in range(-1, games):  # game -1 warms what a game keeps per scenario
+        if seed == 0:
+            spent = dict.fromkeys(spent, 0.0)
+            decisions = 0
+        st = g.new_state(scenario, seed=abs(seed) * 7919)
         while not st.is_terminal():
             player = st.current_player()
             assert player is not None
@@ -179,7 +226,11 @@ def print_parts(names: list[str], games: int) -> None:
         print(f"{game + '/' + scenario:<26}{row}", flush=True)
 
 
-BASELINE = {"pettingzoo": "direct", "openspiel": "direct, small seeds"}
+BASELINE = {
+    "pettingzoo": "direct",
+    "openspiel": "direct, small seeds",
+    "openspiel, tensor list": "direct, small seeds",
+}
 
 
 def main() -> None:
@@ -191,6 +242,11 @@ def main() -> None:
         "--all-scenarios", action="store_true", help="every shipped scenario, not the default"
     )
     parser.add_argument("--parts", action="store_true", help="what each part of a step costs")
+    parser.add_argument(
+        "--tensor",
+        action="store_true",
+        help="also OpenSpiel through state.observation_tensor (a list of floats a step)",
+    )
     args = parser.parse_args()
     if args.parts:
         print_parts(args.game or omaha.games(), min(args.games, 5))
@@ -204,7 +260,7 @@ def main() -> None:
             print(f"{game:<26}{exc}")
             continue
         for scenario in g.scenarios() if args.all_scenarios else g.scenarios()[:1]:
-            fig = measure(game, scenario, args.games, args.rounds)
+            fig = measure(game, scenario, args.games, args.rounds, args.tensor)
             label = f"{game}/{scenario}"
             for name, rate in fig["rates"].items():
                 per = 1e6 / (rate * fig["decisions"][name])

@@ -18,13 +18,10 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-import numpy as np
-import numpy.typing as npt
-
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.decks import Deck
 from omaha.kernel.encoding import ActionSpace
-from omaha.kernel.protocol import Outcome, State
+from omaha.kernel.protocol import Game, Outcome, State
 
 from . import rules
 from .actions import (
@@ -153,7 +150,7 @@ class ActionCatalogue:
                 }
         #: code -> action, in notation order
         self.action: tuple[Action, ...] = tuple(sorted(made, key=sort_key))
-        self._numbered: tuple[ActionSpace, npt.NDArray[np.int64]] | None = None
+        self._numbered: tuple[Game[Any], ActionNumbers] | None = None
         code_of = self._code_of = {id(a): code for code, a in enumerate(self.action)}
         self._code_by_value = {a: code for code, a in enumerate(self.action)}
 
@@ -188,12 +185,18 @@ class ActionCatalogue:
     def __copy__(self) -> ActionCatalogue:
         return self
 
-    def numbers(self, space: ActionSpace) -> npt.NDArray[np.int64]:
-        """Each action's number in ``space``, indexed by its code (made once per space)."""
-        if self._numbered is None or self._numbered[0] is not space:
-            numbers = np.array([space.encode(a) for a in self.action], dtype=np.int64)
-            self._numbered = (space, numbers)
-        return self._numbered[1]
+    def numbers(self, game: Game[Any], scenario_id: str) -> ActionNumbers:
+        """Each action's number in ``game.action_space(scenario_id)``, by its code: looked
+        up one by one (a few dozen a decision beat numpy's indexing), each worked out the
+        first time it is asked for. One table per game (its space for a scenario never
+        changes)."""
+        numbered = self._numbered
+        if numbered is None or numbered[0] is not game:
+            numbered = self._numbered = (
+                game,
+                ActionNumbers(self.action, game.action_space(scenario_id)),
+            )
+        return numbered[1]
 
     def codes_of(self, actions: Iterable[Action]) -> list[int]:
         """The codes of actions of this catalogue (found by identity)."""
@@ -210,31 +213,40 @@ class ActionCatalogue:
         return list(map(self.action.__getitem__, codes))
 
 
+class ActionNumbers(dict[int, int]):
+    """Catalogue code -> number in an action space, each encoded when first asked for (an
+    agent meets a few hundred of a scenario's thousands of actions in a game)."""
+
+    def __init__(self, actions: tuple[Action, ...], space: ActionSpace) -> None:
+        super().__init__()
+        self.actions = actions
+        self.space = space
+
+    def __missing__(self, code: int) -> int:
+        number = self[code] = self.space.encode(self.actions[code])
+        return number
+
+
 class TokenIndex:
     """What the German tokens of each square show, kept in step with ``tokens``.
 
     ``uncleared``: squares holding a token (2.4); ``face_down``: a token not yet
     revealed; ``known_numerical``: a revealed numerical token (8.1.a);
-    ``revealed_mines``: a revealed Mines token (8.5). ``derived`` holds what other
-    modules compute from the tokens alone (the observation's token planes), forgotten
-    at every change.
+    ``revealed_mines``: a revealed Mines token (8.5).
     """
 
-    __slots__ = ("derived", "face_down", "known_numerical", "revealed_mines", "uncleared")
+    __slots__ = ("face_down", "known_numerical", "revealed_mines", "uncleared")
 
     def __init__(self, tokens: dict[int, list[tuple[str, bool]]] | None = None) -> None:
         self.uncleared: set[int] = set()
         self.face_down: set[int] = set()
         self.known_numerical: set[int] = set()
         self.revealed_mines: set[int] = set()
-        self.derived: dict[str, Any] = {}
         for cell, toks in (tokens or {}).items():
             self.update(cell, toks)
 
     def update(self, cell: int, toks: Iterable[tuple[str, bool]]) -> None:
         """Read the tokens of one square again."""
-        if self.derived:
-            self.derived = {}
         any_token = down = known = mines = False
         for face, revealed in toks:
             any_token = True
@@ -261,7 +273,6 @@ class TokenIndex:
         twin.face_down = set(self.face_down)
         twin.known_numerical = set(self.known_numerical)
         twin.revealed_mines = set(self.revealed_mines)
-        twin.derived = dict(self.derived)  # values are never changed in place
         return twin
 
 

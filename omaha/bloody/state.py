@@ -17,9 +17,6 @@ import bisect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
@@ -144,6 +141,11 @@ CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
 class BloodyState(BloodyCore):
     """A game of Bloody Omaha in progress."""
 
+    #: The US observation kept from call to call (made at the first call; it checks
+    #: the fields itself, so it is only dropped with the other caches to save memory).
+    #: A clone shares it until either state observes (see ``KeptObservation.share``).
+    _observed: seen.KeptObservation | None
+
     def _setup(self) -> None:
         self.set_up_fields()
         setup.place_tokens_and_deal(self)
@@ -173,10 +175,6 @@ class BloodyState(BloodyCore):
             codes = self._listed_codes = self.catalogue.codes_of(legal)  # listed another way
         return codes
 
-    def _numbers(self) -> npt.NDArray[np.int64]:
-        """The legal actions' numbers in ``Game.action_space``, in notation order."""
-        return self.catalogue.numbers(self.game.action_space(self.scenario.id))[self._codes()]
-
     def is_legal(self, action: object) -> bool:
         """Whether an action equal to ``action`` is listed: found in the catalogue by value
         and among the listed codes by bisection (no set of the legal actions is built, so
@@ -193,9 +191,11 @@ class BloodyState(BloodyCore):
         k = bisect.bisect_left(codes, code)
         return k < len(codes) and codes[k] == code
 
-    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
-        """From the catalogue's numbering (one lookup for the whole list)."""
-        return tuple(sorted(self._numbers().tolist()))
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """From the catalogue's numbering: the number of each listed code, looked up in a
+        table kept per scenario and game."""
+        numbers = self.catalogue.numbers(self.game, self.scenario.id)
+        return list(map(numbers.__getitem__, self._codes()))
 
     def explain_illegal(self, action: Action) -> str:
         try:
@@ -315,7 +315,23 @@ class BloodyState(BloodyCore):
         return seen.build_view(self, player)
 
     def observation(self, player: str) -> Observation:
-        return seen.observation(self, player)
+        kept = self._observed
+        if kept is None:
+            kept = self._observed = seen.KeptObservation.for_state(self)
+        elif kept.shared:  # with a clone: copied before it changes
+            kept = self._observed = kept.copy()
+        return kept.observe(self, player)
+
+    def _drop_caches(self) -> None:
+        super()._drop_caches()
+        self._observed = None
+
+    def _copy(self) -> BloodyState:
+        twin = super()._copy()
+        assert isinstance(twin, BloodyState)
+        kept = self._observed
+        twin._observed = kept.share() if kept is not None else None
+        return twin
 
     def returns(self) -> dict[str, float]:
         return seen.returns(self)

@@ -124,6 +124,7 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         self.space = game.space  # shared, never copied: the game itself must not be
         self.inner: State[Any] | None = None  # sampled mode: built when first needed
         self.chance: ChanceState | None = None
+        self._now: int | None = None  # the player to move, once asked (current_player)
         if game.explicit:
             self.chance = ChanceState(game.omaha, game.scenario)
 
@@ -141,6 +142,14 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         return self.inner
 
     def current_player(self) -> int:
+        # pyspiel asks this four or five times a step (legal_actions, apply_action,
+        # is_chance_node...): worked out once a position, forgotten when an action applies
+        now = self._now
+        if now is None:
+            now = self._now = self._player_now()
+        return now
+
+    def _player_now(self) -> int:
         if self.chance is not None and self.chance.is_chance_node():
             return int(pyspiel.PlayerId.CHANCE)
         state = self.position()
@@ -161,6 +170,7 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         return self.chance.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
+        self._now = None
         if self.chance is not None and self.chance.is_chance_node():
             self.chance.apply_chance(int(action))
             return
@@ -177,8 +187,7 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         return str(self.space.decode(int(action)))
 
     def is_terminal(self) -> bool:
-        state = self.position()
-        return state is not None and state.is_terminal()
+        return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
         state = self.position()

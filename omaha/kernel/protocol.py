@@ -434,7 +434,8 @@ class State(ABC, Generic[S]):
         state._legal = None
         state._legal_set = None
         state._legal_numbers = None
-        state._by_code = None
+        state._listed_numbers = None
+        state._mover = None
         state._broken = None
 
     game: Game[S]
@@ -446,7 +447,8 @@ class State(ABC, Generic[S]):
     _legal: tuple[Action, ...] | None
     _legal_set: frozenset[Action] | None
     _legal_numbers: tuple[int, ...] | None
-    _by_code: dict[int, Action] | None
+    _listed_numbers: list[int] | None  # the legal actions' numbers, in their listed order
+    _mover: tuple[str | None] | None  # the player to move, once asked (kept like _legal)
     _broken: str | None
 
     # -- what a game implements ----------------------------------------------
@@ -539,9 +541,13 @@ class State(ABC, Generic[S]):
 
     # -- the protocol --------------------------------------------------------
     def current_player(self) -> str | None:
-        """Owner of the pending decision; None when terminal."""
-        pend = self.pending
-        return None if pend is None else pend.player
+        """Owner of the pending decision; None when terminal. Kept until the next
+        change, like the legal actions (agents' adapters ask at every step)."""
+        mover = self._mover
+        if mover is None:
+            pend = self.pending
+            mover = self._mover = (None if pend is None else pend.player,)
+        return mover[0]
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions, sorted by notation; cached until the next apply."""
@@ -554,7 +560,7 @@ class State(ABC, Generic[S]):
             self._legal = actions
             self._legal_set = None  # built only when an action not listed by identity comes
             self._legal_numbers = None
-            self._by_code = None
+            self._listed_numbers = None
         return self._legal
 
     def _listed(self, action: object) -> bool:
@@ -614,7 +620,8 @@ class State(ABC, Generic[S]):
         self._legal = None
         self._legal_set = None
         self._legal_numbers = None
-        self._by_code = None
+        self._listed_numbers = None
+        self._mover = None
 
     def _settle(self) -> None:
         """Resolve single-option decisions (logged, not recorded: replay re-derives them)."""
@@ -704,38 +711,42 @@ class State(ABC, Generic[S]):
         worked out once a decision (agents ask for them, or a mask, at every step)."""
         codes = self._legal_numbers
         if codes is None:
-            legal = self.legal_actions()
-            codes = self._legal_numbers = self._legal_codes_in_order(legal)
+            codes = self._legal_numbers = tuple(sorted(self._listed_action_numbers()))
         return codes
 
-    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
-        """The numbers of ``legal`` (the listed actions), ascending. A game that knows
-        them more cheaply than by encoding each action (a catalogue numbered once per
-        scenario) overrides this; the result must be exactly what encoding gives."""
+    def _listed_action_numbers(self) -> list[int]:
+        """The numbers of the legal actions in the order they are listed (kept)."""
+        aligned = self._listed_numbers
+        if aligned is None:
+            aligned = self._listed_numbers = self._codes_of_listed(self.legal_actions())
+        return aligned
+
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """The number of each of ``legal`` (the listed actions), in their order. A game
+        that knows them more cheaply than by encoding each action (a catalogue numbered
+        once per scenario) overrides this; the result must be what encoding gives."""
         code_of = self.game.action_space(self.scenario.id).code_of
-        return tuple(sorted(code_of(a) for a in legal))
+        return [code_of(a) for a in legal]
 
     def action_of_code(self, code: object) -> Action:
         """The listed legal action numbered ``code`` (the very object ``legal_actions``
         gives, so applying it takes the identity fast path); ``IllegalAction`` for a
         number of no legal action, or anything that is not an action number."""
-        by_code = self._by_code
-        if by_code is None:
-            space = self.game.action_space(self.scenario.id)
-            by_code = self._by_code = {space.code_of(a): a for a in self.legal_actions()}
+        listed = self._listed_action_numbers()
         if isinstance(code, bool) or not isinstance(code, int):
             raise IllegalAction(f"{code!r} is not an action number")
-        action = by_code.get(code)
-        if action is None:
-            space = self.game.action_space(self.scenario.id)
-            try:
-                named = space.decode(code)
-            except ValueError:
-                raise IllegalAction(
-                    f"{code!r} is not an action number (0 .. {space.size - 1})"
-                ) from None
-            raise IllegalAction(self.explain_illegal(named))
-        return action
+        try:
+            return self.legal_actions()[listed.index(code)]
+        except ValueError:
+            pass
+        space = self.game.action_space(self.scenario.id)
+        try:
+            named = space.decode(code)
+        except ValueError:
+            raise IllegalAction(
+                f"{code!r} is not an action number (0 .. {space.size - 1})"
+            ) from None
+        raise IllegalAction(self.explain_illegal(named))
 
     def action_mask(self) -> npt.NDArray[np.int8]:
         """1 for every legal action number, 0 elsewhere (PettingZoo's mask): a new
