@@ -335,15 +335,14 @@ class _Numbers:
         self.by_id: dict[int, int] = {}
         self.held: list[Action] = []
 
-    def codes(self, legal: Sequence[Action]) -> tuple[int, ...]:
-        """The numbers of ``legal``, ascending (exactly the encoded ones)."""
+    def codes(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of ``legal``, in their order (exactly the encoded ones)."""
         got = list(map(self.by_id.get, map(id, legal), repeat(-1)))
         if -1 in got:
             for k, a in enumerate(legal):
                 if got[k] < 0:
                     got[k] = self._remember(a)
-        got.sort()
-        return tuple(got)
+        return got
 
     def _remember(self, action: Action) -> int:
         if len(self.held) >= self.LIMIT:
@@ -419,7 +418,7 @@ class TcsState(TcsCore):
             return ()
         return DECISIONS[self.wait[0]].legal(self)
 
-    def _legal_codes_in_order(self, legal: Sequence[Action]) -> tuple[int, ...]:
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
         """Found by the listed objects themselves (:class:`_Numbers`)."""
         return _numbers(self.game.action_space(self.scenario.id)).codes(legal)
 
