@@ -384,6 +384,7 @@ class _Observer:
                 self.units_of.setdefault(u.formation, []).append(u.index)
         self.pillbox_units = list(german.pillboxes)
         self.pillbox_set = frozenset(german.pillboxes)
+        self.hour_turns = ["hour" in t.flags for t in scen.turns]
 
     def sea_cells(self, hour: str) -> npt.NDArray[np.int64]:
         hit = self.sea.get(hour)
@@ -532,7 +533,9 @@ class _Kept:
         self.status: list[int] = core.status[:]
         self.fire_mode: list[bool] = core.fire_mode[:]
         self.dug_in: list[bool] = core.dug_in[:]
-        self.marked = frozenset(core.marked | core.marked_point)
+        self.marked_area = frozenset(core.marked)
+        self.marked_point = frozenset(core.marked_point)
+        self.marked = self.marked_area | self.marked_point
         self.released = frozenset(core.released)
         #: each unit's entries in the unit planes, as last added: (index, value)
         self.entries: list[tuple[tuple[int, int], ...]] = [()] * len(ob.unit_offsets)
@@ -554,29 +557,35 @@ class _Kept:
         return copy.copy(self)
 
     def _own(self) -> None:
-        """Take a copy of what is changed in place, if it may be shared with a clone's
-        (the other copies are replaced whole, never changed)."""
-        if self.shared:
-            self.obs = self.obs.copy()
-            for name in (*UNIT_FIELDS, "entries"):
-                setattr(self, name, getattr(self, name)[:])
-            self.shared = False
+        """Take a copy of what is changed in place, shared with a clone's (the other
+        copies are replaced whole, never changed)."""
+        self.obs = self.obs.copy()
+        for name in (*UNIT_FIELDS, "entries"):
+            setattr(self, name, getattr(self, name)[:])
+        self.shared = False
 
     def update(self, core: TcsCore) -> bool:
         """Bring the planes to ``core``'s fields; False (nothing changed) when its unit
         lists are not of this order of battle's length (build afresh then)."""
         noted = core.take_changed()
-        self._own()
+        if self.shared:
+            self._own()
         changed: set[int] = set()
-        fields: tuple[tuple[list[Any], list[Any]], ...] = (
-            (core.where, self.where),
-            (core.steps, self.steps),
-            (core.status, self.status),
-            (core.fire_mode, self.fire_mode),
-            (core.dug_in, self.dug_in),
-        )
-        pairs = [(now, before) for now, before in fields if now != before]
-        if pairs:
+        if not (
+            core.where == self.where
+            and core.steps == self.steps
+            and core.status == self.status
+            and core.fire_mode == self.fire_mode
+            and core.dug_in == self.dug_in
+        ):
+            fields: tuple[tuple[list[Any], list[Any]], ...] = (
+                (core.where, self.where),
+                (core.steps, self.steps),
+                (core.status, self.status),
+                (core.fire_mode, self.fire_mode),
+                (core.dug_in, self.dug_in),
+            )
+            pairs = [(now, before) for now, before in fields if now != before]
             if any(len(now) != len(before) for now, before in pairs):
                 return False
             for i in noted:
@@ -593,10 +602,12 @@ class _Kept:
                         before[i] = now[i]
             if not self.ob.pillbox_set.isdisjoint(changed):
                 self.pillboxes = self._pillboxes()
-        marked = core.marked | core.marked_point
-        if marked != self.marked:
+        if core.marked != self.marked_area or core.marked_point != self.marked_point:
+            self.marked_area = frozenset(core.marked)
+            self.marked_point = frozenset(core.marked_point)
+            marked = self.marked_area | self.marked_point
             changed.update(marked ^ self.marked)
-            self.marked = frozenset(marked)
+            self.marked = marked
         released = core.released
         if released != self.released:
             for f in released ^ self.released:
@@ -708,26 +719,27 @@ def observation(core: TcsCore, player: str) -> Observation:
         kept = _Kept(ob, core)
         core.keep_observed(kept)
     obs = kept.obs.copy()
-    scen = ob.scenario
     if player != "German" and core.lctr_targets:
         base = ob.plane["lctr_target"] * ob.cells
         for c in core.lctr_targets:
             obs[base + c] = 1
-    ammo = core.ammo.values()
+    ammo = core.ammo
+    he, smoke, illum = map(sum, zip(*ammo.values(), strict=True)) if ammo else (0, 0, 0)
     wait = core.wait
+    setup = core.in_setup
     us, german = player != "German", player != "US"
     obs[ob.size :] = (
-        0.0 if core.in_setup else (core.turn + 1) / len(scen.turns),
-        not core.in_setup and "hour" in scen.turns[core.turn].flags,
+        0.0 if setup else (core.turn + 1) / len(ob.hour_turns),
+        not setup and ob.hour_turns[core.turn],
         wait is not None and wait[1] == "US",
         kept.pillboxes,
-        sum(v[0] for v in ammo),
-        sum(v[1] for v in ammo),
-        sum(v[2] for v in ammo),
+        he,
+        smoke,
+        illum,
         core.leader_status.count("map"),
         len(core.us_implemented),
         len(core.exits),
-        sum(len(b) for b in core.transports.values()) if us else 0,
+        sum(map(len, core.transports.values())) if us else 0,
         len(core.released) if german else 0,
         sum(core.batteries.values()) if german else 0,
     )
