@@ -8,6 +8,7 @@ read the game's fields with printed labels.
 
 from __future__ import annotations
 
+import array
 import copy
 import math
 from collections.abc import Iterable
@@ -522,7 +523,10 @@ class _Kept:
         self.ob = ob
         n = ob.cells
         plane = ob.plane
-        self.obs = ob.layout.zeros()
+        #: the planes, written through ``values`` (an array of float32 whose items are
+        #: cheap to change one by one) and copied out through ``obs`` (a view of it)
+        self.values = array.array("f", bytes(4 * ob.layout.size))
+        self.obs: Observation = np.frombuffer(self.values, np.float32)
         self.shared = False  # with a clone's copy (copy on write)
         self.dug_base = plane["dug_in"] * n
         self.marked_base = plane["overwatch_marked"] * n
@@ -559,7 +563,8 @@ class _Kept:
     def _own(self) -> None:
         """Take a copy of what is changed in place, shared with a clone's (the other
         copies are replaced whole, never changed)."""
-        self.obs = self.obs.copy()
+        self.values = array.array("f", self.values)
+        self.obs = np.frombuffer(self.values, np.float32)
         for name in (*UNIT_FIELDS, "entries"):
             setattr(self, name, getattr(self, name)[:])
         self.shared = False
@@ -625,23 +630,13 @@ class _Kept:
     def _refresh(self, units: Iterable[int]) -> None:
         """Take ``units``' entries out of the unit planes and put in what the copies of
         the fields give now."""
-        entries = self.entries
-        delta: dict[int, int] = {}
-        get = delta.get
+        entries, values = self.entries, self.values
         for i in units:
             for k, v in entries[i]:
-                delta[k] = get(k, 0) - v
+                values[k] -= v
             new = entries[i] = self._entries(i)
             for k, v in new:
-                delta[k] = get(k, 0) + v
-        obs = self.obs
-        if len(delta) > 16:
-            at = np.fromiter(delta.keys(), np.int64, len(delta))
-            obs[at] += np.fromiter(delta.values(), np.float32, len(delta))
-            return
-        for k, v in delta.items():
-            if v:
-                obs[k] += v
+                values[k] += v
 
     def _entries(self, i: int) -> tuple[tuple[int, int], ...]:
         """Unit ``i``'s entries in the unit planes, as the copies of the fields have it:
