@@ -752,7 +752,7 @@ class State(ABC, Generic[S]):
         """1 for every legal action number, 0 elsewhere (PettingZoo's mask): a new
         array each call (the caller may keep or change it)."""
         mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
-        mask[list(self.legal_codes())] = 1
+        mask[self._listed_action_numbers()] = 1  # the order does not matter here
         return mask
 
     def clone(self, seed: int | None = None) -> State[S]:

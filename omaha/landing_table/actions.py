@@ -16,94 +16,94 @@ import attrs
 from omaha.kernel.actions import Action
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Land(Action):
     notation = "land {unit} at {hex}"
     unit: str
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Drift(Action):
     notation = "drift {unit} {boxes}"
     unit: str
     boxes: int
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Follow(Action):
     notation = "follow {leader} {drift}"
     leader: str
     drift: bool
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Hit(Action):
     notation = "hit {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Hold(Action):
     notation = "hold {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Move(Action):
     notation = "move {unit} to {hex}"
     unit: str
     hex: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Attack(Action):
     notation = "attack {target} with {unit}"
     target: str
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Join(Action):
     notation = "add {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Resolve(Action):
     notation = "resolve"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ResolveHero(Action):
     notation = "resolve with hero"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Barrage(Action):
     notation = "barrage {target} with {unit}"
     target: str
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Clear(Action):
     notation = "clear obstacles with {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Attrition(Action):
     notation = "attrition {unit}"
     unit: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class NoAttrition(Action):
     notation = "no attrition"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndActions(Action):
     notation = "end actions"
 

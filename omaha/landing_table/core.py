@@ -238,12 +238,15 @@ class LandingTableCore(State[LandingTableScenario]):
     _naval_targets: tuple[str, ...] | None
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
-    #: Cache: the observation's table of the US units (built and kept by the view), with
-    #: the units written since it was last brought up to date (:meth:`own_us` notes
-    #: them) and whether this core may update it in place (a clone shares it until
-    #: either side updates it, as with the records).
-    obs_units: Any
+    #: Cache: the observation kept up to date by the view (``view.Kept``), with the US
+    #: units, German units and positions written since it was last brought up to date
+    #: (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note them) and whether this
+    #: core may update it in place (a clone shares it until either side updates it, as
+    #: with the records).
+    obs_kept: Any
     units_dirty: set[str]
+    germans_dirty: set[str]
+    positions_dirty: set[str]
     obs_owned: bool
 
     def init_fields(self) -> None:
@@ -295,6 +298,16 @@ class LandingTableCore(State[LandingTableScenario]):
         """``copy.deepcopy`` (OpenSpiel clones its states so) is the structural copy."""
         return self._copy()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kept observation (it holds a memoryview; it is built again
+        on first use)."""
+        fields = self.__dict__.copy()
+        fields["obs_kept"] = None
+        fields["obs_owned"] = False
+        for name in ("units_dirty", "germans_dirty", "positions_dirty"):
+            fields[name] = set()
+        return fields
+
     def _copy(self) -> LandingTableCore:
         """A structural copy: records are shared until either side writes one."""
         twin = self._copy_base()
@@ -322,6 +335,8 @@ class LandingTableCore(State[LandingTableScenario]):
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
         twin.units_dirty = set(self.units_dirty)
+        twin.germans_dirty = set(self.germans_dirty)
+        twin.positions_dirty = set(self.positions_dirty)
         self.obs_owned = twin.obs_owned = False
         return twin
 
@@ -359,7 +374,8 @@ class LandingTableCore(State[LandingTableScenario]):
 
     # -- ownership of shared records ---------------------------------------------------
     def own_us(self, uid: str) -> USState:
-        """US unit ``uid``, for writing (every write to a unit goes through here)."""
+        """US unit ``uid``, for writing (every write to a unit goes through here or
+        :meth:`set_acted`)."""
         self.units_dirty.add(uid)
         if uid in self._owned_us:
             return self.us[uid]
@@ -367,8 +383,18 @@ class LandingTableCore(State[LandingTableScenario]):
         self._owned_us.add(uid)
         return s
 
+    def set_acted(self, uid: str, acted: bool) -> None:
+        """Whether unit ``uid`` has had its orders this US action phase: a field the
+        observation does not read (it follows the queue), so the unit is not noted as
+        written for it, as :meth:`own_us` notes every other write."""
+        if uid not in self._owned_us:
+            self.us[uid] = self.us[uid].copy()
+            self._owned_us.add(uid)
+        self.us[uid].acted = acted
+
     def own_ger(self, gid: str) -> GermanState:
         """German unit ``gid``, for writing."""
+        self.germans_dirty.add(gid)
         if gid in self._owned_ger:
             return self.ger[gid]
         g = self.ger[gid] = self.ger[gid].copy()
@@ -377,6 +403,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_pos(self, pid: str) -> PositionState:
         """Position ``pid``, for writing."""
+        self.positions_dirty.add(pid)
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()
@@ -430,8 +457,10 @@ class LandingTableCore(State[LandingTableScenario]):
             at.setdefault(self.us[uid].where, []).append(uid)
         self._at = {cell: tuple(uids) for cell, uids in at.items()}
         self._comm = None
-        self.obs_units = None
+        self.obs_kept = None
         self.units_dirty = set()
+        self.germans_dirty = set()
+        self.positions_dirty = set()
         self.obs_owned = False
         self._forget_germans()
 
@@ -677,7 +706,7 @@ class LandingTableCore(State[LandingTableScenario]):
             spot = self.scenario.naval_spot
             radio = self.lookup.radio
             us = self.us
-            spotters = {
+            spotters = {  # the units that spots() names, written out (this runs often)
                 s.where
                 for s in (us[u] for u in self._ashore)
                 if not s.disrupted and radio[s.id][0 if self.full(s.id) else 1]
@@ -690,6 +719,11 @@ class LandingTableCore(State[LandingTableScenario]):
                 if by_id[pid].kind == "wn" and not spotters.isdisjoint(within(cell, spot))
             )
         return list(got)
+
+    def spots(self, s: USState) -> bool:
+        """Whether a unit ashore spots for the Naval Fire Markers: undisrupted, with a radio
+        (RD) at its strength now (reconstructed: :meth:`naval_targets` tests the same)."""
+        return not s.disrupted and self.lookup.radio[s.id][0 if self.full(s.id) else 1]
 
     # -- victory ----------------------------------------------------------------------
     def victory_points(self) -> tuple[int, int, int]:

@@ -10,7 +10,7 @@ import math
 import weakref
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -889,6 +889,17 @@ UNIT_FIELDS: tuple[tuple[str, str], ...] = (
 )
 
 
+class TrackAt(NamedTuple):
+    """Where the tracks every observation writes are."""
+
+    turn: int
+    tide: int
+    heroes: int
+    us_vp: int
+    exits_open: int
+    deck_left: int
+
+
 class Observer:
     """The observation layout of one scenario and the parts of it that never change."""
 
@@ -984,6 +995,61 @@ class Observer:
             + ([self.track["card_mine"]] if card.mine else [])
             for cid, card in scen.cards.items()
         }
+        # -- for the kept observation (see Kept) ----------------------------------------
+        #: Each position's cell, and the positions on each cell (in scenario order).
+        self.pos_cells = tuple(p.cell for p in scen.positions)
+        at: dict[int, list[int]] = {}
+        for i, p in enumerate(scen.positions):
+            at.setdefault(p.cell, []).append(i)
+        self.cell_positions = {c: tuple(ii) for c, ii in at.items()}
+        #: The first index of every plane a position's German unit and marker are shown on.
+        self.german_planes = np.array(
+            [plane[name] for name in GERMAN_PLANES] + sorted(self.weapons.values()),
+            dtype=np.intp,
+        )
+        #: Per US unit: its share of the US planes that never changes, as (offset from
+        #: the us_units plane, value) where not 0, and whether it counts its steps (not a
+        #: leader); and whether it may carry a radio (spots for the Naval Fire Markers).
+        self.unit_shares = tuple(
+            (
+                tuple(
+                    (plane_number * n, int(value))
+                    for plane_number, value in (
+                        (0, not kind.leader),
+                        (4, kind.leader),
+                        (5, kind.armoured),
+                        (6, kind.barrage > 0),
+                        (7, kind.clears),
+                    )
+                    if value
+                ),
+                not kind.leader,
+            )
+            for kind in kinds
+        )
+        radio = lookup_for(scen).radio
+        self.radio = tuple(any(radio[u.id]) for u in scen.us)
+        self.exit_cells = tuple((e.id, e.cell) for e in scen.exits)
+        self.card_at = {cid: np.array(t, dtype=np.intp) for cid, t in self.card_tracks.items()}
+        self.phase_at = {p: self.track[f"phase_{p}"] for p in PHASE_ORDER}
+        self.decision_at = {d: self.track[f"decision_{d}"] for d in DECISIONS}
+        self.naval_at = tuple(
+            (nid, self.track[f"{nid}.in_play"], self.track[f"{nid}.to_act"]) for nid in self.naval
+        )
+        self.us_first = int(self.us_planes[0])
+        #: The cells of the positions that score VP (a unit ashore there may change them).
+        self.vp_cells = frozenset(p.cell for p in scen.positions if p.vp > 0)
+        self.choice = plane["choice"]
+        self.track_at = TrackAt(*(self.track[name] for name in TrackAt._fields))
+        #: The WN positions, and those within Naval Fire Marker spotting range of each cell.
+        self.wn_positions = tuple(i for i, p in enumerate(scen.positions) if p.kind == "wn")
+        self.wn_set = frozenset(self.wn_positions)
+        within = lookup_for(scen).within
+        reach: list[list[int]] = [[] for _ in range(n)]
+        for i in self.wn_positions:
+            for c in within(self.pos_cells[i], scen.naval_spot):
+                reach[c].append(i)
+        self.wn_in_reach = tuple(tuple(r) for r in reach)
 
 
 ROW_LETTERS = "ABCDEFGHIJK"
@@ -1025,56 +1091,6 @@ def unit_table(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
     return table, sums
 
 
-def unit_rows(core: LandingTableCore, ob: Observer) -> tuple[Table, Table]:
-    """The core's unit table, built on first use and then brought up to date unit by unit:
-    only the units written since (``core.units_dirty``) are read again."""
-    cache = core.obs_units
-    if cache is None:
-        cache = core.obs_units = unit_table(core, ob)
-        core.obs_owned = True
-        core.units_dirty.clear()
-        return cache
-    table, sums = cache
-    if not core.units_dirty:
-        return table, sums
-    if not core.obs_owned:  # shared with a clone: copy before writing
-        table, sums = table.copy(), sums.copy()
-        core.obs_units = (table, sums)
-        core.obs_owned = True
-    us, index, units = core.us, ob.unit_index, ob.units
-    for uid in core.units_dirty:
-        row = index[uid]
-        _add_unit(ob, table, sums, row, -1.0)
-        table[row] = unit_row(us[uid], units[row][1])
-        _add_unit(ob, table, sums, row, 1.0)
-    core.units_dirty.clear()
-    return table, sums
-
-
-def _add_unit(ob: Observer, table: Table, sums: Table, row: int, sign: float) -> None:
-    """Add (or with ``sign`` -1 take away) one unit's share of the US plane sums."""
-    if table[row, 1] != 1:  # not ashore: on no plane
-        return
-    n = ob.cells
-    cell = int(table[row, 0]) - 1
-    leader = float(ob.leader[row])
-    troops = 1.0 - leader
-    armour, artillery, engineers = (float(v) for v in ob.static[row])
-    values = (
-        troops,
-        float(table[row, 2]) * troops,
-        float(table[row, 3]),
-        float(table[row, 6]),
-        leader,
-        armour,
-        artillery,
-        engineers,
-    )
-    for k, value in enumerate(values):
-        if value:
-            sums[k * n + cell] += sign * value
-
-
 #: The planes the US units are summed into, in the order of PLANES.
 US_PLANES = (
     "us_units",
@@ -1102,8 +1118,9 @@ def observation_layout(scen: LandingTableScenario) -> ObservationLayout:
     return observer(scen).layout
 
 
-def observation(core: LandingTableCore, player: str) -> Observation:
-    """What the US player knows, as numbers (the layout of :func:`observation_layout`).
+def fresh_observation(core: LandingTableCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`),
+    built from nothing: the reference :func:`observation` (kept up to date) must equal.
 
     Built from the fields, never from the view: a face-down German unit shows only
     that it is there, a face-down depth marker only that there is one (READINGS.md,
@@ -1160,12 +1177,11 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     in_play = core.naval_ids()
     for pid in core.naval_targets() if in_play else ():
         obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
-    # the US units: a row of UNIT_FIELDS each, then their sums over the US planes; what
-    # depends on the units alone is kept until a unit changes (core.units_cache)
+    # the US units: a row of UNIT_FIELDS each, then their sums over the US planes
     queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
     d = core.decision or {}
     deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
-    table, sums = unit_rows(core, ob)
+    table, sums = unit_table(core, ob)
     first = ob.units_first
     rows = obs[first : first + len(ob.units) * len(UNIT_FIELDS)].reshape(len(ob.units), -1)
     rows[:, : table.shape[1]] = table
@@ -1220,6 +1236,494 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     obs[track["exits_open"]] = len(core.exits_open)
     obs[track["deck_left"]] = len(core.deck)
     return obs
+
+
+# -- the observation kept up to date between decisions (issue 15's speed) ------------------
+#: The planes a position's German unit and depth marker are shown on (the ``requires_``
+#: planes follow them): a position's cell is cleared on these before it is written again.
+GERMAN_PLANES = (
+    "german_face_down",
+    "german_defense",
+    "german_disrupted",
+    "german_artillery",
+    "depth_face_down",
+    "depth_value",
+    "depth_tr",
+    "defeated",
+)
+
+
+class Kept:
+    """What a core's observation holds between decisions, kept up to date: everything but
+    the pending decision and the tracks (which :func:`observation` writes on a copy), with
+    what it was last brought up to date from. A clone shares it until either side changes
+    it (``core.obs_owned``)."""
+
+    __slots__ = (
+        "arr",
+        "attacked",
+        "card",
+        "cleared",
+        "exits",
+        "in_play",
+        "mv",
+        "ob",
+        "occupied",
+        "phase",
+        "queue",
+        "queue_list",
+        "rows",
+        "spot_count",
+        "spotters",
+        "tide",
+        "to_act",
+        "turn",
+    )
+
+    def __init__(self, ob: Observer) -> None:
+        self.ob = ob
+        self.arr = ob.base.copy()
+        self.arr[ob.obstacles] = 1  # none cleared, no exit open: as the fields start
+        #: The array's numbers, for writing one at a time (cheaper than numpy's indexing).
+        self.mv: Any = self.arr.data  # a memoryview (typeshed types its items as int)
+        self.turn = -1
+        self.tide = ""
+        self.in_play = 0
+        self.phase = ""
+        self.card: str | None = None
+        self.cleared: frozenset[int] = frozenset()
+        self.exits: frozenset[str] = frozenset()
+        self.attacked: frozenset[str] = frozenset()
+        #: Whether each position held a German unit (scenario order).
+        self.occupied = [False] * len(ob.pos_cells)
+        #: Each US unit's :func:`unit_row` as written (None: not yet).
+        self.rows: list[tuple[int, ...] | None] = [None] * len(ob.units)
+        #: The US action phase's queue as last seen, and the units of it counted on
+        #: ``us_to_act`` (and their ``to_act`` track), by their cell.
+        self.queue: set[str] = set()
+        self.queue_list: list[str] = []
+        self.to_act: dict[str, int] = {}
+        #: The units ashore that spot for the Naval Fire Markers, by their cell, and how
+        #: many spot each position (WNs only).
+        self.spotters: dict[str, int] = {}
+        self.spot_count = [0] * len(ob.pos_cells)
+
+    def copy(self) -> Kept:
+        twin = Kept.__new__(Kept)
+        twin.ob = self.ob
+        twin.arr = self.arr.copy()
+        twin.mv = twin.arr.data
+        twin.turn, twin.tide, twin.in_play = self.turn, self.tide, self.in_play
+        twin.phase, twin.card = self.phase, self.card
+        twin.cleared, twin.exits, twin.attacked = self.cleared, self.exits, self.attacked
+        twin.occupied = list(self.occupied)
+        twin.rows = list(self.rows)
+        twin.queue = set(self.queue)
+        twin.queue_list = list(self.queue_list)
+        twin.to_act = dict(self.to_act)
+        twin.spotters = dict(self.spotters)
+        twin.spot_count = list(self.spot_count)
+        return twin
+
+
+def kept(core: LandingTableCore) -> Kept:
+    """The core's :class:`Kept`, brought up to date: only what was written since (the
+    records the core notes as dirty; the sets and the queue compared with what was kept)."""
+    k: Kept | None = core.obs_kept
+    if k is None:
+        ob = observer(core.scen)
+        k = core.obs_kept = Kept(ob)
+        core.obs_owned = True
+        units: Iterable[str] = ob.unit_index
+        positions: Iterable[str] = ob.pos_index
+        core.germans_dirty.clear()
+    else:
+        ob = k.ob
+        units, positions = core.units_dirty, core.positions_dirty
+        if core.germans_dirty:
+            ger, index = core.ger, ob.pos_index
+            positions = {
+                *positions,
+                *(w for w in (ger[g].where for g in core.germans_dirty) if w in index),
+            }
+            core.germans_dirty.clear()
+        if not core.obs_owned:  # shared with a clone: copy before writing
+            k = core.obs_kept = k.copy()
+            core.obs_owned = True
+    #: Positions whose naval_target cell may have changed.
+    naval: set[int] = set()
+    moved = False
+    if positions:
+        _keep_positions(core, ob, k, positions, naval)
+        moved = True
+        core.positions_dirty.clear()
+    if units:
+        moved = _keep_units(core, ob, k, units, naval) or moved
+        core.units_dirty.clear()
+    if core.attacked != k.attacked:
+        _keep_attacked(core, ob, k)
+    if core.turn != k.turn or core.cleared != k.cleared or core.exits_open.keys() != k.exits:
+        moved = _keep_map(core, ob, k, naval) or moved
+    listed = core.queue if core.current_phase == Phase.US_ACTION else NO_QUEUE
+    if listed != k.queue_list:
+        _keep_to_act(core, ob, k, listed)
+    if naval:
+        _keep_naval(ob, k, naval)
+    # the tracks the map and the queue do not keep
+    mv, at = k.mv, ob.track_at
+    if core.phase != k.phase or core.card != k.card:
+        _keep_phase(core, ob, k)
+    mv[at.heroes] = core.heroes
+    mv[at.deck_left] = len(core.deck)
+    if moved:
+        mv[at.us_vp] = core.victory_points()[0]
+    return k
+
+
+def _keep_phase(core: LandingTableCore, ob: Observer, k: Kept) -> None:
+    """The phase, and the fire card on the table."""
+    mv, arr = k.mv, k.arr
+    phase = core.phase
+    if phase != k.phase:
+        if k.phase:
+            mv[ob.phase_at[k.phase]] = 0
+        mv[ob.phase_at[phase]] = 1
+        k.phase = phase
+    card = core.card
+    if card != k.card:
+        if k.card is not None:
+            arr[ob.card_at[k.card]] = 0
+        if card is not None:
+            arr[ob.card_at[card]] = 1
+        k.card = card
+
+
+def _keep_naval_tracks(ob: Observer, k: Kept) -> None:
+    """The Naval Fire Markers in play, and which of them wait for their orders."""
+    mv, queue = k.mv, k.queue
+    for number, (nid, on, waits) in enumerate(ob.naval_at):
+        mv[on] = number < k.in_play
+        mv[waits] = number < k.in_play and nid in queue
+
+
+def _keep_map(core: LandingTableCore, ob: Observer, k: Kept, naval: set[int]) -> bool:
+    """The tide, the Naval Fire Markers in play, the obstacles and the open exits;
+    whether the exits changed (the VP)."""
+    arr, mv, plane, n = k.arr, k.mv, ob.plane, ob.cells
+    if core.turn != k.turn:
+        k.turn = core.turn
+        mv[ob.track_at.turn] = core.turn
+        tide = core.tide()
+        if tide != k.tide:
+            flooded = plane["flooded"]
+            arr[flooded : flooded + n] = 0
+            arr[ob.flooded[tide]] = 1
+            mv[ob.track_at.tide] = ob.tide[tide]
+            k.tide = tide
+        in_play = len(core.naval_ids())
+        if (in_play > 0) != (k.in_play > 0):
+            naval.update(ob.wn_positions)
+        if in_play != k.in_play:
+            k.in_play = in_play
+            _keep_naval_tracks(ob, k)
+    if core.cleared != k.cleared:
+        arr[ob.obstacles] = 1
+        obstacle = plane["obstacle"]
+        for c in core.cleared:
+            mv[obstacle + c] = 0
+        k.cleared = frozenset(core.cleared)
+    exits_open = core.exits_open
+    if exits_open.keys() == k.exits:
+        return False
+    exit_open = plane["exit_open"]
+    for _, c in ob.exit_cells:
+        mv[exit_open + c] = 0
+    for eid, c in ob.exit_cells:
+        if eid in exits_open:
+            mv[exit_open + c] = 1
+    k.exits = frozenset(exits_open)
+    mv[ob.track_at.exits_open] = len(exits_open)
+    return True
+
+
+def _keep_positions(
+    core: LandingTableCore, ob: Observer, k: Kept, pids: Iterable[str], naval: set[int]
+) -> None:
+    """Write again the cells of the positions written since (every position on such a
+    cell, in scenario order, as :func:`fresh_observation` does), and their fields of fire."""
+    arr, plane, n = k.arr, ob.plane, ob.cells
+    pos, ger, germans, positions = core.pos, core.ger, core.scen.germans, core.scen.positions
+    fire = plane["fire_intense"]
+    cells = sorted({ob.pos_cells[ob.pos_index[pid]] for pid in pids})
+    for c in cells:
+        arr[ob.german_planes + c] = 0
+        for i in ob.cell_positions[c]:
+            ps = pos[positions[i].id]
+            occupied = ps.unit is not None
+            if occupied:
+                g = ger[str(ps.unit)]
+                if g.disrupted:
+                    arr[plane["german_disrupted"] + c] = 1
+                if g.revealed:
+                    gu = germans[str(ps.unit)]
+                    arr[plane["german_defense"] + c] = gu.defense
+                    arr[plane["german_artillery"] + c] = gu.artillery
+                    for w in gu.requires:
+                        arr[ob.weapons[w] + c] = 1
+                else:
+                    arr[plane["german_face_down"] + c] = 1
+            if ps.depth is not None:
+                if not ps.depth_revealed:
+                    arr[plane["depth_face_down"] + c] = 1
+                elif ps.depth == "TR":
+                    arr[plane["depth_tr"] + c] = 1
+                else:
+                    arr[plane["depth_value"] + c] = int(ps.depth)
+            if ps.defeated:
+                arr[plane["defeated"] + c] = 1
+            if occupied != k.occupied[i]:
+                if occupied:
+                    arr[fire : fire + 3 * n] += ob.fof[i]
+                else:
+                    arr[fire : fire + 3 * n] -= ob.fof[i]
+                k.occupied[i] = occupied
+                naval.add(i)
+
+
+def _keep_units(
+    core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[str], naval: set[int]
+) -> bool:
+    """Write again the fields of the units written since that changed, and move their
+    share of the US planes; whether a unit came ashore, left or moved (the VP)."""
+    mv, us, index, units, rows = k.mv, core.us, ob.unit_index, ob.units, k.rows
+    first, width, n = ob.units_first, len(UNIT_FIELDS), ob.cells
+    sums = ob.us_first - 1  # + the 1 + cell of a row's first field
+    vp_cells, shares = ob.vp_cells, ob.unit_shares
+    moved = False
+    for uid in uids:
+        i = index[uid]
+        s = us[uid]
+        new = unit_row(s, units[i][1])
+        old = rows[i]
+        if new == old:
+            continue
+        rows[i] = new
+        if old is None:
+            old = NO_ROW
+            moved = True
+        at = first + i * width
+        where0, status0, steps0, strength0, turn0, box0, dis0 = old
+        where1, status1, steps1, strength1, turn1, box1, dis1 = new
+        if where0 != where1:
+            mv[at] = where1
+        if status0 != status1:
+            mv[at + 1] = status1
+        if steps0 != steps1:
+            mv[at + 2] = steps1
+        if strength0 != strength1:
+            mv[at + 3] = strength1
+        if turn0 != turn1:
+            mv[at + 4] = turn1
+        if box0 != box1:
+            mv[at + 5] = box1
+        if dis0 != dis1:
+            mv[at + 6] = dis1
+        static, troops = shares[i]
+        if where0 == where1 and status0 == status1:
+            if status1 == 1:  # in the same hex: steps, strength or disruption changed
+                here = sums + where1
+                if steps0 != steps1 and troops:
+                    mv[here + n] += steps1 - steps0
+                if strength0 != strength1:
+                    mv[here + 2 * n] += strength1 - strength0
+                if dis0 != dis1:
+                    mv[here + 3 * n] += dis1 - dis0
+        else:
+            if where0 - 1 in vp_cells or where1 - 1 in vp_cells:
+                moved = True
+            if status0 == 1:
+                here = sums + where0
+                for offset, value in static:
+                    mv[here + offset] -= value
+                if troops and steps0:
+                    mv[here + n] -= steps0
+                if strength0:
+                    mv[here + 2 * n] -= strength0
+                if dis0:
+                    mv[here + 3 * n] -= dis0
+            if status1 == 1:
+                here = sums + where1
+                for offset, value in static:
+                    mv[here + offset] += value
+                if troops and steps1:
+                    mv[here + n] += steps1
+                if strength1:
+                    mv[here + 2 * n] += strength1
+                if dis1:
+                    mv[here + 3 * n] += dis1
+            if uid in k.queue:  # waiting for its orders: counted where it is now, if ashore
+                to_act = ob.plane["us_to_act"]
+                cell = k.to_act.pop(uid, None)
+                if cell is not None:
+                    mv[to_act + cell] -= 1
+                    mv[at + 7] = 0
+                if status1 == 1:
+                    k.to_act[uid] = where1 - 1
+                    mv[to_act + where1 - 1] += 1
+                    mv[at + 7] = 1
+        if ob.radio[i]:
+            spot = s.where if status1 == 1 and core.spots(s) else None
+            was = k.spotters.get(uid)
+            if spot != was:
+                if was is not None:
+                    del k.spotters[uid]
+                    _spot(ob, k, was, -1, naval)
+                if spot is not None:
+                    k.spotters[uid] = spot
+                    _spot(ob, k, spot, 1, naval)
+    return moved
+
+
+#: The queue outside the US action phase (no unit waits for its orders).
+NO_QUEUE: list[str] = []
+#: The row of a unit before it is first written (the base holds 0 everywhere).
+NO_ROW = (0, 0, 0, 0, 0, 0, 0)
+
+
+def _spot(ob: Observer, k: Kept, cell: int, sign: int, naval: set[int]) -> None:
+    """A unit that spots for the Naval Fire Markers comes to (``sign`` 1) or leaves (-1)
+    ``cell``: the WNs within spotting range of it count it."""
+    count = k.spot_count
+    for i in ob.wn_in_reach[cell]:
+        count[i] += sign
+        if count[i] == (1 if sign > 0 else 0):  # spotted now, or no longer
+            naval.add(i)
+
+
+def _keep_naval(ob: Observer, k: Kept, naval: set[int]) -> None:
+    """The WNs a Naval Fire Marker in play may fire at (:meth:`LandingTableCore.
+    naval_targets`): held, with a spotter in range; written again where that changed."""
+    at, mv, occupied, count = ob.plane["naval_target"], k.mv, k.occupied, k.spot_count
+    for c in {ob.pos_cells[i] for i in naval}:
+        mv[at + c] = k.in_play > 0 and any(
+            occupied[i] and count[i] > 0 for i in ob.cell_positions[c] if i in ob.wn_set
+        )
+
+
+def _keep_attacked(core: LandingTableCore, ob: Observer, k: Kept) -> None:
+    """The positions attacked this US action phase."""
+    mv, at, by_id = k.mv, ob.plane["attacked"], core.scen.pos_by_id
+    for pid in k.attacked:
+        mv[at + by_id[pid].cell] = 0
+    for pid in core.attacked:
+        mv[at + by_id[pid].cell] = 1
+    k.attacked = frozenset(core.attacked)
+
+
+def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept, listed: list[str]) -> None:
+    """The units (listed in the queue of the US action phase) still to get their orders,
+    ashore: ``us_to_act`` and their ``to_act`` track; the markers' ``to_act`` tracks."""
+    old, seen = k.queue_list, k.queue
+    drop = len(old) - len(listed)
+    if drop > 0 and listed == old[drop:]:
+        # taken off the front, as the phase goes on: only those leave
+        k.queue_list = old[drop:]
+        gone: Iterable[str] = [u for u in old[:drop] if u not in listed]
+        seen.difference_update(gone)
+        if _leave_queue(ob, k, gone):
+            _keep_naval_tracks(ob, k)
+        return
+    k.queue_list = list(listed)
+    queue = set(listed)
+    if queue == seen:
+        return
+    left, came = seen - queue, queue - seen
+    k.queue = queue
+    markers = _leave_queue(ob, k, left)
+    waiting, mv, first, width = k.to_act, k.mv, ob.units_first + 7, len(UNIT_FIELDS)
+    to_act, index, us = ob.plane["us_to_act"], ob.unit_index, core.us
+    for uid in came:
+        i = index.get(uid)
+        if i is not None:
+            s = us[uid]
+            if s.status == ASHORE:
+                waiting[uid] = s.where
+                mv[to_act + s.where] += 1
+                mv[first + i * width] = 1
+        markers = markers or uid in ob.naval
+    if markers:
+        _keep_naval_tracks(ob, k)
+
+
+def _leave_queue(ob: Observer, k: Kept, gone: Iterable[str]) -> bool:
+    """Units and markers off the queue (``k.queue`` already without them): they wait no
+    longer. Whether a marker was among them (the caller writes the markers' tracks)."""
+    waiting, mv, first, width = k.to_act, k.mv, ob.units_first + 7, len(UNIT_FIELDS)
+    to_act, index = ob.plane["us_to_act"], ob.unit_index
+    markers = False
+    for uid in gone:
+        cell = waiting.pop(uid, None)
+        if cell is not None:
+            mv[to_act + cell] -= 1
+            mv[first + index[uid] * width] = 0
+        if uid in ob.naval:
+            markers = True
+    return markers
+
+
+def observation(core: LandingTableCore, player: str) -> Observation:
+    """What the US player knows, as numbers (the layout of :func:`observation_layout`):
+    :func:`fresh_observation`, from the parts kept up to date (:func:`kept`) and the
+    pending decision and tracks written on a copy. A new array each call."""
+    if player != "US":
+        raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
+    k = kept(core)
+    obs = k.arr.copy()
+    d = core.decision
+    if d is not None:
+        _write_pending(core, k.ob, d, obs)
+    return obs
+
+
+def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Table) -> None:
+    """The pending decision, on the observation (as :func:`fresh_observation` writes it)."""
+    kind = d.get("kind")
+    if kind == "orders":  # the most frequent: one unit's orders
+        uid = d.get("unit")
+        if uid in ob.unit_index:
+            obs[ob.units_first + ob.unit_index[uid] * len(UNIT_FIELDS) + 8] = 1
+            obs[ob.choice + core.us[uid].where] = 1
+        obs[ob.decision_at[kind]] = 1
+        return
+    plane, track = ob.plane, ob.track
+    deciding = d.get("unit") if kind in ("land", "drift", "follow", "orders") else None
+    if deciding in ob.unit_index:
+        obs[ob.units_first + ob.unit_index[str(deciding)] * len(UNIT_FIELDS) + 8] = 1
+    choice = plane["choice"]
+    if kind == "land":
+        for c in core.land_options(int(d["box"])):
+            obs[choice + c] = 1
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind == "drift":
+        obs[track["drift_most"]] = int(d["most"])
+        obs[track["landing_box_now"]] = int(d["box"])
+    elif kind in ("hit", "attrition"):
+        for uid in d["units"]:
+            obs[choice + core.us[uid].where] = 1
+        if kind == "hit":
+            obs[track["hit_need"]] = int(d["need"])
+    elif kind == "orders" and deciding in core.us:
+        obs[choice + core.us[str(deciding)].where] = 1
+    if kind is None:
+        return
+    obs[ob.decision_at[kind]] = 1
+    target = core.ctx.get("target") if kind == "attack" else None
+    if target is not None:
+        cell = core.scen.pos_by_id[target].cell
+        obs[plane["attack_target"] + cell] = 1
+        attackers = plane["attackers"]
+        for uid in core.ctx["attackers"]:
+            obs[attackers + (cell if uid in ob.naval else core.us[uid].where)] += 1
 
 
 _STATUS_CODE = {SCHEDULED: 0, ASHORE: 1, ELIMINATED: 2, REMOVED: 3}

@@ -13,7 +13,7 @@ The sequence of play lives in :mod:`omaha.lnl.state`, the procedures in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, TypeVar, cast, get_args
+from typing import Any, Literal, Protocol, TypeVar, cast, get_args
 
 import attrs
 
@@ -50,6 +50,14 @@ Decision = Literal[
 
 R = TypeVar("R")
 _MISSING = object()
+
+
+class Kept(Protocol):
+    """What a view keeps up to date from the fields between calls (the observation's
+    board, :mod:`omaha.lnl.view`): it checks the fields itself each time it is used,
+    so it is never stale; a clone takes its own copy."""
+
+    def copy(self) -> Kept: ...
 
 
 def other(side: str) -> str:
@@ -209,6 +217,9 @@ class LnlCore(State[LnlScenario]):
     #: Fire groups by everything they depend on (a pure function's results, valid in
     #: any position, so kept across changes and shared with clones).
     groups_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]]
+    #: The observation's board as last built, with the fields it was built from
+    #: (kept by :func:`omaha.lnl.view.observation`, which compares them each call).
+    kept_board: Kept | None
 
     # -- set-up of the fields ------------------------------------------------
     def init_fields(self) -> None:
@@ -257,6 +268,7 @@ class LnlCore(State[LnlScenario]):
         self.steps_lost = {"US": 0, "German": 0}
         self.memo = {}
         self.groups_cache = {}
+        self.kept_board = None
 
     def _drop_caches(self) -> None:
         """Forget the cached queries of the position (``memo``); the one place they
@@ -311,6 +323,7 @@ class LnlCore(State[LnlScenario]):
         twin.strike = None if self.strike is None else self.strike.copy()
         twin.steps_lost = dict(self.steps_lost)
         twin.memo = dict(self.memo)
+        twin.kept_board = None if self.kept_board is None else self.kept_board.copy()
         return twin
 
     # -- the decision in progress ------------------------------------------------
@@ -333,6 +346,28 @@ class LnlCore(State[LnlScenario]):
         if self.place_queue:
             return "place"
         return "phase"
+
+    def decider(self) -> str:
+        """The player who carries out the pending decision (``pending.player``, without
+        working out its prompt): the side owning the first task in progress, in the
+        order of :meth:`decision`; the player placing; else the phasing player."""
+        if self.loss is not None:
+            return self.loss.side
+        if self.retreat is not None:
+            return self.retreat.side
+        if self.advance is not None:
+            return self.advance.side
+        if self.attack is not None:
+            return self.attack.side
+        if self.opp is not None:
+            return self.opp.side
+        if self.group is not None:
+            return self.side
+        if self.strike is not None:
+            return self.strike.side
+        if self.place_queue:
+            return self.scen.units[self.place_queue[0]].side
+        return self.side
 
     def busy(self) -> bool:
         """Whether a decision other than the phase's own is in progress."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, get_args
 
 import attrs
@@ -179,6 +180,10 @@ class ObservationPlan:
     #: Per unit (columns), the offset of the plane each of its rows counts in: its
     #: side's counters, kind, steps, disrupted, fired; moved, assaulted, landed.
     unit_planes: npt.NDArray[np.int64]
+    #: The same by unit: ``unit_columns[u]`` is column ``u`` of ``unit_planes``.
+    unit_columns: tuple[tuple[int, ...], ...]
+    #: Who controls the victory hexes, from the core's ``control`` (a comparable value).
+    victory_control: Callable[[list[str]], object]
     static: Observation
 
 
@@ -259,27 +264,34 @@ def _make_plan(scen: LnlScenario) -> ObservationPlan:
     for c in T.landing:
         static[offset["landing_hex"] + c] = 1
     static[index["turns"]] = scen.turns
+    unit_planes = np.array(
+        [
+            per_unit("counters"),
+            [offset[f"{side_names[u.side]}_{u.type.kind}"] for u in scen.units],
+            per_unit("steps"),
+            per_unit("disrupted"),
+            per_unit("fired"),
+            [offset["moved"]] * len(scen.units),
+            [offset["assaulted"]] * len(scen.units),
+            [offset["landed_this_turn"]] * len(scen.units),
+        ],
+        dtype=np.int64,
+    ).reshape(8, len(scen.units))
     return ObservationPlan(
         layout=layout,
         cells=n,
         planes=offset,
         tracks=index,
         unit_tracks=layout.track_index(unit_tracks[0]) if unit_tracks else layout.size,
-        unit_planes=np.array(
-            [
-                per_unit("counters"),
-                [offset[f"{side_names[u.side]}_{u.type.kind}"] for u in scen.units],
-                per_unit("steps"),
-                per_unit("disrupted"),
-                per_unit("fired"),
-                [offset["moved"]] * len(scen.units),
-                [offset["assaulted"]] * len(scen.units),
-                [offset["landed_this_turn"]] * len(scen.units),
-            ],
-            dtype=np.int64,
-        ).reshape(8, len(scen.units)),
+        unit_planes=unit_planes,
+        unit_columns=tuple(tuple(int(x) for x in column) for column in unit_planes.T),
+        victory_control=operator.itemgetter(*T.victory) if T.victory else _nothing,
         static=static,
     )
+
+
+def _nothing(control: list[str]) -> object:
+    return ()
 
 
 def observation(core: LnlCore, player: str) -> Observation:
@@ -287,20 +299,33 @@ def observation(core: LnlCore, player: str) -> Observation:
 
     Everything on the map is open in LnL Omaha; the order of the action deck is
     hidden from both players and is not in the observation (only the cards left).
-    The counters' part is kept until the position changes; the decision in
-    progress is added on each call.
+    The counters' part is kept from call to call (:class:`KeptBoard`: only the units
+    whose fields changed since are redone); the position's tracks and the decision in
+    progress are added on each call, to a new array. :func:`fresh_observation`
+    builds the same numbers from nothing.
     """
+    kept = core.kept_board
+    if isinstance(kept, KeptBoard) and kept.scen is core.scen:
+        kept.update(core)
+    else:
+        kept = core.kept_board = KeptBoard.build(core, observation_plan(core.scen))
+    obs: Observation = kept.board.copy()
+    _decision_part(core, kept.plan, obs, player)
+    return obs
+
+
+def fresh_observation(core: LnlCore, player: str) -> Observation:
+    """:func:`observation` built from nothing (the reference the kept one must equal)."""
     plan = observation_plan(core.scen)
-    base = core.memo.get(("observation",))
-    if base is None:
-        base = core.memo[("observation",)] = _board_part(core, plan)
-    obs: Observation = base.copy()
+    obs = _units_part(core, plan)
+    _position_part(plan, obs, _position(core))
     _decision_part(core, plan, obs, player)
     return obs
 
 
-def _board_part(core: LnlCore, plan: ObservationPlan) -> Observation:
-    """The counters, markers and control of the position (no decision in progress).
+def _units_part(core: LnlCore, plan: ObservationPlan) -> Observation:
+    """The counters, markers, control (and victory hexes held) and reinforcements
+    due, from nothing (no track of the turn, no decision in progress).
 
     One pass of numpy over the units: their fields as rows, each row's plane by
     unit (``plan.unit_planes``), one ``bincount`` of (plane + hex) weighted.
@@ -334,23 +359,234 @@ def _board_part(core: LnlCore, plan: ObservationPlan) -> Observation:
     due = first + 6 * k
     for u, turn in core.due.items():
         obs[due + u] = turn
-    t = plan.tracks
-    obs[t["turn"]] = core.turn
-    obs[t["phasing_us"]] = core.side == "US"
-    obs[t["stage_" + core.stage]] = 1
-    obs[t["ngfs_left"]] = core.ngfs_left
-    obs[t["us_bonus"]] = core.bonus["US"]
-    obs[t["german_bonus"]] = core.bonus["German"]
-    obs[t["perm_all"]] = "all" in core.perms
-    obs[t["perm_armor"]] = "armor" in core.perms
-    obs[t["deck_left"]] = len(core.deck)
-    obs[t["us_hexes_held"]] = len(core.held())
+    obs[plan.tracks["us_hexes_held"]] = len(core.held())
     return obs
 
 
-def _decision_part(core: LnlCore, plan: ObservationPlan, obs: Observation, player: str) -> None:
+def _position(core: LnlCore) -> tuple[Any, ...]:
+    """What the position's tracks show: turn, phasing player, stage, NGFS packets
+    left, +6 HE cards held, German movement allowed by a card, cards left."""
+    return (
+        core.turn,
+        core.side == "US",
+        core.stage,
+        core.ngfs_left,
+        core.bonus["US"],
+        core.bonus["German"],
+        "all" in core.perms,
+        "armor" in core.perms,
+        len(core.deck),
+    )
+
+
+def _position_part(plan: ObservationPlan, obs: Observation, position: tuple[Any, ...]) -> None:
+    """Write the position's tracks (``position`` as :func:`_position` gives it)."""
+    turn, phasing_us, stage, ngfs_left, us_bonus, german_bonus, perm_all, perm_armor, deck = (
+        position
+    )
+    t = plan.tracks
+    obs[t["turn"]] = turn
+    obs[t["phasing_us"]] = phasing_us
+    for s in STAGES:
+        obs[t["stage_" + s]] = s == stage
+    obs[t["ngfs_left"]] = ngfs_left
+    obs[t["us_bonus"]] = us_bonus
+    obs[t["german_bonus"]] = german_bonus
+    obs[t["perm_all"]] = perm_all
+    obs[t["perm_armor"]] = perm_armor
+    obs[t["deck_left"]] = deck
+
+
+#: Changed values past which :meth:`KeptBoard.update` builds the board anew (one
+#: numpy pass costs about what redoing this many values one by one does).
+_REBUILD_AT = 32
+
+
+@attrs.define(eq=False)
+class KeptBoard:
+    """The counters' part of the observation (:func:`_units_part`) as last built,
+    and copies of the fields it was built from.
+
+    :meth:`update` compares the core's fields with that copy and redoes only the
+    values (a unit's hex, steps, a marker; a victory hex; a reinforcement) that
+    differ, so whatever changed the fields (a procedure, ``edit()``, a restore) it
+    never keeps a stale board. Many changed values: built anew.
+    """
+
+    scen: LnlScenario
+    plan: ObservationPlan
+    board: Observation
+    turn: int
+    #: What the position's tracks show (:func:`_position`).
+    position: tuple[Any, ...]
+    #: Copies of the per-unit fields, in the rows of :func:`_unit_fields`.
+    fields: list[list[Any]]
+    #: Who controls each victory hex (``plan.victory_control``).
+    control: object
+    due: dict[int, int]
+
+    @classmethod
+    def build(cls, core: LnlCore, plan: ObservationPlan) -> KeptBoard:
+        board = _units_part(core, plan)
+        position = _position(core)
+        _position_part(plan, board, position)
+        return cls(
+            core.scen,
+            plan,
+            board,
+            core.turn,
+            position,
+            [row[:] for row in _unit_fields(core)],
+            plan.victory_control(core.control),
+            dict(core.due),
+        )
+
+    def copy(self) -> KeptBoard:
+        return KeptBoard(
+            self.scen,
+            self.plan,
+            self.board.copy(),
+            self.turn,
+            self.position,
+            [row[:] for row in self.fields],
+            self.control,
+            dict(self.due),
+        )
+
+    def update(self, core: LnlCore) -> None:
+        """Bring the board up to the core's fields."""
+        if core.turn != self.turn:
+            self._new_turn(core.turn)
+        f = self.fields
+        if (
+            core.loc != f[0]
+            or core.steps != f[1]
+            or core.dis != f[2]
+            or core.fired != f[3]
+            or core.moved != f[4]
+            or core.assaulted != f[5]
+            or core.placed != f[6]
+        ):
+            now = _unit_fields(core)
+            rows = [r for r, (new, old) in enumerate(zip(now, f, strict=True)) if new != old]
+            if not self._redo_units(now, rows):
+                self._rebuild(core)
+                return
+        control = self.plan.victory_control(core.control)
+        if control != self.control:
+            cells = self.board.data
+            p = self.plan.planes["control"]
+            for c in core.T.victory:
+                side = core.control[c]
+                cells[p + c] = 1 if side == "US" else -1 if side == "German" else 0
+            cells[self.plan.tracks["us_hexes_held"]] = len(core.held())
+            self.control = control
+        if core.due != self.due:
+            cells = self.board.data
+            due = self.plan.unit_tracks + 6 * len(core.loc)
+            for u in set(core.due) | set(self.due):
+                cells[due + u] = core.due.get(u, 0)
+            self.due = dict(core.due)
+        position = _position(core)
+        if position != self.position:
+            _position_part(self.plan, self.board, position)
+            self.position = position
+
+    def _new_turn(self, turn: int) -> None:
+        """Move the landed-this-turn counts (the kept units) to game turn ``turn``."""
+        cells, columns = self.board.data, self.plan.unit_columns
+        loc, placed = self.fields[0], self.fields[6]
+        for u, where in enumerate(loc):
+            if where >= 0:
+                delta = _landed(placed[u], turn) - _landed(placed[u], self.turn)
+                if delta:
+                    cells[columns[u][7] + where] += delta
+        self.turn = turn
+
+    def _rebuild(self, core: LnlCore) -> None:
+        fresh = KeptBoard.build(core, self.plan)
+        self.board, self.turn, self.position = fresh.board, fresh.turn, fresh.position
+        self.fields, self.control, self.due = fresh.fields, fresh.control, fresh.due
+
+    def _redo_units(self, now: tuple[list[Any], ...], rows: list[int]) -> bool:
+        """Redo the values of the fields ``now`` (the core's) that differ from the
+        kept ones, in ``rows``; False (nothing done) when there are too many of them
+        or a list changed length."""
+        old = self.fields
+        k = len(self.plan.unit_columns)
+        changed: list[tuple[int, int]] = []
+        for r in rows:
+            if len(now[r]) != k or len(old[r]) != k:
+                return False
+            differ = map(operator.ne, now[r], old[r])
+            changed += ((r, u) for u in itertools.compress(range(k), differ))
+        if len(changed) > _REBUILD_AT:
+            return False
+        cells = self.board.data
+        columns, turn, tracks = self.plan.unit_columns, self.turn, self.plan.unit_tracks
+        loc = now[0]
+        # a unit that changed hex: all its counts out of the old hex, into the new
+        relocated = [u for r, u in changed if r == 0]
+        for u in relocated:
+            was, where = old[0][u], loc[u]
+            if was >= 0:
+                for column, w in zip(columns[u], _unit_weights(old, u, turn), strict=True):
+                    if w:
+                        cells[column + was] -= w
+            if where >= 0:
+                for column, w in zip(columns[u], _unit_weights(now, u, turn), strict=True):
+                    if w:
+                        cells[column + where] += w
+        for r, u in changed:
+            value = now[r][u]
+            if r < 5:  # the unit's tracks: where (board index + 1), steps, markers, moved
+                cells[tracks + r * k + u] = value + 1 if r == 0 else value
+            if r == 0 or u in relocated or loc[u] < 0:
+                continue
+            # one count of a unit staying in its hex: steps, a marker, landed this turn
+            before = old[r][u]
+            delta = _landed(value, turn) - _landed(before, turn) if r == 6 else value - before
+            if delta:
+                cells[columns[u][r + 1] + loc[u]] += delta
+        for r in rows:
+            old[r] = now[r][:]
+        return True
+
+
+def _landed(placed: int, turn: int) -> int:
+    """1 for a unit that landed this game turn (its ``placed``), else 0."""
+    return int(placed == turn and turn > 0)
+
+
+def _unit_weights(fields: Sequence[list[Any]], u: int, turn: int) -> tuple[int, ...]:
+    """What unit ``u`` counts in each of its planes (``unit_columns``) by ``fields``
+    (the rows of :func:`_unit_fields`): 1 counter, 1 of its kind, its steps, its
+    markers, landed this turn."""
+    _, steps, dis, fired, moved, assaulted, placed = fields
+    return (
+        1,
+        1,
+        steps[u],
+        int(dis[u]),
+        int(fired[u]),
+        int(moved[u]),
+        int(assaulted[u]),
+        _landed(placed[u], turn),
+    )
+
+
+def _unit_fields(core: LnlCore) -> tuple[list[Any], ...]:
+    """The per-unit fields the counters' part reads (the core's own lists, not
+    copies), in the order of :func:`_units_part`'s rows."""
+    return (
+        core.loc, core.steps, core.dis, core.fired, core.moved, core.assaulted, core.placed
+    )  # fmt: skip
+
+
+def _decision_part(core: LnlCore, plan: ObservationPlan, array: Observation, player: str) -> None:
     """The decision in progress: what it is about, on the board and in the tracks."""
     t, p = plan.tracks, plan.planes
+    obs = array.data  # a memoryview: plain float stores, several times cheaper than numpy's
     selected = plan.unit_tracks + 5 * len(core.loc)
     obs[t["observer_us"]] = player == "US"
     obs[t["cancels"]] = core.cancels
@@ -358,8 +594,7 @@ def _decision_part(core: LnlCore, plan: ObservationPlan, obs: Observation, playe
         return
     decision = core.decision()
     obs[t["decision_" + decision]] = 1
-    pend = core.pending
-    obs[t["to_move_us"]] = pend is not None and pend.player == "US"
+    obs[t["to_move_us"]] = core.decider() == "US"
     chosen: list[int] = []
     a = core.attack
     if a is not None:

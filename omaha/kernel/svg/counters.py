@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Protocol
 
-from omaha.kernel.svg.elements import el, fit, num, text_width
+from omaha.kernel.svg.elements import el, ems, num, text_width
 from omaha.kernel.svg.palette import ink, marker_style, side_colour
 
 
@@ -262,46 +262,124 @@ def counter(parent: ET.Element, p: PieceLike, cx: float, cy: float, c: float) ->
     return pg
 
 
+#: Font sizes of a counter's lines as shares of its side: (smallest, largest). A line
+#: that does not fit at its smallest size is broken at a space onto a second line
+#: (values only), else condensed (down to SQUEEZE of its natural width), and only then cut.
+#: At the default map size (a 44-pixel counter) values stay at 8.8 pixels or more, names
+#: at 7.5; in boxes (53 pixels) at 10.6 and 9.
+VALUE_FONT = (0.2, 0.25)
+NAME_FONT = (0.17, 0.2)
+#: The size mark above the symbol: letters (I, II, X), or dots drawn larger.
+ECHELON_FONT = 0.14
+ECHELON_DOTS = 0.22
+ECHELON_BAND = 0.11
+SQUEEZE = 0.8
+#: Margin inside the counter's edge, as a share of its side.
+PAD = 0.05
+
+
+def _badge_width(mark: str, c: float) -> float:
+    abbr, _ = marker_style(mark)
+    return max(c * 0.22, text_width(abbr, c * 0.15) + c * 0.08)
+
+
 def _face(pg: ET.Element, p: PieceLike, cx: float, cy: float, c: float, text_ink: str) -> None:
+    """Top down: name, echelon, symbol frame, step pips, values (one or two lines);
+    the frame takes the height the text leaves, so text never shrinks below its
+    legible size to make room for the symbol."""
+    top, bottom, left, right = cy - c / 2 + PAD * c, cy + c / 2 - PAD * c, cx - c / 2, cx + c / 2
+    y = top  # the foot of what is drawn so far, from the top down
     if p.name:
-        text, font = _shrink(p.name, c * 0.9, c * 0.16, c * 0.12, bold=False)
-        el(pg, "text", text, cls="unit-name", x=cx, y=cy - c * 0.3, font_size=font,
-           text_anchor="middle", fill=text_ink)  # fmt: skip
+        # the name keeps clear of the first status badge on the right edge
+        name_right = right - PAD * c
+        if p.marks:
+            name_right = min(name_right, right - 0.7 * _badge_width(p.marks[0], c) - 0.02 * c)
+        name_left = left + PAD * c
+        lines, font = set_lines(p.name, name_right - name_left, c * NAME_FONT[0],
+                                c * NAME_FONT[1], bold=False, most=1)  # fmt: skip
+        _text(pg, lines[0], "unit-name", (name_left + name_right) / 2, y + font * 0.76,
+              font, name_right - name_left, text_ink, bold=False)  # fmt: skip
+        y += font * 0.95
+    echelon_font = c * (ECHELON_DOTS if set(p.echelon) <= {"•", "●"} else ECHELON_FONT)
+    if p.echelon:
+        y += c * ECHELON_BAND
+    values: list[str] = []
+    vfont = 0.0
+    if p.values:
+        values, vfont = set_lines(p.values, c - 2 * PAD * c, c * VALUE_FONT[0],
+                                  c * VALUE_FONT[1], bold=True, most=2)  # fmt: skip
+    # the value lines stand on the counter's foot (brackets descend a little below it)
+    foot = bottom + c * 0.01 - vfont * 0.14
+    floor = foot - vfont * (0.74 + len(values) - 1) if values else bottom
+    pips_y = floor - c * 0.075
+    if p.steps:
+        floor = pips_y - c * 0.035
+    # the symbol frame takes the room left between, at most its full size
+    room = floor - y - c * 0.04
+    h = min(c * 0.3, max(c * 0.12, room))
+    w = min(c * 0.54, h * 1.8)
+    frame: Frame = (cx - w / 2, y + c * 0.02 + max(0.0, room - h) / 2, w, h)
     symbol = symbol_of(p)
-    frame: Frame = (cx - c * 0.27, cy - c * 0.16, c * 0.54, c * 0.3)
     if symbol not in FRAMELESS:
-        x, y, w, h = frame
-        el(pg, "rect", cls="frame", data_symbol=symbol, x=x, y=y, width=w, height=h,
-           fill="#fbfaf5", stroke="#111111", stroke_width=c * 0.025)  # fmt: skip
+        el(pg, "rect", cls="frame", data_symbol=symbol, x=frame[0], y=frame[1], width=w,
+           height=h, fill="#fbfaf5", stroke="#111111", stroke_width=c * 0.025)  # fmt: skip
     draw = SYMBOLS.get(symbol)
     if draw is not None:
         sym = el(pg, "g", cls="symbol", data_symbol=symbol)
         draw(sym, frame, c * 0.025)
     if p.echelon:
-        el(pg, "text", p.echelon, cls="echelon", x=cx, y=cy - c * 0.175, font_size=c * 0.11,
-           text_anchor="middle", fill=text_ink, font_weight="bold")  # fmt: skip
+        el(pg, "text", p.echelon, cls="echelon", x=cx, y=frame[1] - c * 0.02,
+           font_size=echelon_font, text_anchor="middle", fill=text_ink,
+           font_weight="bold")  # fmt: skip
     if p.steps:
-        left, full = p.steps
-        r, gap = c * 0.03, c * 0.085
+        done, full = p.steps
+        r, gap = c * 0.032, c * 0.09
         x0 = cx - (full - 1) * gap / 2
         for k in range(full):
-            el(pg, "circle", cls="step" + (" lost" if k >= left else ""), cx=x0 + k * gap,
-               cy=cy + c * 0.19, r=r, fill=text_ink if k < left else "none", stroke=text_ink,
+            el(pg, "circle", cls="step" + (" lost" if k >= done else ""), cx=x0 + k * gap,
+               cy=pips_y, r=r, fill=text_ink if k < done else "none", stroke=text_ink,
                stroke_width=c * 0.015)  # fmt: skip
-    if p.values:
-        text, font = _shrink(p.values, c * 0.92, c * 0.21, c * 0.125, bold=True)
-        el(pg, "text", text, cls="values", x=cx, y=cy + c * 0.41, font_size=font,
-           text_anchor="middle", fill=text_ink, font_weight="bold")  # fmt: skip
+    for k, line in enumerate(values):
+        _text(pg, line, "values", cx, foot - (len(values) - 1 - k) * vfont, vfont,
+              c - 2 * PAD * c, text_ink, bold=True)  # fmt: skip
 
 
-def _shrink(text: str, width: float, font: float, smallest: float, bold: bool) -> tuple[str, float]:
-    """``text`` at the largest size from ``font`` down to ``smallest`` that fits ``width``;
-    cut with an ellipsis only below that."""
-    per_char = 0.66 if bold else 0.6
-    fits = width / (max(1, len(text)) * per_char)
-    if fits >= smallest:
-        return text, min(font, fits)
-    return fit(text, width * 0.58 / per_char, smallest), smallest
+def _text(pg: ET.Element, line: str, cls: str, x: float, y: float, font: float, width: float,
+          fill: str, *, bold: bool) -> None:  # fmt: skip
+    """One centred line, held to its measured width (never more than ``width``) so it
+    keeps inside the counter whatever font the viewer substitutes."""
+    length = min(width, ems(line, bold) * font)
+    t = el(pg, "text", line, cls=cls, x=x, y=y, font_size=font, text_anchor="middle",
+           fill=fill, textLength=length, lengthAdjust="spacingAndGlyphs")  # fmt: skip
+    if bold:
+        t.set("font-weight", "bold")
+
+
+def set_lines(
+    text: str, width: float, smallest: float, largest: float, *, bold: bool, most: int
+) -> tuple[list[str], float]:
+    """``text`` as at most ``most`` lines and a font size from ``largest`` down to
+    ``smallest`` that fit ``width``: one line if it fits at a legible size, else two
+    (broken at the space that balances them best), else condensed to SQUEEZE of its
+    width at the smallest size, else cut with an ellipsis."""
+    font = min(largest, width / ems(text, bold))
+    if font >= smallest:
+        return [text], font
+    lines = [text]
+    words = text.split()
+    if most > 1 and len(words) > 1:
+        splits = [[" ".join(words[:k]), " ".join(words[k:])] for k in range(1, len(words))]
+        lines = min(splits, key=lambda ls: max(ems(s, bold) for s in ls))
+        font = min(largest * 0.9, width / max(ems(s, bold) for s in lines))
+        if font >= smallest:
+            return lines, font
+    room = width / SQUEEZE / smallest  # ems a line may have at the smallest size
+    out = []
+    for line in lines:
+        while ems(line, bold) > room and len(line) > 1:
+            line = line.removesuffix("…")[:-1] + "…"
+        out.append(line)
+    return out, smallest
 
 
 def _badges(pg: ET.Element, marks: tuple[str, ...], cx: float, cy: float, c: float) -> None:
@@ -309,7 +387,7 @@ def _badges(pg: ET.Element, marks: tuple[str, ...], cx: float, cy: float, c: flo
     h = c * 0.22
     for k, mark in enumerate(marks[:4]):
         abbr, colour = marker_style(mark)
-        w = max(c * 0.22, text_width(abbr, c * 0.15) + c * 0.08)
+        w = _badge_width(mark, c)
         x, y = cx + c / 2 - w * 0.7, cy - c / 2 + c * 0.02 + k * (h + c * 0.02)
         badge = el(pg, "g", cls="badge", data_mark=mark)
         el(badge, "title", mark)

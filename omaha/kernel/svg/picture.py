@@ -30,8 +30,17 @@ from omaha.kernel.svg.palette import (
 )
 
 _SQUARE: tuple[Point, ...] = ((1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0))
+#: A map counter's side as a multiple of the cell size (44 pixels at the default size,
+#: room for a legible name, symbol and value line; see omaha.kernel.svg.counters).
+COUNTER = 1.1
 #: Counters shown side by side in a cell before the rest of a stack is counted.
 FANNED = 3
+#: Counters in off-map boxes and the side panel, as a multiple of a map counter's side
+#: (boxes have room, and units wait there to land or enter), and how many fit a box's row.
+BOX_COUNTER = 1.2
+BOX_COLUMNS = 3
+#: Space between counters laid out in rows, as a share of a counter's side.
+GRID_GAP = 0.2
 
 
 class MarkLike(Protocol):
@@ -267,7 +276,7 @@ def _grid(
     g: ET.Element, pieces: Sequence[PieceLike], x: float, y: float, width: float, c: float
 ) -> float:
     """Counters in rows from (x, y) within ``width``; returns the height used."""
-    gap = c * 0.25
+    gap = c * GRID_GAP
     cols = max(1, int((width + gap) // (c + gap)))
     for k, p in enumerate(pieces):
         row, col = divmod(k, cols)
@@ -344,7 +353,7 @@ def _legend_swatch(g: ET.Element, kind: str, colour: str, x: float, y: float, s:
 def _render(board: Board, size: float, view: ViewLike | None, legend: bool, links: bool) -> str:
     margin = size * 0.6
     # a counter sits below the cell's printed label and above its foot line of marks
-    c, drop = (size * 0.98, size * 0.12) if board.grid == "hex" else (size * 1.0, size * 0.03)
+    c, drop = size * COUNTER, size * (0.12 if board.grid == "hex" else 0.07)
     root = ET.Element("svg", {"xmlns": SVG_NS})
     marker = el(
         el(root, "defs"),
@@ -413,13 +422,16 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
 
     # off-map boxes: a strip below the map, in box id order, all of one height
     box_ids = sorted(board.boxes)
-    bw, pad, title_h = size * 5.0, size * 0.25, size * 0.75
+    # counters off the map are drawn larger than on it: a box has the room
+    cb, pad, title_h = c * BOX_COUNTER, size * 0.25, size * 0.75
+    bw = max(size * 5.0, BOX_COLUMNS * cb + (BOX_COLUMNS - 1) * cb * GRID_GAP + 2 * pad)
     per_row = max(1, int((max(m.width, bw) + pad) // (bw + pad)))
-    cols_in_box = max(1, int((bw - 2 * pad + c * 0.25) // (c * 1.25)))
+    cols_in_box = max(1, int((bw - 2 * pad + cb * GRID_GAP) // (cb * (1 + GRID_GAP))))
     bh = size * 2.0
     for b in box_ids:
         rows = -(-len(box_pieces.get(b, [])) // cols_in_box)
-        bh = max(bh, title_h + len(box_marks.get(b, [])) * size * 0.3 + rows * c * 1.25 + pad)
+        marks_h = len(box_marks.get(b, [])) * size * 0.3
+        bh = max(bh, title_h + marks_h + rows * cb * (1 + GRID_GAP) + pad)
     rects: dict[str, Rect] = {}
     boxes_g = el(root, "g", cls="boxes")
     for k, bid in enumerate(box_ids):
@@ -464,7 +476,7 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
                 fill="#8b0000",
             )
             ty += size * 0.3
-        _grid(boxes_g, box_pieces.get(bid, []), bx + pad, ty, bw - 2 * pad, c)
+        _grid(boxes_g, box_pieces.get(bid, []), bx + pad, ty, bw - 2 * pad, cb)
     box_rows = -(-len(box_ids) // per_row)
     bottom = top + m.height + (margin + box_rows * (bh + pad) if box_ids else 0.0)
 
@@ -537,7 +549,7 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
             write(f"{mk.where + ': ' if mk.where else ''}{mk.text}", f"mark {mk.kind}")
     if off_pieces:
         write("Off map", "heading")
-        py += font * 0.5 + _grid(panel, off_pieces, px, py + font * 0.5, pw, c)
+        py += font * 0.5 + _grid(panel, off_pieces, px, py + font * 0.5, pw, cb)
     if legend:
         write("Legend", "heading")
         leg = el(panel, "g", cls="legend")

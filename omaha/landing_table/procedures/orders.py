@@ -21,7 +21,7 @@ def begin_phase(core: LandingTableCore) -> None:
     core.current_phase = Phase.US_ACTION
     for uid, s in core.us.items():
         if s.acted:
-            core.own_us(uid).acted = False
+            core.set_acted(uid, False)
     core.naval_used = set()
     core.attacked = set()
     core.forget_orders()
@@ -142,7 +142,7 @@ def done(core: LandingTableCore, uid: str) -> None:
     if uid.startswith("NF"):
         core.naval_used.add(uid)
     else:
-        core.own_us(uid).acted = True
+        core.set_acted(uid, True)
     if uid in core.queue:
         core.queue.remove(uid)
 
