@@ -509,6 +509,14 @@ class TcsCore(State[TcsScenario]):
         twin._occupancy = None if occ is None else dict(occ)
         twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (OpenSpiel pickles states) without the kept observation: it is built
+        again on first use."""
+        fields = self.__dict__.copy()
+        fields["_observed"] = None
+        fields["_changed_units"] = set()
+        return fields
+
     # -- soundness (issue 10) ------------------------------------------------------------
     def snapshot_names(self) -> Names:
         """What the names in a saved state of this scenario may be."""

@@ -7,6 +7,7 @@ the listed objects are the encoded ones."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
 
 import numpy as np
@@ -196,3 +197,16 @@ def test_each_observation_is_a_new_array_and_each_player_sees_their_own() -> Non
     assert layout.plane(german, "lctr_target").sum() == 0  # secret to the German (2.2a)
     assert layout.plane(state.observation("US"), "lctr_target").sum() > 0
     same_as_fresh(state)
+
+
+def test_a_pickled_state_leaves_its_kept_observation_behind_and_observes_as_fresh() -> None:
+    state = battle()
+    assert state.observed is not None
+    thawed = pickle.loads(pickle.dumps(state))
+    assert isinstance(thawed, TcsState) and thawed.observed is None
+    for player in GAME.players:
+        assert np.array_equal(thawed.observation(player), state.observation(player))
+    for n in decisions(thawed, "random", 9):
+        same_as_fresh(thawed, n)
+        if n == 40:
+            break
