@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum, StrEnum
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from omaha.kernel.protocol import Outcome, State
 from omaha.tcs.components.oob import Unit
@@ -103,6 +103,14 @@ NESTED = (
     "air_attacks", "transports", "ammo", "nfst",
 )  # fmt: skip
 COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
+
+
+class Kept(Protocol):
+    """What :mod:`omaha.tcs.view` keeps of the position it last observed (the planes
+    and the fields they were built from): copied with the core, dropped by
+    :meth:`TcsCore.reindex`."""
+
+    def copy(self) -> Kept: ...
 
 
 def _plain(value: Any) -> Any:
@@ -251,6 +259,8 @@ class TcsCore(State[TcsScenario]):
         self._occupancy: dict[int, list[int]] | None = None
         self._side_occupancy: dict[str, dict[int, list[int]]] | None = None
         self._derived: dict[object, Any] = {}
+        self._observed: Kept | None = None
+        self._changed_units: set[int] = set()
 
     # -- the clock -------------------------------------------------------------------
     @property
@@ -380,6 +390,28 @@ class TcsCore(State[TcsScenario]):
         """What :meth:`derived` holds under ``key`` now, or None."""
         return self._derived.get(key)
 
+    @property
+    def observed(self) -> Kept | None:
+        """What the view keeps of the position it last observed (None: build afresh)."""
+        return self._observed
+
+    def keep_observed(self, kept: Kept) -> None:
+        self._observed = kept
+
+    def changed(self, i: int) -> None:
+        """Note that unit ``i``'s place, steps, status, mode or digging changed: a hint
+        that spares the kept observation a search for what changed (it still checks that
+        nothing else did, so a change not noted costs time, never a stale plane). Noted
+        only while an observation is kept."""
+        if self._observed is not None:
+            self._changed_units.add(i)
+
+    def take_changed(self) -> set[int]:
+        """The units noted by :meth:`changed` since the last call."""
+        noted = self._changed_units
+        self._changed_units = set()
+        return noted
+
     def cells_of(self, side: str) -> frozenset[int]:
         """Cells holding a unit of ``side``."""
 
@@ -396,6 +428,8 @@ class TcsCore(State[TcsScenario]):
         directly: a restored snapshot, a test's edit)."""
         self._occupancy = self._side_occupancy = None
         self._derived = {}
+        self._observed = None
+        self._changed_units = set()
 
     def _drop_caches(self) -> None:
         self.reindex()
@@ -405,6 +439,8 @@ class TcsCore(State[TcsScenario]):
         (its lists are replaced, never changed, so a caller's list stays as it was)."""
         old = self.where[i]
         self.where[i] = where
+        if self._observed is not None:
+            self._changed_units.add(i)
         self.touch()
         if old == where:
             return
@@ -466,9 +502,20 @@ class TcsCore(State[TcsScenario]):
         twin.smoke_sessions = _plain(self.smoke_sessions)
         twin.air_attacks = _plain(self.air_attacks)
         twin._derived = {}  # memos of this position: the twin starts afresh
+        kept = self._observed  # the observation kept: the twin's own copy
+        twin._observed = None if kept is None else kept.copy()
+        twin._changed_units = set(self._changed_units) if kept is not None else set()
         occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
         twin._occupancy = None if occ is None else dict(occ)
         twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (OpenSpiel pickles states) without the kept observation: it is built
+        again on first use."""
+        fields = self.__dict__.copy()
+        fields["_observed"] = None
+        fields["_changed_units"] = set()
+        return fields
 
     # -- soundness (issue 10) ------------------------------------------------------------
     def snapshot_names(self) -> Names:

@@ -29,14 +29,16 @@ inside ``apply`` until a player must decide; every roll is logged with its rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
+from itertools import repeat
 from typing import Any
 
 import attrs
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
+from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
@@ -319,6 +321,48 @@ DECISIONS: dict[Decision, DecisionRules] = {
 }
 
 
+class _Numbers:
+    """The numbers of listed actions in one scenario's action space, remembered by the
+    action object (issue 15's speed): most listed actions are interned
+    (``TcsAction.of``), so the same objects come back decision after decision and
+    their numbers are found by identity without hashing them. The objects are held,
+    so an identity is never reused while it is remembered; at most ``LIMIT`` of them."""
+
+    LIMIT = 100_000
+
+    def __init__(self, space: ActionSpace) -> None:
+        self.space = space
+        self.by_id: dict[int, int] = {}
+        self.held: list[Action] = []
+
+    def codes(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of ``legal``, in their order (exactly the encoded ones)."""
+        got = list(map(self.by_id.get, map(id, legal), repeat(-1)))
+        if -1 in got:
+            for k, a in enumerate(legal):
+                if got[k] < 0:
+                    got[k] = self._remember(a)
+        return got
+
+    def _remember(self, action: Action) -> int:
+        if len(self.held) >= self.LIMIT:
+            self.by_id.clear()
+            self.held.clear()
+        code = self.by_id[id(action)] = self.space.code_of(action)
+        self.held.append(action)
+        return code
+
+
+_NUMBERS: dict[int, _Numbers] = {}
+
+
+def _numbers(space: ActionSpace) -> _Numbers:
+    hit = _NUMBERS.get(id(space))
+    if hit is None or hit.space is not space:
+        hit = _NUMBERS[id(space)] = _Numbers(space)
+    return hit
+
+
 class TcsState(TcsCore):
     """A game of TCS Omaha in progress (see the module docstring)."""
 
@@ -373,6 +417,10 @@ class TcsState(TcsCore):
         if self.wait is None:
             return ()
         return DECISIONS[self.wait[0]].legal(self)
+
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """Found by the listed objects themselves (:class:`_Numbers`)."""
+        return _numbers(self.game.action_space(self.scenario.id)).codes(legal)
 
     def _apply(self, action: Action) -> None:
         assert self.wait is not None

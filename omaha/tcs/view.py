@@ -8,6 +8,8 @@ read the game's fields with printed labels.
 
 from __future__ import annotations
 
+import array
+import copy
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -362,6 +364,28 @@ class _Observer:
         self.size = len(PLANES) * n
         self.sea: dict[str, npt.NDArray[np.int64]] = {}
         self.tracks = {name: self.layout.track_index(name) for name in TRACKS}
+        # the same offsets as plain ints, for the kept observation's few changes
+        self.unit_offsets = list(
+            zip(
+                self.steps_at.tolist(),
+                self.suppressed_at.tolist(),
+                self.paralyzed_at.tolist(),
+                self.fire_at.tolist(),
+                strict=True,
+            )
+        )
+        started = {f for f, k in self.formation_index.items() if self.held[k]}
+        #: each unit's German formation that waits for its release (3.1), else None
+        self.waits_for = [
+            u.formation if u.side != "US" and u.formation not in started else None for u in units
+        ]
+        self.units_of: dict[str, list[int]] = {}
+        for u in units:
+            if u.side != "US":
+                self.units_of.setdefault(u.formation, []).append(u.index)
+        self.pillbox_units = list(german.pillboxes)
+        self.pillbox_set = frozenset(german.pillboxes)
+        self.hour_turns = ["hour" in t.flags for t in scen.turns]
 
     def sea_cells(self, hour: str) -> npt.NDArray[np.int64]:
         hit = self.sea.get(hour)
@@ -386,10 +410,11 @@ def observation_layout(scen: TcsScenario) -> ObservationLayout:
     return _observer(scen).layout
 
 
-def observation(core: TcsCore, player: str) -> Observation:
-    """What ``player`` sees, as numbers: every piece on the map is open (counters are
-    face up in TCS); the LCT(R) targets and assigned transports are secret to the
-    German, the German release and batteries to the US (as :func:`view`)."""
+def fresh_observation(core: TcsCore, player: str) -> Observation:
+    """:func:`observation` built from nothing (the reference the kept one is tested
+    against): every piece on the map is open (counters are face up in TCS); the LCT(R)
+    targets and assigned transports are secret to the German, the German release and
+    batteries to the US (as :func:`view`)."""
     ob = _observer(core.scenario)
     scen = core.scenario
     n = ob.cells
@@ -464,6 +489,255 @@ def observation(core: TcsCore, player: str) -> Observation:
     if player != "US":
         obs[at["german_released"]] = len(core.released)
         obs[at["german_battery_fires"]] = sum(core.batteries.values())
+    return obs
+
+
+#: the unit lists a unit's planes are built from (:class:`_Kept`)
+UNIT_FIELDS = ("where", "steps", "status", "fire_mode", "dug_in")
+#: units compared a slice at a time: only a slice that differs is searched unit by unit
+CHUNK = 48
+
+
+def _differing(now: list[Any], before: list[Any]) -> list[int]:
+    """The indices where two lists of the same length differ."""
+    out: list[int] = []
+    for lo in range(0, len(now), CHUNK):
+        hi = lo + CHUNK
+        if now[lo:hi] != before[lo:hi]:
+            out.extend(i for i in range(lo, min(hi, len(now))) if now[i] != before[i])
+    return out
+
+
+class _Kept:
+    """The observation of the position last observed, kept up to date by difference
+    (issue 15's speed): the planes every player sees alike, and copies of the core's
+    fields they were built from. :meth:`update` compares the core's fields with those
+    copies and rewrites only what changed (a unit's entries, or a whole map plane), so
+    however a field was changed (a procedure, ``edit()``, a restored snapshot) the
+    planes follow it; the units the core noted as changed (``TcsCore.changed``) are
+    looked at first, and a whole list is searched only when they do not account for
+    its change. The secret plane (LCT(R) targets) and the tracks are not kept:
+    :func:`observation` adds them to its copy for the player asking."""
+
+    def __init__(self, ob: _Observer, core: TcsCore) -> None:
+        self.ob = ob
+        n = ob.cells
+        plane = ob.plane
+        #: the planes, written through ``values`` (an array of float32 whose items are
+        #: cheap to change one by one) and copied out through ``obs`` (a view of it)
+        self.values = array.array("f", bytes(4 * ob.layout.size))
+        self.obs: Observation = np.frombuffer(self.values, np.float32)
+        self.shared = False  # with a clone's copy (copy on write)
+        self.dug_base = plane["dug_in"] * n
+        self.marked_base = plane["overwatch_marked"] * n
+        self.unreleased_base = plane["unreleased"] * n
+        core.take_changed()
+        self.where: list[int] = core.where[:]
+        self.steps: list[int] = core.steps[:]
+        self.status: list[int] = core.status[:]
+        self.fire_mode: list[bool] = core.fire_mode[:]
+        self.dug_in: list[bool] = core.dug_in[:]
+        self.marked_area = frozenset(core.marked)
+        self.marked_point = frozenset(core.marked_point)
+        self.marked = self.marked_area | self.marked_point
+        self.released = frozenset(core.released)
+        #: each unit's entries in the unit planes, as last added: (index, value)
+        self.entries: list[tuple[tuple[int, int], ...]] = [()] * len(ob.unit_offsets)
+        self._refresh(range(len(ob.unit_offsets)))
+        self.pillboxes = self._pillboxes()
+        # the map planes: each rebuilt whole when the fields it shows change
+        self.leaders: tuple[list[str], list[int]] | None = None
+        self.tide: str | None = None
+        self.smoke: frozenset[int] | None = None
+        self.obstacles: dict[int, str] | None = None
+        self.breaches: frozenset[str] | None = None
+        self.exits: frozenset[str] | None = None
+        self._map_planes(core)
+
+    def copy(self) -> _Kept:
+        """A copy for a clone of the core, sharing the planes and lists until either
+        would change them (:meth:`_own`): a clone never observed copies nothing."""
+        self.shared = True
+        return copy.copy(self)
+
+    def _own(self) -> None:
+        """Take a copy of what is changed in place, shared with a clone's (the other
+        copies are replaced whole, never changed)."""
+        self.values = array.array("f", self.values)
+        self.obs = np.frombuffer(self.values, np.float32)
+        for name in (*UNIT_FIELDS, "entries"):
+            setattr(self, name, getattr(self, name)[:])
+        self.shared = False
+
+    def update(self, core: TcsCore) -> bool:
+        """Bring the planes to ``core``'s fields; False (nothing changed) when its unit
+        lists are not of this order of battle's length (build afresh then)."""
+        noted = core.take_changed()
+        if self.shared:
+            self._own()
+        changed: set[int] = set()
+        if not (
+            core.where == self.where
+            and core.steps == self.steps
+            and core.status == self.status
+            and core.fire_mode == self.fire_mode
+            and core.dug_in == self.dug_in
+        ):
+            fields: tuple[tuple[list[Any], list[Any]], ...] = (
+                (core.where, self.where),
+                (core.steps, self.steps),
+                (core.status, self.status),
+                (core.fire_mode, self.fire_mode),
+                (core.dug_in, self.dug_in),
+            )
+            pairs = [(now, before) for now, before in fields if now != before]
+            if any(len(now) != len(before) for now, before in pairs):
+                return False
+            for i in noted:
+                for now, before in pairs:
+                    if now[i] != before[i]:
+                        changed.add(i)
+                        for field, kept in pairs:
+                            kept[i] = field[i]
+                        break
+            for now, before in pairs:
+                if now != before:  # a change nobody noted: search the list
+                    for i in _differing(now, before):
+                        changed.add(i)
+                        before[i] = now[i]
+            if not self.ob.pillbox_set.isdisjoint(changed):
+                self.pillboxes = self._pillboxes()
+        if core.marked != self.marked_area or core.marked_point != self.marked_point:
+            self.marked_area = frozenset(core.marked)
+            self.marked_point = frozenset(core.marked_point)
+            marked = self.marked_area | self.marked_point
+            changed.update(marked ^ self.marked)
+            self.marked = marked
+        released = core.released
+        if released != self.released:
+            for f in released ^ self.released:
+                changed.update(self.ob.units_of.get(f, ()))
+            self.released = frozenset(released)
+        if changed:
+            self._refresh(changed)
+        self._map_planes(core)
+        return True
+
+    def _pillboxes(self) -> int:
+        where = self.where
+        return sum(1 for i in self.ob.pillbox_units if where[i] >= 0)
+
+    def _refresh(self, units: Iterable[int]) -> None:
+        """Take ``units``' entries out of the unit planes and put in what the copies of
+        the fields give now."""
+        entries, values = self.entries, self.values
+        for i in units:
+            for k, v in entries[i]:
+                values[k] -= v
+            new = entries[i] = self._entries(i)
+            for k, v in new:
+                values[k] += v
+
+    def _entries(self, i: int) -> tuple[tuple[int, int], ...]:
+        """Unit ``i``'s entries in the unit planes, as the copies of the fields have it:
+        its steps in its side's category plane, and a 1 in each of its markers' planes."""
+        w = self.where[i]
+        if w < 0:
+            return ()
+        steps_at, suppressed_at, paralyzed_at, fire_at = self.ob.unit_offsets[i]
+        out = [(steps_at + w, self.steps[i])]
+        status = self.status[i]
+        if status == 1:
+            out.append((suppressed_at + w, 1))
+        elif status == 2:
+            out.append((paralyzed_at + w, 1))
+        if self.fire_mode[i]:
+            out.append((fire_at + w, 1))
+        if self.dug_in[i]:
+            out.append((self.dug_base + w, 1))
+        if i in self.marked:
+            out.append((self.marked_base + w, 1))
+        waits = self.ob.waits_for[i]
+        if waits is not None and waits not in self.released:
+            out.append((self.unreleased_base + w, 1))
+        return tuple(out)
+
+    def _plane(self, name: str) -> Observation:
+        return self.ob.layout.plane(self.obs, name)
+
+    def _map_planes(self, core: TcsCore) -> None:
+        """Rewrite each map plane whose fields changed since it was last written."""
+        status, cells = core.leader_status, core.leader_cell
+        if self.leaders is None or self.leaders != (status, cells):
+            self.leaders = (status[:], cells[:])
+            grid = self._plane("us_leaders")
+            grid[:] = 0
+            for k in core.living_leaders_on_map():
+                grid[cells[k]] += 1
+        if core.tide_hour != self.tide:
+            self.tide = core.tide_hour
+            self._plane("sea")[:] = 0
+            self.obs[self.ob.sea_cells(core.tide_hour)] = 1
+        if self.smoke is None or core.smoke != self.smoke:
+            self.smoke = frozenset(core.smoke)
+            self._mark("smoke", self.smoke)
+        if self.obstacles is None or core.obstacles != self.obstacles:
+            self.obstacles = dict(core.obstacles)
+            grid = self._plane("obstacle")
+            grid[:] = 0
+            for c, state in self.obstacles.items():
+                grid[c] = OBSTACLE_CODES[state]
+        beach = self.ob.scenario.beach
+        if self.breaches is None or core.breaches.keys() != self.breaches:
+            self.breaches = frozenset(core.breaches)
+            self._mark("breach", (beach.breach_by_name[b].strand for b in self.breaches))
+        if self.exits is None or core.exits.keys() != self.exits:
+            self.exits = frozenset(core.exits)
+            self._mark("exit", (beach.exits[draw] for draw in self.exits))
+
+    def _mark(self, name: str, cells: Iterable[int]) -> None:
+        grid = self._plane(name)
+        grid[:] = 0
+        for c in cells:
+            grid[c] = 1
+
+
+def observation(core: TcsCore, player: str) -> Observation:
+    """What ``player`` sees, as numbers: every piece on the map is open (counters are
+    face up in TCS); the LCT(R) targets and assigned transports are secret to the
+    German, the German release and batteries to the US (as :func:`view`). A new array
+    each call, copied from the planes the core keeps (:class:`_Kept`); exactly what
+    :func:`fresh_observation` builds."""
+    ob = _observer(core.scenario)
+    kept = core.observed
+    if not (isinstance(kept, _Kept) and kept.ob is ob and kept.update(core)):
+        kept = _Kept(ob, core)
+        core.keep_observed(kept)
+    obs = kept.obs.copy()
+    if player != "German" and core.lctr_targets:
+        base = ob.plane["lctr_target"] * ob.cells
+        for c in core.lctr_targets:
+            obs[base + c] = 1
+    ammo = core.ammo
+    he, smoke, illum = map(sum, zip(*ammo.values(), strict=True)) if ammo else (0, 0, 0)
+    wait = core.wait
+    setup = core.in_setup
+    us, german = player != "German", player != "US"
+    obs[ob.size :] = (
+        0.0 if setup else (core.turn + 1) / len(ob.hour_turns),
+        not setup and ob.hour_turns[core.turn],
+        wait is not None and wait[1] == "US",
+        kept.pillboxes,
+        he,
+        smoke,
+        illum,
+        core.leader_status.count("map"),
+        len(core.us_implemented),
+        len(core.exits),
+        sum(map(len, core.transports.values())) if us else 0,
+        len(core.released) if german else 0,
+        sum(core.batteries.values()) if german else 0,
+    )
     return obs
 
 

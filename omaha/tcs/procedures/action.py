@@ -525,6 +525,7 @@ def point_fire(core: TcsCore, side: str, i: int, t: int) -> None:
     if u.type.kind != "pillbox":
         core.acted.add(i)
     core.fire_mode[i] = True
+    core.changed(i)
     core.revealed.add(i)
     combat.point_attack(core, u.type.point, t, m, source=u.id, rule="12.0")
     core.trigger = {"side": other(side), "kind": "fire", "at": [core.label(a)]}
@@ -842,3 +843,4 @@ def apply_overwatch(core: TcsCore, action: Action) -> None:
                 core.marked.add(i)
             core.revealed.add(i)
             core.fire_mode[i] = True
+            core.changed(i)

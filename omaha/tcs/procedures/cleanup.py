@@ -35,8 +35,10 @@ def end_of_phase(core: TcsCore, side: str) -> None:
             continue
         if core.status[i] == Status.PARALYZED:
             core.status[i] = Status.SUPPRESSED
+            core.changed(i)
         elif core.status[i] == Status.SUPPRESSED:
             core.status[i] = Status.OK
+            core.changed(i)
     core.touch()
 
 
@@ -61,6 +63,7 @@ def step_cleanup(core: TcsCore) -> bool:
     for i, c in enumerate(core.where):
         if c >= 0 and core.fire_mode[i] and core.unit(i).type.kind != "pillbox":
             core.dug_in[i] = True
+            core.changed(i)
     core.marked, core.marked_point, core.revealed = set(), set(), set()
     core.road_moved, core.tested = set(), set()
     core.breach_traffic, core.missions = {}, set()

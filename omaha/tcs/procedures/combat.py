@@ -127,6 +127,7 @@ def lose_steps(core: TcsCore, i: int, n: int, rule: str) -> int:
         return 0
     u = core.unit(i)
     core.steps[i] -= n
+    core.changed(i)
     core.count_loss(i, n)
     core.touch()
     if core.steps[i] > 0:
@@ -156,6 +157,7 @@ def convert_destroyed(core: TcsCore, i: int, cell: int) -> None:
         core.bump("german_steps_committed", steps)
         core.status[squad] = Status.SUPPRESSED
         core.fire_mode[squad] = True
+        core.changed(squad)
         core.spared.add(squad)
     result = f"{core.uid(squad)} with {steps} step(s), suppressed" if steps else "no squad survives"
     core.note(
@@ -172,6 +174,7 @@ def convert_destroyed(core: TcsCore, i: int, cell: int) -> None:
 def suppress(core: TcsCore, i: int, level: Status = Status.SUPPRESSED) -> None:
     if core.status[i] < level:
         core.status[i] = level
+        core.changed(i)
         core.touch()  # who may fire and move follows the status
 
 
@@ -514,6 +517,7 @@ def resolve_fire(core: TcsCore, side: str, target: int, firers: list[int], *, ru
         core.acted.add(i)
         core.revealed.add(i)
         core.fire_mode[i] = True
+        core.changed(i)
     for i in [x for x in firers if units[x].type.kind == "rocket"]:
         core.place(i, LOST)  # 3.4a: eliminated on firing, hit or miss
         core.bump("rocket_pits_fired")
@@ -579,6 +583,7 @@ def assault(core: TcsCore, side: str, start: int, target: int) -> None:
     for i in attackers:
         core.acted.add(i)
         core.fire_mode[i] = True
+        core.changed(i)
     if area_def:
         fp = sum(units[i].area_firepower(core.steps[i]) for i in area_def)
         m = area_hex_modifier(core, start, forest=False, shingle=False) + s.assault_fire_bonus

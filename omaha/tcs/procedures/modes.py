@@ -152,6 +152,7 @@ def apply_modes(core: TcsCore, action: Action) -> None:
             if core.fire_mode[i] != want:
                 changed += 1
                 core.fire_mode[i] = want
+                core.changed(i)
                 if not want:
                     core.dug_in[i] = False
     core.sd["done"].append(action.hex)

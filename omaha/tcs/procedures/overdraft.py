@@ -66,6 +66,7 @@ def apply_overdraft(core: TcsCore, action: Action) -> None:
     i = core.unit_index(action.unit)
     company = core.scenario.oob.units[i].formation
     core.steps[i] += 1
+    core.changed(i)
     core.overdraft_added[company] = core.overdraft_added.get(company, 0) + 1
     core.note(
         "tcs.overdraft",
