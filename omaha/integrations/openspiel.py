@@ -24,7 +24,8 @@ import numpy as np
 import pyspiel
 
 from omaha.kernel.chance import ChanceState
-from omaha.kernel.protocol import Game, State
+from omaha.kernel.observation import ObservationLayout
+from omaha.kernel.protocol import Game, Limits, State
 from omaha.registry import games, load
 
 __all__ = ["register", "register_all", "short_name"]
@@ -59,6 +60,20 @@ class _Observer:
         return inner.view(self.game.omaha.players[player]).summary()
 
 
+_BOUNDS: dict[tuple[Game[Any], str], tuple[ObservationLayout, Limits]] = {}
+
+
+def _bounds(game: Game[Any], scenario: str) -> tuple[ObservationLayout, Limits]:
+    """A scenario's observation layout and limits, worked out once: a game is loaded
+    again for every new ``seed`` (an episode each), and TCS counts its limits from
+    every field domain of the scenario (tens of milliseconds)."""
+    key = (game, scenario)
+    known = _BOUNDS.get(key)
+    if known is None:
+        known = _BOUNDS[key] = (game.observation_layout(scenario), game.limits(scenario))
+    return known
+
+
 class OmahaGame(pyspiel.Game):  # type: ignore[misc]
     """An omaha game and scenario as a pyspiel game."""
 
@@ -71,8 +86,7 @@ class OmahaGame(pyspiel.Game):  # type: ignore[misc]
         self.scenario = scen.id
         self.seed = int(params.get("seed", 0))
         self.space = self.omaha.action_space(self.scenario)
-        self.layout = self.omaha.observation_layout(self.scenario)
-        limits = self.omaha.limits(self.scenario)
+        self.layout, limits = _bounds(self.omaha, self.scenario)
         low, high = self.omaha.utility_range
         n = len(self.omaha.players)
         info = pyspiel.GameInfo(
