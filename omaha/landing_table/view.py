@@ -1118,6 +1118,37 @@ def observation_layout(scen: LandingTableScenario) -> ObservationLayout:
     return observer(scen).layout
 
 
+def _write_position(
+    out: Observation, ob: Observer, c: int, ps: PositionState, core: LandingTableCore
+) -> bool:
+    """One position's German unit and depth marker on cell ``c`` as the US may see
+    them (face down: only that one is there); whether a unit holds the position."""
+    plane = ob.plane
+    unit = ps.unit
+    if unit is not None:
+        g = core.ger[unit]
+        if g.disrupted:
+            out[plane["german_disrupted"] + c] = 1
+        if g.revealed:
+            gu = core.scen.germans[unit]
+            out[plane["german_defense"] + c] = gu.defense
+            out[plane["german_artillery"] + c] = gu.artillery
+            for w in gu.requires:
+                out[ob.weapons[w] + c] = 1
+        else:
+            out[plane["german_face_down"] + c] = 1
+    if ps.depth is not None:
+        if not ps.depth_revealed:
+            out[plane["depth_face_down"] + c] = 1
+        elif ps.depth == "TR":
+            out[plane["depth_tr"] + c] = 1
+        else:
+            out[plane["depth_value"] + c] = int(ps.depth)
+    if ps.defeated:
+        out[plane["defeated"] + c] = 1
+    return unit is not None
+
+
 def fresh_observation(core: LandingTableCore, player: str) -> Observation:
     """What the US player knows, as numbers (the layout of :func:`observation_layout`),
     built from nothing: the reference :func:`observation` (kept up to date) must equal.
@@ -1144,32 +1175,10 @@ def fresh_observation(core: LandingTableCore, player: str) -> Observation:
             obs[plane["exit_open"] + e.cell] = 1
     # the German side, as the US sees it
     occupied = np.zeros(len(scen.positions), dtype=np.float32)
-    pos, ger, germans = core.pos, core.ger, scen.germans
+    pos = core.pos
     for i, p in enumerate(scen.positions):
-        ps = pos[p.id]
-        c = p.cell
-        if ps.unit is not None:
+        if _write_position(obs, ob, p.cell, pos[p.id], core):
             occupied[i] = 1
-            g = ger[ps.unit]
-            if g.disrupted:
-                obs[plane["german_disrupted"] + c] = 1
-            if g.revealed:
-                gu = germans[ps.unit]
-                obs[plane["german_defense"] + c] = gu.defense
-                obs[plane["german_artillery"] + c] = gu.artillery
-                for w in gu.requires:
-                    obs[ob.weapons[w] + c] = 1
-            else:
-                obs[plane["german_face_down"] + c] = 1
-        if ps.depth is not None:
-            if not ps.depth_revealed:
-                obs[plane["depth_face_down"] + c] = 1
-            elif ps.depth == "TR":
-                obs[plane["depth_tr"] + c] = 1
-            else:
-                obs[plane["depth_value"] + c] = int(ps.depth)
-        if ps.defeated:
-            obs[plane["defeated"] + c] = 1
     for pid in core.attacked:
         obs[plane["attacked"] + scen.pos_by_id[pid].cell] = 1
     fire = plane["fire_intense"]
@@ -1452,35 +1461,13 @@ def _keep_positions(
     """Write again the cells of the positions written since (every position on such a
     cell, in scenario order, as :func:`fresh_observation` does), and their fields of fire."""
     arr, plane, n = k.arr, ob.plane, ob.cells
-    pos, ger, germans, positions = core.pos, core.ger, core.scen.germans, core.scen.positions
+    pos, positions = core.pos, core.scen.positions
     fire = plane["fire_intense"]
     cells = sorted({ob.pos_cells[ob.pos_index[pid]] for pid in pids})
     for c in cells:
         arr[ob.german_planes + c] = 0
         for i in ob.cell_positions[c]:
-            ps = pos[positions[i].id]
-            occupied = ps.unit is not None
-            if occupied:
-                g = ger[str(ps.unit)]
-                if g.disrupted:
-                    arr[plane["german_disrupted"] + c] = 1
-                if g.revealed:
-                    gu = germans[str(ps.unit)]
-                    arr[plane["german_defense"] + c] = gu.defense
-                    arr[plane["german_artillery"] + c] = gu.artillery
-                    for w in gu.requires:
-                        arr[ob.weapons[w] + c] = 1
-                else:
-                    arr[plane["german_face_down"] + c] = 1
-            if ps.depth is not None:
-                if not ps.depth_revealed:
-                    arr[plane["depth_face_down"] + c] = 1
-                elif ps.depth == "TR":
-                    arr[plane["depth_tr"] + c] = 1
-                else:
-                    arr[plane["depth_value"] + c] = int(ps.depth)
-            if ps.defeated:
-                arr[plane["defeated"] + c] = 1
+            occupied = _write_position(arr, ob, c, pos[positions[i].id], core)
             if occupied != k.occupied[i]:
                 if occupied:
                     arr[fire : fire + 3 * n] += ob.fof[i]
