@@ -58,14 +58,20 @@ def record(game: str, scenario: str, seeds: list[int], policy_seed: int) -> list
     return out
 
 
-def direct(game: str, scenario: str, games: list[Recorded]) -> tuple[int, float]:
-    """The recorded games through the protocol: (decisions, CPU seconds)."""
+def direct(
+    game: str, scenario: str, games: list[Recorded], observe: bool = False
+) -> tuple[int, float]:
+    """The recorded games through the protocol: (decisions, CPU seconds). ``observe``
+    reads the observation of the player to move at every decision (what an agent on
+    the direct API reads): the adapters' own work is their time over that."""
     g = omaha.load(game)
     decisions = 0
     start = time.process_time()
     for seed, moves in games:
         st = g.new_state(scenario, seed=seed)
         for k, _code in moves:
+            if observe:
+                st.observation(st.current_player() or "")
             st.apply(st.legal_actions()[k])
         decisions += len(moves)
         assert st.is_terminal()
@@ -73,21 +79,8 @@ def direct(game: str, scenario: str, games: list[Recorded]) -> tuple[int, float]
 
 
 def direct_observing(game: str, scenario: str, games: list[Recorded]) -> tuple[int, float]:
-    """The recorded games through the protocol, observing the player to move at every
-    decision (what an agent on the direct API reads): the adapters' own work is their
-    time over this."""
-    g = omaha.load(game)
-    decisions = 0
-    start = time.process_time()
-    for seed, moves in games:
-        st = g.new_state(scenario, seed=seed)
-        for k, _code in moves:
-            player = st.current_player()
-            assert player is not None
-            st.observation(player)
-            st.apply(st.legal_actions()[k])
-        decisions += len(moves)
-    return decisions, time.process_time() - start
+    """:func:`direct`, observing at every decision."""
+    return direct(game, scenario, games, observe=True)
 
 
 def pettingzoo(game: str, scenario: str, games: list[Recorded]) -> tuple[int, float]:
