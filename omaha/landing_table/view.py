@@ -1188,8 +1188,6 @@ def fresh_observation(core: LandingTableCore, player: str) -> Observation:
         obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
     # the US units: a row of UNIT_FIELDS each, then their sums over the US planes
     queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
-    d = core.decision or {}
-    deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
     table, sums = unit_table(core, ob)
     first = ob.units_first
     rows = obs[first : first + len(ob.units) * len(UNIT_FIELDS)].reshape(len(ob.units), -1)
@@ -1203,34 +1201,8 @@ def fresh_observation(core: LandingTableCore, player: str) -> Observation:
         if row is not None and us[uid].status == ASHORE:
             rows[row, 7] = 1
             obs[to_act + us[uid].where] += 1
-    if deciding in index:
-        rows[index[str(deciding)], 8] = 1
-    # the decision under way
-    kind = d.get("kind")
-    choice = plane["choice"]
-    if kind == "land":
-        for c in core.land_options(int(d["box"])):
-            obs[choice + c] = 1
-        obs[track["landing_box_now"]] = int(d["box"])
-    elif kind == "drift":
-        obs[track["drift_most"]] = int(d["most"])
-        obs[track["landing_box_now"]] = int(d["box"])
-    elif kind in ("hit", "attrition"):
-        for uid in d["units"]:
-            obs[choice + core.us[uid].where] = 1
-        if kind == "hit":
-            obs[track["hit_need"]] = int(d["need"])
-    elif kind == "orders" and deciding in core.us:
-        obs[choice + core.us[str(deciding)].where] = 1
-    if kind is not None:
-        obs[track[f"decision_{kind}"]] = 1
-    target = core.ctx.get("target") if kind == "attack" else None
-    if target is not None:
-        cell = scen.pos_by_id[target].cell
-        obs[plane["attack_target"] + cell] = 1
-        for uid in core.ctx["attackers"]:
-            at = cell if uid in ob.naval else core.us[uid].where
-            obs[plane["attackers"] + at] += 1
+    if core.decision is not None:  # the decision under way
+        _write_pending(core, ob, core.decision, obs)
     # the tracks
     for nid in in_play:
         obs[track[f"{nid}.in_play"]] = 1
