@@ -733,10 +733,13 @@ class State(ABC, Generic[S]):
         return [code_of(a) for a in legal]
 
     def action_of_code(self, code: object) -> Action:
-        """The listed legal action numbered ``code`` (the very object ``legal_actions``
-        gives, so applying it takes the identity fast path); ``IllegalAction`` for a
-        number of no legal action, or anything that is not an action number."""
+        """The listed legal action numbered ``code`` (an int or a numpy integer: the very
+        object ``legal_actions`` gives, so applying it takes the identity fast path);
+        ``IllegalAction`` for a number of no legal action, or anything that is not an
+        action number."""
         listed = self._listed_action_numbers()
+        if isinstance(code, np.integer):  # what np.flatnonzero(mask) gives an agent
+            code = int(code)
         if isinstance(code, bool) or not isinstance(code, int):
             raise IllegalAction(f"{code!r} is not an action number")
         try:

@@ -136,9 +136,21 @@ def test_action_numbers_name_the_listed_actions(game: Game[Any], scenario: str) 
             assert any(state.action_of_code(code) is a for a in legal)
         mask = state.action_mask()
         assert mask.dtype == np.int8 and [int(i) for i in np.flatnonzero(mask)] == list(codes)
+        for code in np.flatnonzero(mask):  # numpy integers, as an agent reads the mask
+            assert state.action_of_code(code) is state.action_of_code(int(code))
         before = state.to_json()
         unlisted = next(c for c in range(space.size) if c not in set(codes))
-        for bad in (unlisted, -1, space.size, True, "3", 2.0, None):
+        for bad in (
+            unlisted,
+            -1,
+            space.size,
+            np.int64(unlisted),
+            True,
+            np.bool_(True),
+            "3",
+            2.0,
+            None,
+        ):
             with pytest.raises(IllegalAction):
                 state.action_of_code(bad)
         assert state.to_json() == before
