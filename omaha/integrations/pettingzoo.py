@@ -119,9 +119,8 @@ class OmahaEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        if isinstance(action, np.integer):
-            action = int(action)
-        self.state.apply(self.state.action_of_code(action))  # IllegalAction if not legal
+        # a numpy integer is taken as its int; anything else illegal raises IllegalAction
+        self.state.apply(self.state.action_of_code(action))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._select()
 

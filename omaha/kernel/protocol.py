@@ -737,13 +737,12 @@ class State(ABC, Generic[S]):
         object ``legal_actions`` gives, so applying it takes the identity fast path);
         ``IllegalAction`` for a number of no legal action, or anything that is not an
         action number."""
-        listed = self._listed_action_numbers()
         if isinstance(code, np.integer):  # what np.flatnonzero(mask) gives an agent
             code = int(code)
         if isinstance(code, bool) or not isinstance(code, int):
             raise IllegalAction(f"{code!r} is not an action number")
         try:
-            return self.legal_actions()[listed.index(code)]
+            return self.legal_actions()[self._listed_action_numbers().index(code)]
         except ValueError:
             pass
         space = self.game.action_space(self.scenario.id)
