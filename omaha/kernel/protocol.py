@@ -59,6 +59,10 @@ from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.scenariofile import materialize
 from omaha.kernel.view import Mark, Pending, Piece, View
 
+#: The numbers of the listed legal actions, in their order: a list, or an array a game
+#: works out at once from its own indices (a mask is then one vectorised write).
+ListedNumbers = list[int] | npt.NDArray[np.intp]
+
 S = TypeVar("S", bound=Scenario)
 
 
@@ -451,7 +455,7 @@ class State(ABC, Generic[S]):
     _legal: tuple[Action, ...] | None
     _legal_set: frozenset[Action] | None
     _legal_numbers: tuple[int, ...] | None
-    _listed_numbers: list[int] | None  # the legal actions' numbers, in their listed order
+    _listed_numbers: ListedNumbers | None  # the legal actions' numbers, in their listed order
     _mover: tuple[str | None] | None  # the player to move, once asked (kept like _legal)
     _broken: str | None
 
@@ -715,20 +719,26 @@ class State(ABC, Generic[S]):
         worked out once a decision (agents ask for them, or a mask, at every step)."""
         codes = self._legal_numbers
         if codes is None:
-            codes = self._legal_numbers = tuple(sorted(self._listed_action_numbers()))
+            listed = self._listed_action_numbers()
+            if isinstance(listed, np.ndarray):
+                codes = tuple(np.sort(listed).tolist())
+            else:
+                codes = tuple(sorted(listed))
+            self._legal_numbers = codes
         return codes
 
-    def _listed_action_numbers(self) -> list[int]:
+    def _listed_action_numbers(self) -> ListedNumbers:
         """The numbers of the legal actions in the order they are listed (kept)."""
         aligned = self._listed_numbers
         if aligned is None:
             aligned = self._listed_numbers = self._codes_of_listed(self.legal_actions())
         return aligned
 
-    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+    def _codes_of_listed(self, legal: Sequence[Action]) -> ListedNumbers:
         """The number of each of ``legal`` (the listed actions), in their order. A game
         that knows them more cheaply than by encoding each action (a catalogue numbered
-        once per scenario) overrides this; the result must be what encoding gives."""
+        once per scenario) overrides this, and may give them as an ``intp`` array; the
+        result must be what encoding gives."""
         code_of = self.game.action_space(self.scenario.id).code_of
         return [code_of(a) for a in legal]
 
@@ -741,10 +751,16 @@ class State(ABC, Generic[S]):
             code = int(code)
         if isinstance(code, bool) or not isinstance(code, int):
             raise IllegalAction(f"{code!r} is not an action number")
-        try:
-            return self.legal_actions()[self._listed_action_numbers().index(code)]
-        except ValueError:
-            pass
+        listed = self._listed_action_numbers()
+        if isinstance(listed, np.ndarray):
+            found = np.flatnonzero(listed == code)
+            if len(found):
+                return self.legal_actions()[int(found[0])]
+        else:
+            try:
+                return self.legal_actions()[listed.index(code)]
+            except ValueError:
+                pass
         space = self.game.action_space(self.scenario.id)
         try:
             named = space.decode(code)
