@@ -51,7 +51,7 @@ class _Observer:
         if inner is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = inner.observation(self.game.omaha.players[player])
+            inner.observation_into(self.game.omaha.players[player], self.tensor)
 
     def string_from(self, state: OmahaState, player: int) -> str:
         inner = state.position()

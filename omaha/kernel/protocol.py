@@ -714,6 +714,13 @@ class State(ABC, Generic[S]):
         """What ``player`` may see, as numbers (``Game.observation_layout``)."""
         raise NotImplementedError(f"{self.game.name} declares no observation")
 
+    def observation_into(self, player: str, out: Observation) -> None:
+        """Write ``observation(player)`` into ``out``, an array of the layout's size: what
+        an observer that keeps one tensor wants (OpenSpiel's), with no array in between.
+        The default copies a new observation; a game that keeps its observation between
+        calls writes it straight from there."""
+        out[...] = self.observation(player)
+
     def legal_codes(self) -> tuple[int, ...]:
         """The numbers of the legal actions in the scenario's action space, ascending;
         worked out once a decision (agents ask for them, or a mask, at every step)."""

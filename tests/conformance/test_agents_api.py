@@ -98,8 +98,8 @@ def test_observations_reveal_only_what_a_player_may_see(game: Game[Any], scenari
 def test_observations_kept_between_steps_equal_fresh_ones(game: Game[Any], scenario: str) -> None:
     """A game may keep its observation up to date from step to step (issue 15's speed):
     at every decision the observation equals the one a fresh state restored from the
-    snapshot builds from nothing, a clone's equals its original's, and changing a returned
-    array changes nothing the state gives next."""
+    snapshot builds from nothing, a clone's equals its original's, changing a returned
+    array changes nothing the state gives next, and ``observation_into`` writes the same."""
     state = game.new_state(scenario, seed=21)
     bot = game.bots["random"](seed=21)
     decisions = 0
@@ -114,6 +114,8 @@ def test_observations_kept_between_steps_equal_fresh_ones(game: Game[Any], scena
             kept = obs.copy()
             obs.fill(-7.0)  # the caller's to change
             assert np.array_equal(state.observation(player), kept)
+            state.observation_into(player, obs)  # an observer's tensor, written in place
+            assert np.array_equal(obs, kept)
         state.apply(bot.choose(state))
         decisions += 1
 
