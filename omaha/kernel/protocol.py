@@ -754,10 +754,11 @@ class State(ABC, Generic[S]):
         object ``legal_actions`` gives, so applying it takes the identity fast path);
         ``IllegalAction`` for a number of no legal action, or anything that is not an
         action number."""
-        if isinstance(code, np.integer):  # what np.flatnonzero(mask) gives an agent
-            code = int(code)
-        if isinstance(code, bool) or not isinstance(code, int):
-            raise IllegalAction(f"{code!r} is not an action number")
+        if type(code) is not int:
+            if isinstance(code, np.integer):  # what np.flatnonzero(mask) gives an agent
+                code = int(code)
+            elif isinstance(code, bool) or not isinstance(code, int):
+                raise IllegalAction(f"{code!r} is not an action number")
         listed = self._listed_action_numbers()
         if isinstance(listed, np.ndarray):
             found = np.flatnonzero(listed == code)
@@ -781,7 +782,10 @@ class State(ABC, Generic[S]):
         """1 for every legal action number, 0 elsewhere (PettingZoo's mask): a new
         array each call (the caller may keep or change it)."""
         mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
-        mask[self._listed_action_numbers()] = 1  # the order does not matter here
+        listed = self._listed_action_numbers()
+        if isinstance(listed, list):  # an index array is built faster than numpy's own
+            listed = np.fromiter(listed, np.intp, len(listed))
+        mask[listed] = 1  # the order does not matter here
         return mask
 
     def clone(self, seed: int | None = None) -> State[S]:
