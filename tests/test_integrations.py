@@ -89,3 +89,25 @@ def test_openspiel_initial_states_are_clones_with_the_same_future_and_observatio
         assert fresh.observation_tensor(0) == list(direct.observation(GAME.players[0]))
     assert other.is_terminal() and other.returns() == fresh.returns()
     assert fresh.returns() == [direct.returns()[p] for p in GAME.players]
+
+
+@pytest.mark.parametrize("name", ["omaha_toy", "omaha_toy_explicit"])
+def test_openspiel_legal_actions_answered_in_python_equal_pyspiel_own(name: str) -> None:
+    """The state answers ``legal_actions`` and ``is_chance_node`` without pyspiel's C++
+    round trip; at every node, for every player (and none), they equal what pyspiel's
+    own implementation (``pyspiel.State``'s, called on the same state) gives."""
+    game = pyspiel.load_game(name, {"seed": 4})
+    rng = np.random.default_rng(4)
+    state = game.new_initial_state()
+    nodes = chance = 0
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        chance += state.is_chance_node()
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in range(game.num_players()):
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        nodes += 1
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert nodes > 10 and (chance > 0) == name.endswith("explicit")
