@@ -553,9 +553,15 @@ class State(ABC, Generic[S]):
         change, like the legal actions (agents' adapters ask at every step)."""
         mover = self._mover
         if mover is None:
-            pend = self.pending
-            mover = self._mover = (None if pend is None else pend.player,)
+            mover = self._mover = (self._player_to_move(),)
         return mover[0]
+
+    def _player_to_move(self) -> str | None:
+        """The owner of ``pending`` (None when there is none). A game whose prompt costs
+        something to word (``Pending`` is built with it) answers this directly; the
+        conformance playouts check it agrees with ``pending``."""
+        pend = self.pending
+        return None if pend is None else pend.player
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions, sorted by notation; cached until the next apply."""

@@ -51,6 +51,7 @@ def playout(game: Game, scenario: str, seed: int, bot_seed: int | None = None) -
         assert actions, f"non-terminal state without legal actions at step {steps}"
         player = state.current_player()
         assert player in game.players
+        assert state.pending is not None and player == state.pending.player
         state.apply(bots[player].choose(state))
         steps += 1
         assert steps < STEP_CAP, f"no end after {STEP_CAP} actions"
