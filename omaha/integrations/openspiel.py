@@ -44,6 +44,10 @@ class _Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: OmahaState, player: int) -> None:
+        inner = state.inner
+        if inner is not None:  # sampled mode, once looked into: the usual case
+            inner.observation_into(self.game.omaha.players[player], self.tensor)
+            return
         if state.fresh:  # pyspiel observes a new initial state for the tensor's shape
             self.tensor[:] = self.game.initial_observation(player)
             return
@@ -198,15 +202,17 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         self._now = None
-        if self.chance is not None and self.chance.is_chance_node():
-            self.chance.apply_chance(int(action))
-            return
-        if self.chance is not None:
-            self.chance.apply(self.space.decode(int(action)))
+        chance = self.chance
+        if chance is None:  # sampled mode
+            inner = self.inner
+            if inner is None:
+                inner = self.position()
+                assert inner is not None
+            inner.apply(inner.action_of_code(action))
+        elif chance.is_chance_node():
+            chance.apply_chance(int(action))
         else:
-            inner = self.position()
-            assert inner is not None
-            inner.apply(inner.action_of_code(int(action)))
+            chance.apply(self.space.decode(int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -92,27 +92,32 @@ class OmahaEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        assert self.state is not None
-        if self.state.is_terminal():
+        """The agent to move next; at the end, everyone's return as their reward."""
+        state = self.state
+        assert state is not None
+        if state.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
-            self.rewards = {a: self.state.returns()[a] for a in self.agents}
+            returns = state.returns()
+            self.rewards = {a: returns[a] for a in self.agents}
             self._accumulate_rewards()
             self.agent_selection = self.agents[0]
         else:
-            player = self.state.current_player()
+            player = state.current_player()
             assert player is not None
             self.agent_selection = player
 
     def observe(self, agent: str) -> dict[str, Any]:
-        assert self.state is not None
-        if agent == self.agent_selection and not self.state.is_terminal():
-            mask = self.state.action_mask()
+        state = self.state
+        assert state is not None
+        if agent == self.agent_selection and not state.is_terminal():
+            mask = state.action_mask()
         else:
             mask = np.zeros(self.space.size, dtype=np.int8)
-        return {"observation": self.state.observation(agent), "action_mask": mask}
+        return {"observation": state.observation(agent), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -120,8 +125,8 @@ class OmahaEnv(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         # a numpy integer is taken as its int; anything else illegal raises IllegalAction
-        self.state.apply(self.state.action_of_code(action))
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        state.apply(state.action_of_code(action))
+        # rewards are all 0 from reset() until the step that ends the game sets them
         self._select()
 
     def render(self) -> str | None:

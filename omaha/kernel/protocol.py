@@ -443,7 +443,9 @@ class State(ABC, Generic[S]):
         state._legal_set = None
         state._legal_numbers = None
         state._listed_numbers = None
+        state._listed_index = None
         state._mover = None
+        state._coded = None
         state._broken = None
 
     game: Game[S]
@@ -455,8 +457,10 @@ class State(ABC, Generic[S]):
     _legal: tuple[Action, ...] | None
     _legal_set: frozenset[Action] | None
     _legal_numbers: tuple[int, ...] | None
-    _listed_numbers: ListedNumbers | None  # the legal actions' numbers, in their listed order
+    _listed_numbers: list[int] | None  # the legal actions' numbers, in their listed order
+    _listed_index: npt.NDArray[np.intp] | None  # the same as an index array (for the mask)
     _mover: tuple[str | None] | None  # the player to move, once asked (kept like _legal)
+    _coded: Action | None  # the listed action action_of_code last gave (kept like _legal)
     _broken: str | None
 
     # -- what a game implements ----------------------------------------------
@@ -575,6 +579,7 @@ class State(ABC, Generic[S]):
             self._legal_set = None  # built only when an action not listed by identity comes
             self._legal_numbers = None
             self._listed_numbers = None
+            self._listed_index = None
         return self._legal
 
     def _listed(self, action: object) -> bool:
@@ -599,7 +604,10 @@ class State(ABC, Generic[S]):
         self._usable()
         if self.is_terminal():
             raise IllegalAction(f"the game is over; '{action}' cannot be played")
-        if not self._listed(action):  # anything else is checked field by field first
+        # the listed object action_of_code gave, or any listed object, needs no check;
+        # anything else is checked field by field first
+        coded = self._coded
+        if (coded is None or action is not coded) and not self._listed(action):
             self.game.codec.check(action)
             if not self.is_legal(action):
                 self._check_plan(action)
@@ -635,7 +643,9 @@ class State(ABC, Generic[S]):
         self._legal_set = None
         self._legal_numbers = None
         self._listed_numbers = None
+        self._listed_index = None
         self._mover = None
+        self._coded = None
 
     def _settle(self) -> None:
         """Resolve single-option decisions (logged, not recorded: replay re-derives them)."""
@@ -732,19 +742,20 @@ class State(ABC, Generic[S]):
         worked out once a decision (agents ask for them, or a mask, at every step)."""
         codes = self._legal_numbers
         if codes is None:
-            listed = self._listed_action_numbers()
-            if isinstance(listed, np.ndarray):
-                codes = tuple(np.sort(listed).tolist())
-            else:
-                codes = tuple(sorted(listed))
-            self._legal_numbers = codes
+            codes = self._legal_numbers = tuple(sorted(self._listed_action_numbers()))
         return codes
 
-    def _listed_action_numbers(self) -> ListedNumbers:
+    def _listed_action_numbers(self) -> list[int]:
         """The numbers of the legal actions in the order they are listed (kept)."""
         aligned = self._listed_numbers
         if aligned is None:
-            aligned = self._listed_numbers = self._codes_of_listed(self.legal_actions())
+            given = self._codes_of_listed(self.legal_actions())
+            if isinstance(given, np.ndarray):
+                self._listed_index = given
+                aligned = given.tolist()
+            else:
+                aligned = given
+            self._listed_numbers = aligned
         return aligned
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> ListedNumbers:
@@ -765,16 +776,13 @@ class State(ABC, Generic[S]):
                 code = int(code)
             elif isinstance(code, bool) or not isinstance(code, int):
                 raise IllegalAction(f"{code!r} is not an action number")
-        listed = self._listed_action_numbers()
-        if isinstance(listed, np.ndarray):
-            found = np.flatnonzero(listed == code)
-            if len(found):
-                return self.legal_actions()[int(found[0])]
+        try:
+            k = self._listed_action_numbers().index(code)
+        except ValueError:
+            pass
         else:
-            try:
-                return self.legal_actions()[listed.index(code)]
-            except ValueError:
-                pass
+            action = self._coded = self.legal_actions()[k]
+            return action
         space = self.game.action_space(self.scenario.id)
         try:
             named = space.decode(code)
@@ -788,10 +796,13 @@ class State(ABC, Generic[S]):
         """1 for every legal action number, 0 elsewhere (PettingZoo's mask): a new
         array each call (the caller may keep or change it)."""
         mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
-        listed = self._listed_action_numbers()
-        if isinstance(listed, list):  # an index array is built faster than numpy's own
-            listed = np.fromiter(listed, np.intp, len(listed))
-        mask[listed] = 1  # the order does not matter here
+        index = self._listed_index
+        if index is None:  # an index array is built faster than numpy's own conversion
+            listed = self._listed_action_numbers()
+            index = self._listed_index
+            if index is None:
+                index = self._listed_index = np.fromiter(listed, np.intp, len(listed))
+        mask[index] = 1  # the order does not matter here
         return mask
 
     def clone(self, seed: int | None = None) -> State[S]:

@@ -132,6 +132,8 @@ def test_action_numbers_name_the_listed_actions(game: Game[Any], scenario: str) 
         if state.is_terminal():
             break
         legal = state.legal_actions()
+        with pytest.raises(IllegalAction):  # before any number was asked for, too
+            state.apply(None)  # type: ignore[arg-type]
         codes = state.legal_codes()
         assert codes == tuple(sorted(space.encode(a) for a in legal))
         for code in codes:
@@ -155,6 +157,13 @@ def test_action_numbers_name_the_listed_actions(game: Game[Any], scenario: str) 
         ):
             with pytest.raises(IllegalAction):
                 state.action_of_code(bad)
+        assert state.to_json() == before
+        # what action_of_code last gave is applied without a search of the legal list;
+        # anything else handed to apply after it is still checked
+        state.action_of_code(codes[0])
+        for bad in (None, unlisted, space.decode(unlisted)):
+            with pytest.raises(IllegalAction):
+                state.apply(bad)  # type: ignore[arg-type]
         assert state.to_json() == before
         state.apply(bot.choose(state))
 
