@@ -2,6 +2,10 @@
 
     python -m benchmarks.bench_agents [--games N] [--rounds R] [--game G ...] [--all-scenarios]
     python -m benchmarks.bench_agents --parts [--game G ...]
+    python -m benchmarks.bench_agents --plumbing [--game G ...]
+
+``--plumbing`` times each adapter's loop over a state whose answers cost nothing: the
+adapter's own floor, under every game's figure.
 
 ``--parts`` splits an adapter step into what it costs, per decision, in random games
 on one state object (as the adapters use it): the decision itself (``legal_actions``
@@ -229,6 +233,86 @@ def parts(game: str, scenario: str, games: int) -> dict[str, float]:
     return {k: v / decisions * 1e6 for k, v in spent.items()}
 
 
+class FreeState:
+    """A stand-in for a game state whose every answer costs nothing (a kept
+    observation, a kept mask, a game that never ends): what an adapter step costs
+    over it is the adapter's own plumbing, the floor under every game's cost."""
+
+    seed = 1
+
+    def __init__(self, observation_size: int, mask_size: int, player: str) -> None:
+        self.obs = np.zeros(observation_size, np.float32)
+        self.mask = np.zeros(mask_size, np.int8)
+        self.player = player
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def current_player(self) -> str:
+        return self.player
+
+    def action_mask(self) -> np.ndarray:
+        return self.mask
+
+    def observation(self, player: str) -> np.ndarray:
+        return self.obs
+
+    def observation_into(self, player: str, out: np.ndarray) -> None:
+        pass
+
+    def action_of_code(self, code: int) -> int:
+        return code
+
+    def apply(self, action: int) -> None:
+        pass
+
+    def legal_codes(self) -> tuple[int, ...]:
+        return (1, 2, 3)
+
+
+def plumbing(game: str, steps: int) -> dict[str, float]:
+    """Microseconds a step of each adapter's loop over a :class:`FreeState` of
+    ``game``'s default scenario (PettingZoo: ``last`` and ``step``; OpenSpiel: the
+    player, the observer, the legal actions and ``apply_action``)."""
+    from omaha.integrations.pettingzoo import raw_env
+
+    g = omaha.load(game)
+    scenario = g.scenarios()[0]
+    player = g.players[0]
+    free = FreeState(g.observation_layout(scenario).size, g.action_size(scenario), player)
+    out: dict[str, float] = {}
+    env = raw_env(game, scenario)
+    env.reset(seed=1)
+    env.state = free  # type: ignore[assignment]
+    env.agent_selection = player
+    start = time.process_time()
+    for _ in env.agent_iter(steps):
+        env.last()
+        env.step(1)
+    out["pettingzoo"] = (time.process_time() - start) / steps * 1e6
+    try:
+        import pyspiel
+        from open_spiel.python.observation import make_observation
+    except ImportError:
+        return out
+    from omaha.integrations import openspiel as adapter
+
+    adapter.register_all()
+    ospiel = pyspiel.load_game(adapter.short_name(g), {"scenario": scenario})
+    observer = make_observation(ospiel)
+    st = ospiel.new_initial_state()
+    st.position()
+    st.inner = free
+    start = time.process_time()
+    for _ in range(steps):
+        now = st.current_player()
+        observer.set_from(st, now)
+        st.legal_actions()
+        st.apply_action(1)
+    out["openspiel"] = (time.process_time() - start) / steps * 1e6
+    return out
+
+
 def print_parts(names: list[str], games: int) -> None:
     print(
         f"{'game/scenario':<26}"
@@ -271,6 +355,11 @@ def main() -> None:
     )
     parser.add_argument("--parts", action="store_true", help="what each part of a step costs")
     parser.add_argument(
+        "--plumbing",
+        action="store_true",
+        help="each adapter's own cost a step, over a state that costs nothing",
+    )
+    parser.add_argument(
         "--tensor",
         action="store_true",
         help="also OpenSpiel through state.observation_tensor (a list of floats a step)",
@@ -278,6 +367,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.parts:
         print_parts(args.game or omaha.games(), min(args.games, 5))
+        return
+    if args.plumbing:
+        print(f"{'game':<26}{'through':<24}{'us/step':>10}  (over a state that costs nothing)")
+        for game in args.game or omaha.games():
+            for route, us in plumbing(game, 50_000).items():
+                print(f"{game:<26}{route:<24}{us:10.2f}", flush=True)
         return
     print(
         f"{'game/scenario':<26}{'through':<24}{'games/s':>10}{'us/decision':>13}"
