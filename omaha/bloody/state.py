@@ -23,6 +23,7 @@ from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 
+from . import observation as observed
 from . import view as seen
 from .actions import (
     AddSquare,
@@ -144,7 +145,7 @@ class BloodyState(BloodyCore):
     #: The US observation kept from call to call (made at the first call; it checks
     #: the fields itself, so it is only dropped with the other caches to save memory).
     #: A clone shares it until either state observes (see ``KeptObservation.share``).
-    _observed: seen.KeptObservation | None
+    _observed: observed.KeptObservation | None
 
     def _setup(self) -> None:
         self.set_up_fields()
@@ -317,7 +318,7 @@ class BloodyState(BloodyCore):
     def observation(self, player: str) -> Observation:
         kept = self._observed
         if kept is None:
-            kept = self._observed = seen.KeptObservation.for_state(self)
+            kept = self._observed = observed.KeptObservation.for_state(self)
         elif kept.shared:  # with a clone: copied before it changes
             kept = self._observed = kept.copy()
         return kept.observe(self, player)

@@ -14,8 +14,8 @@ import pytest
 from bloody_helpers import GAME, cell, new, staged, unit
 
 from omaha.bloody.core import ASIDE, BOX, DEAD
+from omaha.bloody.observation import observation_from_scratch
 from omaha.bloody.state import BloodyState
-from omaha.bloody.view import observation_from_scratch
 
 SCENARIOS = GAME.scenarios()
 
