@@ -11,8 +11,6 @@ from __future__ import annotations
 import array
 import weakref
 from collections.abc import Iterable
-from itertools import compress
-from operator import ne
 from typing import ClassVar
 
 import numpy as np
@@ -22,7 +20,19 @@ from omaha.kernel.observation import Observation, ObservationLayout
 from . import rules
 from .components.map import BEACH, CHANNEL, HEDGEROW, STRONGPOINT, TOWN
 from .components.tokens import MINES, face_value, is_strongpoint_token
-from .core import ASIDE, BOX, DEAD, BloodyCore, Step, TokenIndex, tank_name
+from .core import (
+    ASIDE,
+    ATTACK_CHANGED,
+    BOX,
+    CARDS_CHANGED,
+    DEAD,
+    EVERYTHING_CHANGED,
+    BloodyCore,
+    Journal,
+    Step,
+    TokenIndex,
+    tank_name,
+)
 from .scenario import BloodyScenario
 
 # --------------------------------------------------------------------------
@@ -93,6 +103,19 @@ COUNTER_TRACKS = (
     "exits_cleared",
     "deck",
     "discards",
+    "drift_mod",
+    "landing_mod",
+    "attack_bonus",
+)
+#: The counters a kept observation compares at every call (the Game Track, the turn and
+#: the card modifiers: assigned in many places, eight numbers); the others (VP, exits,
+#: deck, discards) follow from what the journal names.
+SCALAR_TRACKS = (
+    "turn",
+    "initiative_rating",
+    "initiative",
+    "engineers_rating",
+    "engineers",
     "drift_mod",
     "landing_mod",
     "attack_bonus",
@@ -246,7 +269,10 @@ class _Observer:
             zip(self.unit_adds, self.unit_at.tolist(), self.unit_disrupted.tolist(), strict=True)
         )
         self.units = range(len(scen.units))
-        self.counter_list = self.counters.tolist()
+        #: the counters compared at every call, and those the journal brings
+        self.scalar_at = [self.track[name] for name in SCALAR_TRACKS]
+        self.vp_at, self.exits_at = self.track["vp"], self.track["exits_cleared"]
+        self.deck_at, self.discards_at = self.track["deck"], self.track["discards"]
         self.tank_plane = self.plane["us_tanks"]
         # the token planes stand together: a change of the tokens rewrites that span only
         token_planes = sorted(self.plane[name] for name in TOKEN_PLANES)
@@ -324,7 +350,7 @@ def observation_layout(scen: BloodyScenario) -> ObservationLayout:
     return _Observer.of(scen).layout
 
 
-def _check_player(player: str) -> None:
+def check_player(player: str) -> None:
     if player != "US":
         raise ValueError(f"{player!r} is not a player of Bloody Omaha (the US plays alone)")
 
@@ -337,7 +363,7 @@ def observation_from_scratch(st: BloodyCore, player: str) -> Observation:
     3.5.d-e); a token's face shows once revealed (8.1). The units' planes are summed by
     one ``numpy.bincount``.
     """
-    _check_player(player)
+    check_player(player)
     scen = st.scen
     ob = _Observer.of(scen)
     plane = ob.plane
@@ -399,17 +425,19 @@ def _counters(st: BloodyCore, bonus_vp: int, exits: int) -> tuple[int, ...]:
 class KeptObservation:
     """One state's observation, kept from call to call (agents observe at every step).
 
-    It remembers the fields it was last brought up to date from (copies, never the
-    state's own lists) and, at each call, compares them with the state's: only the
-    parts whose fields differ are rewritten (a unit that moved is taken off its old
-    square and put on its new one, a square whose tokens changed is read again).
-    Nothing has to tell it of a change, so no path that changes the fields (a
-    procedure, ``edit()``, a restored snapshot) can leave it stale.
+    It is brought up to date from the state's :class:`~omaha.bloody.core.Journal`:
+    only the units, squares, tanks, Gaps, attack and cards the procedures changed since
+    the last call are read again (each against the copy of its fields remembered here,
+    so a repeated entry costs nothing); the decision and the eight Game Track counters
+    (:data:`SCALAR_TRACKS`) are compared at every call. Whatever changes the fields
+    behind the procedures' back (``edit()``, a restored snapshot, unpickling) drops the
+    kept observation: the next call builds it again.
 
-    It starts from the scenario's constant part as if every unit were in the
-    Reinforcements box and every tank set aside, with no gap, card or decision; the
-    first call writes the token planes whole, then the rest by the same path as the
-    later calls. :func:`observation_from_scratch` is the reference it must equal.
+    A new one starts from the scenario's constant part as if every unit were in the
+    Reinforcements box and every tank set aside, with no gap, card or decision, and is
+    brought up to date by a journal naming everything (:meth:`everything`), the same
+    path as the later calls. :func:`observation_from_scratch` is the reference it must
+    equal.
 
     The numbers live in an ``array.array`` (one number changes there without numpy's
     machinery), seen by numpy through ``view`` for the copy handed out.
@@ -420,7 +448,6 @@ class KeptObservation:
         "attack_target",
         "bonus_vp",
         "buf",
-        "counters",
         "disrupted",
         "exits",
         "gap",
@@ -429,6 +456,7 @@ class KeptObservation:
         "in_box",
         "ob",
         "offered",
+        "scalars",
         "shared",
         "step",
         "tanks",
@@ -438,24 +466,7 @@ class KeptObservation:
     )
 
     def __init__(self, scen: BloodyScenario) -> None:
-        self.ob = _Observer.of(scen)
-        self._reset()
-
-    @classmethod
-    def for_state(cls, st: BloodyCore) -> KeptObservation:
-        """A kept observation for ``st``: a copy of the scenario's template (a new game
-        differs from another mostly by its German tokens), or one from nothing."""
-        ob = _Observer.of(st.scen)
-        if ob.template is not None:
-            return ob.template.copy()
-        kept = cls(st.scen)
-        if st.step == Step.SETUP:
-            kept._bring_up_to_date(st)
-            ob.template = kept.copy()
-        return kept
-
-    def _reset(self) -> None:
-        ob = self.ob
+        ob = self.ob = _Observer.of(scen)
         #: True once a clone shares it: neither state writes to it, each copies it first
         self.shared = False
         self._hold(array.array("f", ob.tokenless.tobytes()))
@@ -465,27 +476,81 @@ class KeptObservation:
         self.where: list[int] = [BOX] * units
         self.disrupted: list[bool] = [False] * units
         self.in_box = units
-        self.tanks: list[list[int]] = [[ASIDE, -1] for _ in ob.tank_at]
-        self.gap: dict[int, bool] = {}
+        self.tanks: list[list[int] | None] = [[ASIDE, -1] for _ in ob.tank_at]
+        self.gap: dict[int, bool] = {}  # the Beach squares shown, True with a Gap
         self.gaps = 0
         self.attack_target = -1
         self.attack_squares: list[int] = []
         self.hand: list[str] = []
         self.offered: list[str] = []
         self.step: Step | None = None
-        self.counters: tuple[int, ...] = (0,) * len(ob.counter_list)
+        self.scalars: tuple[int, ...] = (0,) * len(ob.scalar_at)
+
+    @classmethod
+    def for_state(cls, st: BloodyCore, dealt: bool) -> KeptObservation:
+        """A kept observation of ``st``: a copy of the scenario's template brought up to
+        date with everything. The template is the first one made of a position ``dealt``
+        (the set-up deal of a new game, untouched: no action, no edit); the next such
+        position shows the same (the units, tanks and tracks are the scenario's, and a
+        face-down token shows only its back, 3.5.d-e: the same in every deal, a Strongpoint
+        token in each Strongpoint square, an Encounter token in each Encounter square) but
+        for the three cards offered, so only those are brought over. The tokens it
+        remembers are then the template's faces: what they show is what the numbers show,
+        all a later change needs (a square named by the journal is compared with them and
+        read again).
+        """
+        ob = _Observer.of(st.scen)
+        template = ob.template
+        if template is None:
+            kept = cls(st.scen)
+            kept.update(st, kept.everything(st))
+            if dealt:
+                ob.template = kept.copy()
+            return kept
+        kept = template.copy()
+        if dealt:
+            journal = Journal()
+            journal.flags = CARDS_CHANGED
+            kept.update(st, journal)
+        else:
+            kept.update(st, kept.everything(st))
+        return kept
+
+    def everything(self, st: BloodyCore) -> Journal:
+        """A journal naming every unit, every square with tokens (here or in ``st``) and
+        every flag: what brings a kept observation up to date with any position."""
+        units = len(self.where)
+        if len(st.where) != units or len(st.disrupted) != units:
+            raise ValueError(
+                f"{len(st.where)} squares and {len(st.disrupted)} sides for {units} units"
+            )
+        tanks = len(self.tanks)
+        if len(st.tanks) > tanks:
+            raise ValueError(f"{len(st.tanks)} tanks for the scenario's {tanks}")
+        journal = Journal()
+        journal.units = list(range(units))
+        journal.cells = sorted({*st.tokens, *self.tokens})
+        journal.beaches = sorted({*st.gap, *self.gap})
+        journal.tanks = list(range(tanks))
+        journal.flags = EVERYTHING_CHANGED
+        return journal
 
     def _hold(self, buf: array.array[float]) -> None:
         self.buf = buf
         self.view: Observation = np.frombuffer(buf, dtype=np.float32)
 
     def copy(self) -> KeptObservation:
-        """An independent twin, not shared: the remembered fields are never changed in
-        place, so only the numbers are copied."""
+        """An independent twin, not shared (the remembered containers changed in place
+        are copied; their items, and the other fields, are only ever replaced whole)."""
         twin = KeptObservation.__new__(KeptObservation)
         for name in self.__slots__:
             setattr(twin, name, getattr(self, name))
         twin._hold(array.array("f", self.buf))
+        twin.where = list(self.where)
+        twin.disrupted = list(self.disrupted)
+        twin.tokens = dict(self.tokens)
+        twin.gap = dict(self.gap)
+        twin.tanks = list(self.tanks)
         twin.shared = False
         return twin
 
@@ -495,78 +560,120 @@ class KeptObservation:
         self.shared = True
         return self
 
-    def observe(self, st: BloodyCore, player: str) -> Observation:
-        """The observation of ``st`` for ``player``: a new array each call."""
-        if player != "US":
-            _check_player(player)
-        try:
-            self._bring_up_to_date(st)
-        except BaseException:
-            self._reset()  # half-updated: start again from nothing next time
-            raise
-        return self.view.copy()
-
-    def _bring_up_to_date(self, st: BloodyCore) -> None:
+    def update(self, st: BloodyCore, journal: Journal) -> None:
+        """Bring the numbers up to date with ``st``: what ``journal`` names (emptied),
+        then the decision and the Game Track counters."""
         ob, buf = self.ob, self.buf
-        if st.tokens != self.tokens:
-            self._tokens(st.tokens)
-        if st.where != self.where or st.disrupted != self.disrupted:
-            self._units(st.where, st.disrupted)
-        if st.tanks != self.tanks:
-            self._tanks(st.tanks)
-        if st.gap != self.gap:
-            self._gaps(st.gap)
-        if st.attack_target != self.attack_target or st.attack_squares != self.attack_squares:
-            self._attack(st.attack_target, st.attack_squares)
-        if st.hand != self.hand or st.offered != self.offered:
-            self._cards(st.hand, st.offered)
-        if st.step != self.step:
+        units, cells, beaches = journal.units, journal.cells, journal.beaches
+        if units or cells or beaches:
+            if units:
+                self._units(st.where, st.disrupted, units)
+                units.clear()
+            if cells:
+                self._tokens(st.tokens, cells)
+                cells.clear()
+            if beaches:
+                self._gaps(st.gap, beaches)
+                beaches.clear()
+            # 2.3: the score (gaps, cleared squares and units in the box counted here)
+            buf[ob.vp_at] = (
+                self.gaps + 2 * st.sp_removed + st.enc_removed + self.bonus_vp + self.in_box
+            )
+            buf[ob.exits_at] = self.exits
+        if journal.tanks:
+            self._tanks(st.tanks, journal.tanks)
+            journal.tanks.clear()
+        flags = journal.flags
+        if flags:
+            journal.flags = 0
+            if flags & ATTACK_CHANGED:
+                self._attack(st.attack_target, st.attack_squares)
+            if flags & CARDS_CHANGED:
+                self._cards(st.hand, st.offered)
+                buf[ob.deck_at] = len(st.deck)
+                buf[ob.discards_at] = len(st.deck.discards)
+        step = st.step
+        if step is not self.step:
             decision = ob.decision
             if self.step in decision:
                 buf[decision[self.step]] = 0
-            if st.step in decision:
-                buf[decision[st.step]] = 1
-            self.step = st.step
-        counters = (
+            if step in decision:
+                buf[decision[step]] = 1
+            self.step = step
+        scalars = (
             st.turn,
             st.init_rating,
             st.init_token,
             st.eng_rating,
             st.eng_token,
-            # 2.3: the score (gaps and units in the box counted where they change)
-            self.gaps + 2 * st.sp_removed + st.enc_removed + self.bonus_vp + self.in_box,
-            self.exits,
-            len(st.deck),
-            len(st.deck.discards),
             st.drift_mod,
             st.landing_mod,
             st.attack_bonus,
         )
-        if counters != self.counters:
-            for at, value, before in zip(ob.counter_list, counters, self.counters, strict=True):
-                if value != before:
-                    buf[at] = value
-            self.counters = counters
+        if scalars != self.scalars:  # all written: cheaper than finding which
+            for at, value in zip(ob.scalar_at, scalars, strict=True):
+                buf[at] = value
+            self.scalars = scalars
 
-    def _tokens(self, tokens: dict[int, list[tuple[str, bool]]]) -> None:
-        """Square by square, for each square whose tokens changed: what they show, whether
-        the square is cleared (2.4, the bonus VP and exits it counts for), and the Beach
-        squares it keeps under fire."""
+    def _units(self, where: list[int], down: list[bool], units: Iterable[int]) -> None:
+        """Each of ``units`` whose square or side changed leaves its old square and joins
+        its new one (its unit planes there) and sets its two tracks."""
         ob, buf = self.ob, self.buf
-        before = self.tokens
-        changed = [c for c, toks in tokens.items() if toks != before.get(c)]
-        changed += [c for c in before if c not in tokens]
-        kept = dict(before)
+        entries = ob.unit_entries
+        old_where, old_down = self.where, self.disrupted
+        in_box = self.in_box
+        for u in units:
+            w, was = where[u], old_where[u]
+            d, was_down = down[u], old_down[u]
+            if w == was and d == was_down:
+                continue  # unchanged, or named again
+            adds, at_track, down_track = entries[u]
+            if d == was_down:
+                if was >= 0 and w >= 0:  # the commonest: a move on the map
+                    for at, amount in adds[d]:
+                        buf[was + at] -= amount
+                        buf[w + at] += amount
+                else:
+                    for at, amount in adds[d]:
+                        if was >= 0:
+                            buf[was + at] -= amount
+                        if w >= 0:
+                            buf[w + at] += amount
+            else:
+                d = bool(d)
+                if was >= 0:
+                    for at, amount in adds[was_down]:
+                        buf[was + at] -= amount
+                if w >= 0:
+                    for at, amount in adds[d]:
+                        buf[w + at] += amount
+                buf[down_track] = d
+                old_down[u] = d
+            if w != was:
+                buf[at_track] = w + 1 if w >= 0 else -1 if w == DEAD else 0
+                if w == BOX or was == BOX:
+                    in_box += 1 if w == BOX else -1
+                old_where[u] = w
+        self.in_box = in_box
+
+    def _tokens(self, tokens: dict[int, list[tuple[str, bool]]], cells: Iterable[int]) -> None:
+        """Each of ``cells`` whose tokens changed: what they show, whether the square is
+        cleared (2.4, the bonus VP and exits it counts for), and the Beach squares it
+        keeps under fire."""
+        ob, buf = self.ob, self.buf
+        kept = self.tokens
         cleared_p = ob.plane["cleared"]
         fired: set[int] = set()
         adds = ob.token_adds
-        for c in changed:
-            old = before.get(c, ())
-            new = tokens.get(c, ())
-            for token in old:
+        for c in cells:
+            old = kept.get(c)
+            new = tokens.get(c)
+            if old == new:
+                continue
+            for token in old or ():
                 for offset, value in adds[token]:  # remembered: looked up when it came
                     buf[offset + c] -= value
-            for token in new:
+            for token in new or ():
                 found = adds.get(token)
                 for offset, value in found if found is not None else ob.token_planes(*token):
                     buf[offset + c] += value
@@ -579,49 +686,21 @@ class KeptObservation:
                 if c in ob.exit_set:
                     self.exits += step
                 fired.update(ob.fired_by.get(c, ()))
-            if c in tokens:
-                kept[c] = list(new)
-            else:
+            if new is None:
                 del kept[c]
+            else:
+                kept[c] = list(new)  # a copy: the state's lists change in place
         fire_p = ob.plane["under_fire"]
         for b in fired:
             buf[fire_p + b] = any(tokens.get(sp) for sp in ob.arrows[b])
-        self.tokens = kept
 
-    def _units(self, where: list[int], down: list[bool]) -> None:
-        """Each unit whose square or side changed leaves its old square and joins its
-        new one (its unit planes there) and sets its two tracks."""
-        ob, buf = self.ob, self.buf
-        units = ob.units
-        if len(where) != len(units) or len(down) != len(units):
-            raise ValueError(f"{len(where)} squares and {len(down)} sides for {len(units)} units")
-        old_where, old_down = self.where, self.disrupted
-        changed: Iterable[int] = compress(units, map(ne, where, old_where))
-        if down != old_down:
-            changed = sorted({*changed, *compress(units, map(ne, down, old_down))})
-            self.disrupted = list(down)
-        in_box = self.in_box
-        for u in changed:
-            w, d, was = where[u], bool(down[u]), old_where[u]
-            adds, at_track, down_track = ob.unit_entries[u]
-            if was >= 0:
-                for at, amount in adds[bool(old_down[u])]:
-                    buf[was + at] -= amount
-            if w >= 0:
-                for at, amount in adds[d]:
-                    buf[w + at] += amount
-            buf[at_track] = w + 1 if w >= 0 else -1 if w == DEAD else 0
-            buf[down_track] = d
-            in_box += (w == BOX) - (was == BOX)
-        self.where = list(where)
-        self.in_box = in_box
-
-    def _tanks(self, tanks: list[list[int]]) -> None:
-        """Each tank whose square or unit changed: off its old square, on its new one."""
+    def _tanks(self, tanks: list[list[int]], which: Iterable[int]) -> None:
+        """Each of the tanks ``which`` whose square or unit changed: off its old square,
+        on its new one (a tank the state lacks shows nowhere)."""
         ob, buf = self.ob, self.buf
         before = self.tanks
-        for t in range(max(len(before), len(tanks))):
-            old = before[t] if t < len(before) else None
+        for t in which:
+            old = before[t]
             new = tanks[t] if t < len(tanks) else None
             if old == new:
                 continue
@@ -629,28 +708,35 @@ class KeptObservation:
                 if old[0] >= 0:
                     buf[ob.tank_plane + old[0]] -= 1
                 buf[ob.tank_at[t]] = buf[ob.tank_with[t]] = 0
-            if new is not None:
-                w, u = new
-                if w >= 0:
-                    buf[ob.tank_plane + w] += 1
-                buf[ob.tank_at[t]] = w + 1 if w >= 0 else 0 if w == ASIDE else -1
-                buf[ob.tank_with[t]] = u + 1
-        self.tanks = [list(tank) for tank in tanks]
+            if new is None:
+                before[t] = None
+                continue
+            w, u = new
+            if w >= 0:
+                buf[ob.tank_plane + w] += 1
+            buf[ob.tank_at[t]] = w + 1 if w >= 0 else 0 if w == ASIDE else -1
+            buf[ob.tank_with[t]] = u + 1
+            before[t] = [w, u]
 
-    def _gaps(self, gaps: dict[int, bool]) -> None:
-        """Each Beach square whose Gap changed shows a Gap or its Obstacle."""
+    def _gaps(self, gaps: dict[int, bool], beaches: Iterable[int]) -> None:
+        """Each of ``beaches`` whose Gap changed shows a Gap or its Obstacle (a square the
+        state does not list shows neither)."""
         plane, buf = self.ob.plane, self.buf
         gap_p, obstacle_p = plane["gap"], plane["obstacle"]
         before = self.gap
-        for b in before:
-            if b not in gaps:
+        for b in beaches:
+            old, found = before.get(b), gaps.get(b)
+            new = None if found is None else bool(found)
+            if old == new:
+                continue
+            if new is None:
                 buf[gap_p + b] = buf[obstacle_p + b] = 0
-        for b, gap in gaps.items():
-            if b not in before or bool(before[b]) != bool(gap):
-                buf[gap_p + b] = bool(gap)
-                buf[obstacle_p + b] = not gap
-        self.gap = dict(gaps)
-        self.gaps = sum(gaps.values())
+                del before[b]
+            else:
+                buf[gap_p + b] = new
+                buf[obstacle_p + b] = not new
+                before[b] = new
+            self.gaps += bool(new) - bool(old)
 
     def _attack(self, target: int, squares: list[int]) -> None:
         plane, buf = self.ob.plane, self.buf

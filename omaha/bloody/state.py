@@ -41,7 +41,7 @@ from .actions import (
     ResolveAttack,
     ReturnCard,
 )
-from .core import BloodyCore, Phase, Step
+from .core import BloodyCore, Journal, Phase, Step
 from .procedures import (
     activation,
     attack,
@@ -142,14 +142,19 @@ CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
 class BloodyState(BloodyCore):
     """A game of Bloody Omaha in progress."""
 
-    #: The US observation kept from call to call (made at the first call; it checks
-    #: the fields itself, so it is only dropped with the other caches to save memory).
+    #: The US observation kept from call to call (made at the first call, brought up to
+    #: date from ``_journal``; dropped with the other caches by ``edit()`` and restores).
     #: A clone shares it until either state observes (see ``KeptObservation.share``).
     _observed: observed.KeptObservation | None
+    #: True while the position is a new game's set-up deal, untouched: no edit (dropped by
+    #: ``_drop_caches``) and, while ``actions`` is empty, no action either (its first
+    #: observation then copies the scenario's template, see ``KeptObservation.for_state``).
+    _dealt: bool
 
     def _setup(self) -> None:
         self.set_up_fields()
         setup.place_tokens_and_deal(self)
+        self._dealt = True  # until an edit (``_drop_caches``); an action shows in ``actions``
 
     @property
     def pending(self) -> Pending | None:
@@ -316,23 +321,60 @@ class BloodyState(BloodyCore):
         return seen.build_view(self, player)
 
     def observation(self, player: str) -> Observation:
-        kept = self._observed
-        if kept is None:
-            kept = self._observed = observed.KeptObservation.for_state(self)
-        elif kept.shared:  # with a clone: copied before it changes
+        kept, journal = self._observed, self._journal
+        if kept is None or journal is None or kept.shared or player != "US":
+            return self._kept(player).view.copy()
+        try:  # the common case, without a call more
+            kept.update(self, journal)
+        except BaseException:
+            self._observed = self._journal = None  # half-updated: built again next time
+            raise
+        return kept.view.copy()
+
+    def observation_into(self, player: str, out: Observation) -> None:
+        """The kept observation copied straight into ``out`` (OpenSpiel's observer)."""
+        out[...] = self._kept(player).view
+
+    def _kept(self, player: str) -> observed.KeptObservation:
+        """The kept observation, brought up to date from the journal (made, with an
+        empty journal, at the first call after a change behind the procedures' back)."""
+        if player != "US":
+            observed.check_player(player)
+        kept, journal = self._observed, self._journal
+        if kept is None or journal is None:
+            kept = observed.KeptObservation.for_state(self, self._dealt and not self.actions)
+            self._observed, self._journal = kept, Journal()
+            return kept
+        if kept.shared:  # with a clone: copied before it changes
             kept = self._observed = kept.copy()
-        return kept.observe(self, player)
+        try:
+            kept.update(self, journal)
+        except BaseException:
+            self._observed = self._journal = None  # half-updated: built again next time
+            raise
+        return kept
 
     def _drop_caches(self) -> None:
-        super()._drop_caches()
+        super()._drop_caches()  # the journal too
         self._observed = None
+        self._dealt = False
 
     def _copy(self) -> BloodyState:
+        """The structural copy; the kept observation shared until either state observes
+        (each has its own copy of the journal)."""
         twin = super()._copy()
         assert isinstance(twin, BloodyState)
         kept = self._observed
         twin._observed = kept.share() if kept is not None else None
         return twin
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (OpenSpiel pickles states) without the kept observation and its
+        journal: built again on first use."""
+        fields = self.__dict__.copy()
+        fields["_observed"] = None
+        fields["_journal"] = None
+        return fields
 
     def returns(self) -> dict[str, float]:
         return seen.returns(self)
