@@ -281,6 +281,11 @@ class Journal:
         self.tanks: list[int] = []
         self.flags = 0
 
+    def __reduce__(self) -> tuple[type[None], tuple[()]]:
+        """Pickled as None (OpenSpiel pickles states): a state unpickled has no kept
+        observation, so no journal either."""
+        return type(None), ()
+
     def copy(self) -> Journal:
         twin = Journal()
         twin.units = list(self.units)

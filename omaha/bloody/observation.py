@@ -539,6 +539,11 @@ class KeptObservation:
         self.buf = buf
         self.view: Observation = np.frombuffer(buf, dtype=np.float32)
 
+    def __reduce__(self) -> tuple[type[None], tuple[()]]:
+        """Pickled as None (OpenSpiel pickles states): an unpickled state builds its kept
+        observation again on first use, rather than carry the scenario's tables."""
+        return type(None), ()
+
     def copy(self) -> KeptObservation:
         """An independent twin, not shared (the remembered containers changed in place
         are copied; their items, and the other fields, are only ever replaced whole)."""

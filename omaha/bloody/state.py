@@ -145,7 +145,8 @@ class BloodyState(BloodyCore):
 
     #: The US observation kept from call to call (made at the first call, brought up to
     #: date from ``_journal``; dropped with the other caches by ``edit()`` and restores).
-    #: A clone shares it until either state observes (see ``KeptObservation.share``).
+    #: A clone shares it until either state observes (see ``KeptObservation.share``); a
+    #: pickled state leaves it and the journal behind (both pickle as None).
     _observed: observed.KeptObservation | None
     #: True while the position is a new game's set-up deal, untouched: no edit (dropped by
     #: ``_drop_caches``) and, while ``actions`` is empty, no action either (its first
@@ -375,14 +376,6 @@ class BloodyState(BloodyCore):
         kept = self._observed
         twin._observed = kept.share() if kept is not None else None
         return twin
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled (OpenSpiel pickles states) without the kept observation and its
-        journal: built again on first use."""
-        fields = self.__dict__.copy()
-        fields["_observed"] = None
-        fields["_journal"] = None
-        return fields
 
     def returns(self) -> dict[str, float]:
         return seen.returns(self)
