@@ -92,7 +92,7 @@ POSITION_PLANES: tuple[tuple[str, str], ...] = (
     ("attack_from", "1 on each square attacking it"),
 )
 STEPS = (Step.SETUP, Step.CARDS, Step.EVENT, Step.ACTIVATE, Step.ATTACK)
-#: The tracks :func:`observation` fills from counters of the position, in this order.
+#: The tracks :func:`observation_from_scratch` fills from counters of the position, in order.
 COUNTER_TRACKS = (
     "turn",
     "initiative_rating",
