@@ -27,9 +27,9 @@ from .bots import HeuristicBot
 from .components.cards import TARGETED
 from .components.tokens import EVENT
 from .core import TANKS
+from .observation import observation_layout
 from .scenario import SHIPPED, BloodyScenario, load_scenario, validate_scenario
 from .state import BloodyState
-from .view import observation_layout
 
 
 class BloodyGame(Game[BloodyScenario]):

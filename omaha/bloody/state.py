@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -23,6 +24,7 @@ from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 
+from . import observation as observed
 from . import view as seen
 from .actions import (
     AddSquare,
@@ -40,7 +42,7 @@ from .actions import (
     ResolveAttack,
     ReturnCard,
 )
-from .core import BloodyCore, Phase, Step
+from .core import BloodyCore, Journal, Phase, Step
 from .procedures import (
     activation,
     attack,
@@ -141,14 +143,20 @@ CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
 class BloodyState(BloodyCore):
     """A game of Bloody Omaha in progress."""
 
-    #: The US observation kept from call to call (made at the first call; it checks
-    #: the fields itself, so it is only dropped with the other caches to save memory).
-    #: A clone shares it until either state observes (see ``KeptObservation.share``).
-    _observed: seen.KeptObservation | None
+    #: The US observation kept from call to call (made at the first call, brought up to
+    #: date from ``_journal``; dropped with the other caches by ``edit()`` and restores).
+    #: A clone shares it until either state observes (see ``KeptObservation.share``); a
+    #: pickled state leaves it and the journal behind (both pickle as None).
+    _observed: observed.KeptObservation | None
+    #: True while the position is a new game's set-up deal, untouched: no edit (dropped by
+    #: ``_drop_caches``) and, while ``actions`` is empty, no action either (its first
+    #: observation then copies the scenario's template, see ``KeptObservation.for_state``).
+    _dealt: bool
 
     def _setup(self) -> None:
         self.set_up_fields()
         setup.place_tokens_and_deal(self)
+        self._dealt = True  # until an edit (``_drop_caches``); an action shows in ``actions``
 
     @property
     def pending(self) -> Pending | None:
@@ -192,10 +200,17 @@ class BloodyState(BloodyCore):
         return k < len(codes) and codes[k] == code
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """From the catalogue's numbering: the number of each listed code, looked up in a
-        table kept per scenario and game."""
-        numbers = self.catalogue.numbers(self.game, self.scenario.id)
-        return list(map(numbers.__getitem__, self._codes()))
+        """From the catalogue's numbering: the number of each listed code, taken from a
+        table kept per scenario and game (all at once by an ``itemgetter``: about 10 ns a
+        number, against 20 through ``map`` and a lookup)."""
+        cat = self.catalogue
+        codes = self._listed_codes
+        if len(codes) != len(legal) or (legal and cat.action[codes[0]] is not legal[0]):
+            codes = self._codes()  # listed another way
+        numbers = cat.numbers(self.game, self.scenario.id)
+        if len(codes) > 1:
+            return list(itemgetter(*codes)(numbers))
+        return [numbers[c] for c in codes]
 
     def explain_illegal(self, action: Action) -> str:
         try:
@@ -315,18 +330,47 @@ class BloodyState(BloodyCore):
         return seen.build_view(self, player)
 
     def observation(self, player: str) -> Observation:
-        kept = self._observed
-        if kept is None:
-            kept = self._observed = seen.KeptObservation.for_state(self)
-        elif kept.shared:  # with a clone: copied before it changes
+        kept, journal = self._observed, self._journal
+        if kept is None or journal is None or kept.shared or player != "US":
+            return self._kept(player).view.copy()
+        try:  # the common case, without a call more
+            kept.update(self, journal)
+        except BaseException:
+            self._observed = self._journal = None  # half-updated: built again next time
+            raise
+        return kept.view.copy()
+
+    def observation_into(self, player: str, out: Observation) -> None:
+        """The kept observation copied straight into ``out`` (OpenSpiel's observer)."""
+        out[...] = self._kept(player).view
+
+    def _kept(self, player: str) -> observed.KeptObservation:
+        """The kept observation, brought up to date from the journal (made, with an
+        empty journal, at the first call after a change behind the procedures' back)."""
+        if player != "US":
+            observed.check_player(player)
+        kept, journal = self._observed, self._journal
+        if kept is None or journal is None:
+            kept = observed.KeptObservation.for_state(self, self._dealt and not self.actions)
+            self._observed, self._journal = kept, Journal()
+            return kept
+        if kept.shared:  # with a clone: copied before it changes
             kept = self._observed = kept.copy()
-        return kept.observe(self, player)
+        try:
+            kept.update(self, journal)
+        except BaseException:
+            self._observed = self._journal = None  # half-updated: built again next time
+            raise
+        return kept
 
     def _drop_caches(self) -> None:
-        super()._drop_caches()
+        super()._drop_caches()  # the journal too
         self._observed = None
+        self._dealt = False
 
     def _copy(self) -> BloodyState:
+        """The structural copy; the kept observation shared until either state observes
+        (each has its own copy of the journal)."""
         twin = super()._copy()
         assert isinstance(twin, BloodyState)
         kept = self._observed

@@ -1,12 +1,14 @@
 """Bloody Omaha's kept observation (issue 15): the observation a state keeps from call
 to call, rewriting only what changed, always equals the one built from the fields
-from scratch (``view.observation_from_scratch``): at every decision of random and
-heuristic games, observed at every step or only now and then, after a clone, a
-restored snapshot and ``edit()``, and even when a field is changed behind the
-state's back (the kept observation compares the fields themselves)."""
+from scratch (``observation.observation_from_scratch``): at every decision of random
+and heuristic games, observed at every step or only now and then, after a clone, a
+restored snapshot, unpickling and ``edit()``. It is brought up to date from the
+journal the procedures write (what they changed), so these tests are what catches a
+change the journal misses."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
@@ -14,8 +16,8 @@ import pytest
 from bloody_helpers import GAME, cell, new, staged, unit
 
 from omaha.bloody.core import ASIDE, BOX, DEAD
+from omaha.bloody.observation import observation_from_scratch
 from omaha.bloody.state import BloodyState
-from omaha.bloody.view import observation_from_scratch
 
 SCENARIOS = GAME.scenarios()
 
@@ -111,6 +113,28 @@ def test_clones_share_nothing_they_can_see() -> None:
     same(st)
 
 
+def test_each_state_keeps_its_own_changes_after_a_clone() -> None:
+    """A state and its clone both move on before either observes again: whichever
+    observes first, each then sees its own moves and none of the other's."""
+    for first_twin in (True, False):
+        st = new(9)
+        bot = GAME.bots["heuristic"](seed=9)
+        other = GAME.bots["random"](seed=10)
+        for _ in range(4):
+            st.apply(bot.choose(st))
+        st.observation("US")
+        for k in range(6):
+            if st.is_terminal():
+                break
+            twin = st.clone(seed=k)
+            assert isinstance(twin, BloodyState)
+            for state, player in ((st, bot), (twin, other), (st, bot), (twin, other)):
+                if not state.is_terminal():
+                    state.apply(player.choose(state))
+            for state in (twin, st) if first_twin else (st, twin):
+                same(state)
+
+
 def test_a_restored_snapshot_observes_as_its_original() -> None:
     for st, bot, _ in bot_games(SCENARIOS[0], range(40, 43)):
         k = 0
@@ -120,6 +144,26 @@ def test_a_restored_snapshot_observes_as_its_original() -> None:
                 assert isinstance(back, BloodyState)
                 np.testing.assert_array_equal(back.observation("US"), st.observation("US"))
                 same(back)
+            k += 1
+            st.apply(bot.choose(st))
+
+
+def test_an_unpickled_state_observes_as_its_original() -> None:
+    """OpenSpiel pickles states: the copy builds its kept observation again, then keeps
+    it up to date as the game goes on."""
+    for st, bot, _ in bot_games(SCENARIOS[0], range(44, 46)):
+        k = 0
+        while not st.is_terminal():
+            st.observation("US")
+            if k % 9 == 4:
+                back = pickle.loads(pickle.dumps(st))
+                assert isinstance(back, BloodyState)
+                np.testing.assert_array_equal(back.observation("US"), st.observation("US"))
+                for _ in range(3):
+                    if back.is_terminal():
+                        break
+                    back.apply(bot.choose(back))
+                    same(back)
             k += 1
             st.apply(bot.choose(st))
 
@@ -163,18 +207,22 @@ def test_edit_is_seen_whatever_it_changes() -> None:
         assert not np.array_equal(before, after)  # each change shows
 
 
-def test_fields_changed_behind_the_states_back_still_show() -> None:
-    """The kept observation reads the fields themselves: a unit moved or a token taken
-    away without ``edit()`` (so no cache is told) still shows at the next call."""
+def test_fields_changed_in_edit_show_at_once() -> None:
+    """The kept observation learns of a change from the procedures (the journal): a
+    change made by hand goes inside ``edit()``, which drops it, and the next call sees
+    the position whole (a token taken away, a unit sent back to the box, a side flipped)."""
     st = new(4)
     same(st)
     sp = next(c for c in st.scen.strongpoints if st.tokens.get(c))
-    st.tokens[sp] = []
+    with st.edit():
+        st.tokens[sp] = []
     same(st)
     u = next(u for u, w in enumerate(st.where) if w >= 0)
-    st.where[u] = BOX
+    with st.edit():
+        st.where[u] = BOX
     same(st)
-    st.disrupted[u] = True
+    with st.edit():
+        st.disrupted[u] = True
     same(st)
 
 

@@ -80,7 +80,7 @@ def spend(st: BloodyCore) -> None:
 
 def release(st: BloodyCore, u: int, cell: int) -> None:
     """5.3.f: a reinforcement leaves the box for an entry square C19-C27."""
-    st.where[u] = cell
+    st.set_where(u, cell)
     st.aim[u] = st.scen.column[cell]
     st.released += 1
     st.note("bloody.release", "5.3.f", player="US", unit=st.uid(u), square=st.label(cell))

@@ -23,8 +23,7 @@ register_templates(
 
 def start_attack(st: BloodyCore, target: int, square: int) -> None:
     """5.3.b, 8.4.a: the units of ``square`` attack the square ``target``."""
-    st.attack_target = target
-    st.attack_squares = [square]
+    st.set_attack(target, [square])
     st.note(
         "bloody.attack.start",
         "8.4.a",
@@ -36,7 +35,7 @@ def start_attack(st: BloodyCore, target: int, square: int) -> None:
 
 def add_square(st: BloodyCore, square: int) -> None:
     """8.4.a: the units of another adjacent square join the attack."""
-    st.attack_squares.append(square)
+    st.set_attack(st.attack_target, [*st.attack_squares, square])
     st.note(
         "bloody.attack.add",
         "8.4.a",
@@ -92,8 +91,7 @@ def resolve_attack(st: BloodyCore) -> None:
         result=result,
     )
     first = st.attack_squares[0]
-    st.attack_target = -1
-    st.attack_squares = []
+    st.set_attack(-1, [])
     if result == rules.FAILURE:
         for u in units:
             hit(st, u, "8.4.d", "the attack failed")

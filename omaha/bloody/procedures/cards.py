@@ -84,6 +84,7 @@ def play(st: BloodyCore, card: str, option: int, target: int | None) -> None:
     opt = spec.options[option - 1]
     st.hand.remove(card)
     st.deck.discard(card)
+    st.cards_changed()
     st.note(
         "bloody.card",
         "9.2",

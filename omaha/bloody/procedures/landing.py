@@ -71,7 +71,7 @@ def drift_rolls(st: BloodyCore) -> list[int]:
     for u in st.at_sea():
         start = st.where[u]
         ahead = forward[start]
-        st.where[u] = ahead
+        st.set_where(u, ahead)
         moves.append(f"{scen.units[u].id} {labels[start]}->{labels[ahead]}")
         if ahead not in channel:
             arriving.append(u)
@@ -89,7 +89,7 @@ def drift_unit(st: BloodyCore, u: int, squares: int, why: str) -> None:
             eliminate(st, u, "6.2.b", f"{why}: drifted off the map")
             return
         cell = nxt
-    st.where[u] = cell
+    st.set_where(u, cell)
 
 
 def land(st: BloodyCore, arriving: list[int]) -> None:

@@ -70,7 +70,7 @@ def _resolve(st: BloodyCore, u: int, to: int, k: int, face: str) -> None:
     elif face == STUG:
         own = st.tanks_of(u)
         if own:
-            st.tanks[own[0]] = [LOST, -1]
+            st.set_tank(own[0], LOST, -1)
             st.note(
                 "bloody.tank.lost",
                 "8.1.e",

@@ -51,6 +51,7 @@ def place_tokens_and_deal(st: BloodyCore) -> None:
         f"{len(st.where) - at_sea} in the Reinforcements box",
     )
     st.offered = sorted(st.deck.draw(st.dice) for _ in range(3))
+    st.cards_changed()
     st.note(
         "bloody.setup",
         "4.5",
@@ -65,6 +66,7 @@ def return_card(st: BloodyCore, card: str) -> None:
     st.deck.return_to_pile(card)
     st.hand = sorted(st.offered)
     st.offered = []
+    st.cards_changed()
     st.note(
         "bloody.setup",
         "4.5",

@@ -20,7 +20,7 @@ def pass_tank(st: BloodyCore, t: int, cell: int, exclude: int) -> None:
     """A tank its unit cannot take along stays in its square with the strongest other
     unit there, or waits there for the next unit (8.3; reading in READINGS.md)."""
     others = [v for v in st.units_at(cell) if v != exclude]
-    st.tanks[t] = [cell, st.strongest(others) if others else -1]
+    st.set_tank(t, cell, st.strongest(others) if others else -1)
     note = f" with {st.uid(st.tanks[t][1])}" if others else ", waiting for a unit"
     st.note(
         "bloody.tank.pass",
@@ -42,7 +42,7 @@ def follow(st: BloodyCore, u: int, old: int, to: int) -> None:
     """A unit moved from ``old`` to ``to``: its tanks follow where a tank may go (8.3)."""
     for t in st.tanks_of(u):
         if st.tank_may_step(old, to):
-            st.tanks[t][0] = to
+            st.set_tank(t, to, u)
         else:
             pass_tank(st, t, old, exclude=u)
 
@@ -53,7 +53,7 @@ def attach_waiting(st: BloodyCore, cell: int) -> None:
         if w == cell and unit < 0:
             here = st.units_at(cell)
             if here:
-                st.tanks[t][1] = st.strongest(here)
+                st.set_tank(t, w, st.strongest(here))
                 st.note(
                     "bloody.tank.attach",
                     "8.3",
@@ -74,7 +74,7 @@ def bring_tank_ashore(st: BloodyCore, cell: int, rule: str, why: str) -> bool:
     with_tanks = {unit for w, unit in st.tanks if w >= 0}
     free = [v for v in here if v not in with_tanks] or here
     u = st.strongest(free)
-    st.tanks[t] = [cell, u]
+    st.set_tank(t, cell, u)
     st.note(
         "bloody.tank.ashore",
         rule,
@@ -91,7 +91,7 @@ def move_tank(st: BloodyCore, t: int, unit: str) -> None:
     """5.3.e, 8.3: a Tank token moves along cleared squares to another unit."""
     u = st.scen.unit_index[unit]
     start = st.tanks[t][0]
-    st.tanks[t] = [st.where[u], u]
+    st.set_tank(t, st.where[u], u)
     st.note(
         "bloody.tank.move",
         "5.3.e, 8.3",

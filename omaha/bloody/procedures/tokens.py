@@ -64,7 +64,7 @@ def make_gap(st: BloodyCore, cell: int, rule: str, why: str) -> bool:
     """Flip a Beach Obstacle to its Gap side (8.5.b, cards, events): 1 VP (2.3.a)."""
     if st.scen.kind[cell] != BEACH or st.gap[cell]:
         return False
-    st.gap[cell] = True
+    st.set_gap(cell)
     st.gaps_made += 1
     st.note(
         "bloody.gap",

@@ -28,6 +28,7 @@ def draw_phase(st: BloodyCore) -> None:
     if len(st.deck) or st.deck.discards:
         drawn = st.deck.draw(st.dice)
         st.hand = sorted([*st.hand, drawn])
+        st.cards_changed()
         card = st.card_name(drawn)
     top = st.scen.track_max
     st.init_rating = min(top, st.init_rating + 1)

@@ -27,7 +27,7 @@ def disrupt(st: BloodyCore, u: int, rule: str, why: str) -> None:
     """Flip a unit to its disrupted (reduced) side; a disrupted unit stays so."""
     if st.disrupted[u]:
         return
-    st.disrupted[u] = True
+    st.set_disrupted(u, True)
     st.note(
         "bloody.hit",
         rule,
@@ -51,8 +51,8 @@ def eliminate(st: BloodyCore, u: int, rule: str, why: str) -> None:
         result="is eliminated",
         why=why,
     )
-    st.where[u] = DEAD
-    st.disrupted[u] = False
+    st.set_where(u, DEAD)
+    st.set_disrupted(u, False)
     st.eliminated.append(u)
     if cell >= 0:
         leave_tanks(st, u, cell)
@@ -61,14 +61,14 @@ def eliminate(st: BloodyCore, u: int, rule: str, why: str) -> None:
 def rally(st: BloodyCore, u: int, rule: str, why: str) -> None:
     """Flip a disrupted unit back to its full-strength side (5.3.d, cards, events)."""
     if st.disrupted[u]:
-        st.disrupted[u] = False
+        st.set_disrupted(u, False)
         st.note("bloody.rally", rule, player="US", unit=st.uid(u), why=why)
 
 
 def relocate(st: BloodyCore, u: int, to: int) -> None:
     """Put a unit in ``to``; its tanks follow when they may (8.3), waiting tanks join it."""
     old = st.where[u]
-    st.where[u] = to
+    st.set_where(u, to)
     if old >= 0:
         follow(st, u, old, to)
     attach_waiting(st, to)
