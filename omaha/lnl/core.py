@@ -53,11 +53,39 @@ _MISSING = object()
 
 
 class Kept(Protocol):
-    """What a view keeps up to date from the fields between calls (the observation's
-    board, :mod:`omaha.lnl.view`): it checks the fields itself each time it is used,
-    so it is never stale; a clone takes its own copy."""
+    """The observation's counters' part kept between calls
+    (:class:`omaha.lnl.observation.KeptBoard`), as the core sees it: a clone shares
+    it (``shared``) until one of the two brings it up to date, on a copy of its own."""
+
+    shared: bool
 
     def copy(self) -> Kept: ...
+
+
+class Journal:
+    """What changed, since the observation kept on the state (``kept``) was last
+    brought up to date, in what the observation shows: the units whose hex, steps,
+    markers, landing turn or due turn may have changed, the hexes whose control may
+    have, whether a card was drawn. The core's mutators write it, only while an
+    observation is kept (the core's ``journal`` is None otherwise: a state nobody
+    observes pays one test a change)."""
+
+    __slots__ = ("cells", "deck", "kept", "units")
+
+    def __init__(self, kept: Kept) -> None:
+        self.kept = kept
+        self.units: set[int] = set()
+        self.cells: set[int] = set()
+        self.deck = False
+
+    def copy(self) -> Journal:
+        """A clone's journal: the same entries, the kept part shared until changed."""
+        self.kept.shared = True
+        twin = Journal(self.kept)
+        twin.units = set(self.units)
+        twin.cells = set(self.cells)
+        twin.deck = self.deck
+        return twin
 
 
 def other(side: str) -> str:
@@ -217,9 +245,10 @@ class LnlCore(State[LnlScenario]):
     #: Fire groups by everything they depend on (a pure function's results, valid in
     #: any position, so kept across changes and shared with clones).
     groups_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]]
-    #: The observation's board as last built, with the fields it was built from
-    #: (kept by :func:`omaha.lnl.view.observation`, which compares them each call).
-    kept_board: Kept | None
+    #: While an observation is kept between calls (:mod:`omaha.lnl.observation`):
+    #: what changed since in what it shows, written by the mutators below (and the
+    #: kept part itself); None while nobody observes.
+    journal: Journal | None
 
     # -- set-up of the fields ------------------------------------------------
     def init_fields(self) -> None:
@@ -268,12 +297,25 @@ class LnlCore(State[LnlScenario]):
         self.steps_lost = {"US": 0, "German": 0}
         self.memo = {}
         self.groups_cache = {}
-        self.kept_board = None
+        self.journal = None
 
-    def _drop_caches(self) -> None:
+    def forget_queries(self) -> None:
         """Forget the cached queries of the position (``memo``); the one place they
         are dropped, after any change of the fields they read."""
         self.memo = {}
+
+    def _drop_caches(self) -> None:
+        """After fields changed behind the mutators' back (``edit()``): the cached
+        queries, and the observation kept with its journal (built again at next use)."""
+        self.forget_queries()
+        self.journal = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (OpenSpiel pickles states) without the kept observation: it is built
+        again on first use."""
+        fields = self.__dict__.copy()
+        fields["journal"] = None
+        return fields
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
         """The result of a pure query of this position (a procedure's or a bot's),
@@ -323,7 +365,8 @@ class LnlCore(State[LnlScenario]):
         twin.strike = None if self.strike is None else self.strike.copy()
         twin.steps_lost = dict(self.steps_lost)
         twin.memo = dict(self.memo)
-        twin.kept_board = None if self.kept_board is None else self.kept_board.copy()
+        # the kept observation shared until one of the two changes it (copy on write)
+        twin.journal = None if self.journal is None else self.journal.copy()
         return twin
 
     # -- the decision in progress ------------------------------------------------
@@ -459,10 +502,13 @@ class LnlCore(State[LnlScenario]):
                     return True
         return False
 
-    # -- placing and removing ----------------------------------------------------
+    # -- placing, removing and marking --------------------------------------------
+    # Every change of what the observation shows of a unit (its hex, steps, markers,
+    # landing turn, due turn) or of a hex's control goes through these mutators, which
+    # note it in the journal while an observation is kept (``journal`` is not None).
     def put(self, u: int, cell: int) -> None:
         """Put a unit in a hex (arrival, step, retreat, advance) and take control of it."""
-        self._drop_caches()
+        self.forget_queries()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -478,10 +524,14 @@ class LnlCore(State[LnlScenario]):
         self.control[cell] = unit.side
         if unit.side == "US" and self.ashore[u] < 0 and self.T.terrain[cell] != "part_ocean":
             self.ashore[u] = self.steps[u]
+        journal = self.journal
+        if journal is not None:
+            journal.units.add(u)
+            journal.cells.add(cell)
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
-        self._drop_caches()
+        self.forget_queries()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -495,13 +545,17 @@ class LnlCore(State[LnlScenario]):
             self.group.units.remove(u)
         if self.opp is not None and u in self.opp.movers:
             self.opp.movers.remove(u)
+        if self.journal is not None:
+            self.journal.units.add(u)
 
     def lose_step(self, u: int, rule: str, why: str) -> None:
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
         if self.loc[u] < 0:
             return
-        self._drop_caches()
+        self.forget_queries()
         self.steps[u] -= 1
+        if self.journal is not None:
+            self.journal.units.add(u)
         self.steps_lost[self.u(u).side] += 1
         if self.steps[u] <= 0:
             self.steps[u] = 0
@@ -515,18 +569,76 @@ class LnlCore(State[LnlScenario]):
             return
         self.steps_lost[self.u(u).side] += self.steps[u]
         self.steps[u] = 0
-        self.take(u)
+        self.take(u)  # notes the unit in the journal
         self.note("lnl.elim", rule, player=self.u(u).side, unit=self.uid(u), why=why)
 
     def disrupt(self, u: int, rule: str) -> None:
         """A Disrupted result: a marker, or a step for a unit already disrupted."""
         if self.loc[u] < 0:
             return
-        self._drop_caches()
+        self.forget_queries()
         if self.dis[u]:
             self.lose_step(u, rule, "disrupted again")
         else:
-            self.dis[u] = True
+            self.set_disrupted(u, True)
+
+    def set_disrupted(self, u: int, on: bool) -> None:
+        """Put a Disrupted marker on a unit (``on``: LnL Omaha: Fire Combat) or take it
+        off (LnL Omaha: Disruption Removal Phase)."""
+        self.dis[u] = on
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_fired(self, u: int, on: bool) -> None:
+        """Put a Fired marker on a unit (``on``) or take it off (LnL Omaha: Outline of Play)."""
+        self.fired[u] = on
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_moved(self, u: int) -> None:
+        """A unit has moved this movement phase (it may not move again)."""
+        self.moved[u] = True
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_assaulted(self, u: int) -> None:
+        """A unit took part in a close assault this phase (reading R26)."""
+        self.assaulted[u] = True
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def clear_moved(self) -> None:
+        """A movement phase begins: no unit has moved yet."""
+        moved, journal = self.moved, self.journal
+        for u, was in enumerate(moved):
+            if was:
+                moved[u] = False
+                if journal is not None:
+                    journal.units.add(u)
+
+    def clear_assaulted(self) -> None:
+        """A close assault phase begins: no unit has assaulted yet."""
+        assaulted, journal = self.assaulted, self.journal
+        for u, was in enumerate(assaulted):
+            if was:
+                assaulted[u] = False
+                if journal is not None:
+                    journal.units.add(u)
+
+    def set_placed(self, u: int, turn: int) -> None:
+        """A unit landed on game turn ``turn`` (LnL Omaha: Setting up the Game)."""
+        self.placed[u] = turn
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_due(self, u: int, turn: int | None) -> None:
+        """A reinforcement is due on game turn ``turn`` (None: no longer due)."""
+        if turn is None:
+            self.due.pop(u, None)
+        else:
+            self.due[u] = turn
+        if self.journal is not None:
+            self.journal.units.add(u)
 
     def exits_open(self) -> list[str]:
         """The draw exits whose every hex the Americans control (reading R35)."""
@@ -557,6 +669,8 @@ class LnlCore(State[LnlScenario]):
         if self.scen.d6 and not event_draw:
             return self.dice.d6(), ""
         card = self.deck.draw(self.dice)
+        if self.journal is not None:
+            self.journal.deck = True
         return self.scen.all_cards[card].value, card
 
     # -- rule predicates ----------------------------------------------------------------

@@ -33,6 +33,7 @@ from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
+from omaha.lnl import observation as lnl_observation
 from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import (
     END_PHASE,
@@ -110,6 +111,7 @@ _PURE = (
     With,
 )
 
+
 PHASE_NAMES: dict[Stage, str] = {
     "setup": "set-up",
     "card": "action card",
@@ -137,7 +139,7 @@ class LnlState(LnlCore):
         for f in self.scen.forces:
             if f.when == "turn":
                 for u in f.units:
-                    self.due[u] = f.turn
+                    self.set_due(u, f.turn)
         self.place_queue = [u for _, u in self.scen.setup_order]
         self.place_mode = "setup"
         self.proceed()
@@ -174,7 +176,10 @@ class LnlState(LnlCore):
     # The agent surface (issue 15; READINGS.md, "Agents")
     # ------------------------------------------------------------------------
     def observation(self, player: str) -> Observation:
-        return lnl_view.observation(self, player)
+        return lnl_observation.observation(self, player)
+
+    def observation_into(self, player: str, out: Observation) -> None:
+        lnl_observation.observation_into(self, player, out)
 
     def returns(self) -> dict[str, float]:
         """Graded by the victory level (LnL Omaha: Winning): a significant US victory
@@ -215,7 +220,7 @@ class LnlState(LnlCore):
             return None
         return PENDING[self.decision()](self)
 
-    def current_player(self) -> str | None:
+    def _player_to_move(self) -> str | None:
         """``pending.player`` without its prompt (agents ask at every step)."""
         return None if self.result is not None else self.decider()
 
@@ -286,7 +291,7 @@ class LnlState(LnlCore):
     def _apply(self, action: Action) -> None:
         APPLY[self.decision()](self, action)
         if not isinstance(action, _PURE):
-            self._drop_caches()
+            self.forget_queries()
         self.proceed()
 
     # ------------------------------------------------------------------------
@@ -300,13 +305,13 @@ class LnlState(LnlCore):
                 if placement.place_hexes(self, u):
                     return
                 placement.cannot_place(self)
-                self._drop_caches()
+                self.forget_queries()
                 continue
             if self.busy():
                 return
             if AUTOMATIC[self.stage](self):
                 return
-            self._drop_caches()  # the sequence moved on: cached queries may be stale
+            self.forget_queries()  # the sequence moved on: cached queries may be stale
 
     def start_turn(self, n: int) -> None:
         self.turn = n
@@ -423,14 +428,12 @@ def _start_fire(st: LnlState) -> None:
 
 
 def _start_move(st: LnlState) -> None:
-    for u in range(len(st.moved)):
-        st.moved[u] = False
+    st.clear_moved()
     st.entered_by = {}
 
 
 def _start_assault(st: LnlState) -> None:
-    for u in range(len(st.assaulted)):
-        st.assaulted[u] = False
+    st.clear_assaulted()
 
 
 STAGE_START: dict[Stage, Callable[[LnlState], None]] = {

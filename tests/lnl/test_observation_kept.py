@@ -14,8 +14,8 @@ import pytest
 
 from omaha.lnl import GAME
 from omaha.lnl.core import ELIM, OFF
+from omaha.lnl.observation import fresh_observation
 from omaha.lnl.state import LnlState
-from omaha.lnl.view import fresh_observation
 
 SCENARIOS = GAME.scenarios()
 

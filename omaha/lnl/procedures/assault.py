@@ -222,7 +222,7 @@ def resolve_assault(core: LnlCore, a: Attack) -> None:
     )
     core.attack = None
     for x in a.firers:
-        core.assaulted[x] = True
+        core.set_assaulted(x)
     dside = core.scen.units[defenders[0]].side
     if res == "DR":
         for x in defenders:

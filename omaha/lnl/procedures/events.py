@@ -51,7 +51,7 @@ def at916(core: LnlCore) -> None:
         return
     core.events_done.add("at916")
     for u in units:
-        core.due[u] = core.turn
+        core.set_due(u, core.turn)
     _say(core, f"{', '.join(core.ids(units))} enter in this turn's German movement phase")
 
 
@@ -95,7 +95,7 @@ def early2916(core: LnlCore) -> None:
         return
     core.events_done.add("early2916")
     for u in units:
-        core.due[u] = max(core.turn, core.due[u] - 2)
+        core.set_due(u, max(core.turn, core.due[u] - 2))
     _say(core, f"{', '.join(core.ids(units))} now enter on turn {core.due[units[0]]}")
 
 
@@ -106,7 +106,7 @@ def lost_paratroops(core: LnlCore) -> None:
         _say(core, "no effect (no German reinforcements still to come)")
         return
     for u in units:
-        core.due[u] += 1
+        core.set_due(u, core.due[u] + 1)
     _say(
         core,
         f"German reserves chase paratroopers: {', '.join(core.ids(units))} now enter on "

@@ -592,7 +592,7 @@ def resolve_fire(core: LnlCore, a: Attack) -> None:
     res = rules.frt_result(value, col)
     targets = targets_in(core, a.side, a.target, a.kind, movers)
     for f in a.firers:
-        core.fired[f] = True
+        core.set_fired(f, True)
         if a.mode == "fire":
             core.fired_at.add((core.loc[f], a.target, a.kind))
     if a.ngfs:
@@ -641,6 +641,6 @@ def stop_hit_movers(core: LnlCore, hit: list[int]) -> None:
     for x in hit:
         if x in g.units:
             g.units.remove(x)
-            core.moved[x] = True
+            core.set_moved(x)
     if not g.units:
         core.group = None
