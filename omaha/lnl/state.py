@@ -25,10 +25,12 @@ pending decision offers (:data:`OPTIONS`), who carries out an action
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import repeat
 from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action, sort_key
+from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
@@ -110,6 +112,40 @@ _PURE = (
     Move,
     With,
 )
+
+
+class ActionNumbers:
+    """A scenario's action numbers, by the listed action objects themselves.
+
+    The legal actions are interned (:mod:`omaha.lnl.actions`): the same object each
+    time, so its number is found by its ``id`` (a C-level dict hit, no hashing of
+    the action in Python). Each object numbered is held here, so its ``id`` is never
+    another object's; at most :attr:`LIMIT` are, then the catalogue starts again.
+    """
+
+    LIMIT = 100_000
+
+    def __init__(self, space: ActionSpace) -> None:
+        self.space = space
+        self.by_id: dict[int, int] = {}
+        self.held: list[Action] = []
+
+    def codes(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of ``legal``, in their order (what encoding each gives)."""
+        got = list(map(self.by_id.get, map(id, legal), repeat(-1)))
+        if -1 in got:
+            for i, action in enumerate(legal):
+                if got[i] < 0:
+                    got[i] = self._remember(action)
+        return got
+
+    def _remember(self, action: Action) -> int:
+        if len(self.held) >= self.LIMIT:
+            self.by_id.clear()
+            self.held.clear()
+        code = self.by_id[id(action)] = self.space.encode(action)
+        self.held.append(action)
+        return code
 
 
 PHASE_NAMES: dict[Stage, str] = {
@@ -226,6 +262,14 @@ class LnlState(LnlCore):
 
     def _legal_actions(self) -> Iterable[Action]:
         return OPTIONS[self.decision()](self)
+
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """The listed actions' numbers, from the scenario's catalogue (:class:`ActionNumbers`)."""
+        numbers = self.scen.derived.get("action numbers")
+        if numbers is None:
+            space = self.game.action_space(self.scenario.id)
+            numbers = self.scen.derived["action numbers"] = ActionNumbers(space)
+        return numbers.codes(legal)
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
         """Placements come in notation order already (up to 200 a decision at the
