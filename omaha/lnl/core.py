@@ -65,17 +65,18 @@ class Kept(Protocol):
 class Journal:
     """What changed, since the observation kept on the state (``kept``) was last
     brought up to date, in what the observation shows: the units whose hex, steps,
-    markers, landing turn or due turn may have changed, the hexes whose control may
-    have, whether a card was drawn. The core's mutators write it, only while an
-    observation is kept (the core's ``journal`` is None otherwise: a state nobody
-    observes pays one test a change)."""
+    markers or landing turn may have changed, the victory hexes whose control may
+    have, the reinforcements whose due turn may have, whether a card was drawn. The core's
+    mutators write it, only while an observation is kept (the core's ``journal`` is
+    None otherwise: a state nobody observes pays one test a change)."""
 
-    __slots__ = ("cells", "deck", "kept", "units")
+    __slots__ = ("cells", "deck", "due", "kept", "units")
 
     def __init__(self, kept: Kept) -> None:
         self.kept = kept
         self.units: set[int] = set()
         self.cells: set[int] = set()
+        self.due: set[int] = set()
         self.deck = False
 
     def copy(self) -> Journal:
@@ -84,6 +85,7 @@ class Journal:
         twin = Journal(self.kept)
         twin.units = set(self.units)
         twin.cells = set(self.cells)
+        twin.due = set(self.due)
         twin.deck = self.deck
         return twin
 
@@ -527,7 +529,8 @@ class LnlCore(State[LnlScenario]):
         journal = self.journal
         if journal is not None:
             journal.units.add(u)
-            journal.cells.add(cell)
+            if self.T.is_victory[cell]:
+                journal.cells.add(cell)
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
@@ -638,7 +641,7 @@ class LnlCore(State[LnlScenario]):
         else:
             self.due[u] = turn
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.due.add(u)
 
     def exits_open(self) -> list[str]:
         """The draw exits whose every hex the Americans control (reading R35)."""

@@ -263,23 +263,23 @@ def fresh_observation(core: LnlCore, player: str) -> Observation:
 
 def _brought_up_to_date(core: LnlCore) -> KeptBoard:
     """The kept board, with what the journal names redone and the position's tracks
-    rewritten if they changed (built and kept, with a journal, when the state keeps
-    none)."""
+    rewritten where they changed (built and kept, with a journal, when the state
+    keeps none)."""
     journal = core.journal
     if journal is None:
         built = KeptBoard.build(core, observation_plan(core.scen))
         core.journal = Journal(built)
         return built
-    kept = journal.kept
-    assert isinstance(kept, KeptBoard)
+    kept: KeptBoard = journal.kept  # type: ignore[assignment]  # only this module keeps one
     bonus = core.bonus
-    position = (
+    position = (  # what _position_part shows, but the cards left (journal.deck)
         core.turn, core.side, core.stage, core.ngfs_left, core.cancels,
         bonus["US"], bonus["German"],
     )  # fmt: skip
     if (
         journal.units
         or journal.cells
+        or journal.due
         or journal.deck
         or position != kept.position
         or core.perms != kept.perms
@@ -355,15 +355,20 @@ def _position_part(core: LnlCore, plan: ObservationPlan, obs: memoryview) -> Non
 
 def _decision_part(core: LnlCore, plan: ObservationPlan, obs: memoryview, player: str) -> None:
     """Whose observation it is, and the decision in progress: what it is about, on
-    the board and in the tracks (written on the board at each call)."""
-    obs[plan.at_observer] = player == "US"
+    the board and in the tracks (written at each call, on a board where all of these
+    numbers are 0: only the others are written)."""
+    if player == "US":
+        obs[plan.at_observer] = 1
     if core.result is not None:
         return
     decision = core.decision()
     obs[plan.decision_at[decision]] = 1
-    obs[plan.at_to_move] = core.current_player() == "US"
-    if decision == "phase":  # no task under way: nothing else to show
+    if decision == "phase":  # the phasing player's own, no task under way
+        if core.side == "US":
+            obs[plan.at_to_move] = 1
         return
+    if core.current_player() == "US":
+        obs[plan.at_to_move] = 1
     loc = core.loc
     selected = plan.selected_at
     a = core.attack
@@ -374,9 +379,14 @@ def _decision_part(core: LnlCore, plan: ObservationPlan, obs: memoryview, player
         for x in a.firers:
             obs[firers + loc[x]] += 1
             obs[selected + x] = 1
-        obs[plan.at_attack_ngfs] = a.ngfs
-        obs[plan.at_attack_bonus] = a.bonus
-        obs[plan.at_attack_hard] = 1 if a.kind == "hard" else -1 if a.kind == "soft" else 0
+        if a.ngfs:
+            obs[plan.at_attack_ngfs] = a.ngfs
+        if a.bonus:
+            obs[plan.at_attack_bonus] = 1
+        if a.kind == "hard":
+            obs[plan.at_attack_hard] = 1
+        elif a.kind == "soft":
+            obs[plan.at_attack_hard] = -1
     if core.opp is not None:
         obs[plan.p_opportunity + core.opp.cell] = 1
     g = core.group
@@ -411,108 +421,150 @@ def _decision_part(core: LnlCore, plan: ObservationPlan, obs: memoryview, player
 # ----------------------------------------------------------------------------
 # The board kept between calls
 # ----------------------------------------------------------------------------
+#: A unit as the board shows it: hex, steps, disrupted, fired, moved, assaulted, and
+#: the turn it landed (the core's per-unit fields, in the rows of :func:`_units_part`).
+Shown = tuple[int, int, bool, bool, bool, bool, int]
+#: The position as its tracks show it: turn, phasing side, stage, NGFS packets left,
+#: attacks cancelled, +6 HE cards (US, German); the cards left and the permissions
+#: are followed apart (the journal notes a card drawn; permissions are compared).
+Position = tuple[int, str, str, int, int, bool, bool]
+
+
 @attrs.define(eq=False)
 class KeptBoard:
     """The board and the position's tracks (:func:`_units_part`, :func:`_position_part`)
-    as last brought up to date, with copies of what they show: the per-unit fields,
-    the reinforcements due, the position.
+    as last brought up to date, with what they show of each unit and of the position.
 
-    :meth:`update` redoes the units and hexes the core's journal names (for each
-    unit, what differs from the copies: out of its old hex and into the new one, a
-    count, a track), moves the landed-this-turn counts when a new game turn begins,
-    and rewrites the position's tracks when they changed. A clone shares it
-    (``shared``) until one of the two changes it: that one takes its own copy first.
+    :meth:`update` redoes the units, hexes and reinforcements the core's journal
+    names (for a unit, what differs from what is shown: out of its old hex and into
+    the new one, or the counts that changed, and its tracks), moves the
+    landed-this-turn counts when a new game turn begins, and rewrites the position's
+    tracks that changed. A clone shares it (``shared``) until one of the two changes
+    it: that one takes its own copy first.
     """
 
     plan: ObservationPlan
     board: Observation
     cells: memoryview  #: ``board.data``: plain float stores
-    #: Copies of the per-unit fields, in the rows of :func:`_units_part`: hex, steps,
-    #: disrupted, fired, moved, assaulted, placed (markers as 0 or 1).
-    fields: tuple[list[int], ...]
-    due: dict[int, int]
+    #: Each unit as shown (its core fields when last redone).
+    units: list[Shown]
     #: The game turn the landed-this-turn counts are for.
     turn: int
-    #: What the position's tracks show (see :func:`_brought_up_to_date`), and the
-    #: German movement permissions.
-    position: tuple[object, ...]
+    #: The position as shown (see :func:`_brought_up_to_date`), and the German
+    #: movement permissions.
+    position: Position
     perms: set[str]
     shared: bool = False
 
     @classmethod
     def build(cls, core: LnlCore, plan: ObservationPlan) -> KeptBoard:
         board = _units_part(core, plan)
-        kept = cls(
-            plan, board, board.data, _copy_fields(core), dict(core.due), core.turn, (), set()
-        )
-        kept.new_position(core, kept.position_of(core))
-        return kept
-
-    @staticmethod
-    def position_of(core: LnlCore) -> tuple[object, ...]:
+        mv = board.data
+        _position_part(core, plan, mv)
         bonus = core.bonus
-        return (
+        position = (
             core.turn, core.side, core.stage, core.ngfs_left, core.cancels,
             bonus["US"], bonus["German"],
         )  # fmt: skip
+        units = list(
+            zip(
+                core.loc, core.steps, core.dis, core.fired, core.moved, core.assaulted,
+                core.placed, strict=True,
+            )
+        )  # fmt: skip
+        return cls(plan, board, mv, units, core.turn, position, set(core.perms))
 
     def copy(self) -> KeptBoard:
         board = self.board.copy()
-        fields = tuple(row[:] for row in self.fields)
         return KeptBoard(
-            self.plan, board, board.data, fields, dict(self.due), self.turn, self.position,
+            self.plan, board, board.data, self.units[:], self.turn, self.position,
             set(self.perms),
         )  # fmt: skip
 
-    def update(self, core: LnlCore, journal: Journal, position: tuple[object, ...]) -> None:
+    def update(self, core: LnlCore, journal: Journal, position: Position) -> None:
         """Bring the board up to the core's fields, as the journal names what changed
         (and empty the journal); ``position`` is what the position's tracks show now."""
+        cells, plan = self.cells, self.plan
         if core.turn != self.turn:
             self._new_turn(core.turn)
         if journal.units:
             self._redo_units(core, journal.units)
             journal.units.clear()
-        if journal.cells:
-            self._redo_control(core, journal.cells)
+        if journal.cells:  # victory hexes: their control, and the hexes the US holds
+            at, control = plan.p_control, core.control
+            for c in journal.cells:
+                now = _control_value(control[c])
+                was = cells[at + c]
+                if now != was:
+                    cells[at + c] = now
+                    cells[plan.at_held] += (now == 1) - (was == 1)
             journal.cells.clear()
-        if journal.deck or position != self.position or core.perms != self.perms:
-            self.new_position(core, position)
+        if journal.due:
+            at, due = plan.unit_tracks + 6 * len(self.units), core.due
+            for u in journal.due:
+                cells[at + u] = due.get(u, 0)
+            journal.due.clear()
+        if position != self.position:
+            self._new_position(position)
+        if journal.deck:
+            cells[plan.at_deck_left] = len(core.deck)
             journal.deck = False
+        if core.perms != self.perms:
+            cells[plan.at_perm_all] = "all" in core.perms
+            cells[plan.at_perm_armor] = "armor" in core.perms
+            self.perms = set(core.perms)
 
-    def new_position(self, core: LnlCore, position: tuple[object, ...]) -> None:
-        _position_part(core, self.plan, self.cells)
+    def _new_position(self, position: Position) -> None:
+        """Rewrite the position's tracks that differ from what is shown."""
+        plan, cells = self.plan, self.cells
+        turn, side, stage, ngfs_left, cancels, us_bonus, german_bonus = position
+        was = self.position
+        if turn != was[0]:
+            cells[plan.at_turn] = turn
+        if side != was[1]:
+            cells[plan.at_phasing] = side == "US"
+        if stage != was[2]:
+            cells[plan.stage_at[was[2]]] = 0
+            cells[plan.stage_at[stage]] = 1
+        if ngfs_left != was[3]:
+            cells[plan.at_ngfs_left] = ngfs_left
+        if cancels != was[4]:
+            cells[plan.at_cancels] = cancels
+        if us_bonus != was[5]:
+            cells[plan.at_us_bonus] = us_bonus
+        if german_bonus != was[6]:
+            cells[plan.at_german_bonus] = german_bonus
         self.position = position
-        self.perms = set(core.perms)
 
     def _new_turn(self, turn: int) -> None:
         """Move the landed-this-turn counts (the kept units) to game turn ``turn``."""
         cells, columns = self.cells, self.plan.unit_columns
-        loc, placed = self.fields[0], self.fields[6]
         before = self.turn
-        for u, where in enumerate(loc):
+        for u, shown in enumerate(self.units):
+            where, placed = shown[0], shown[6]
             if where >= 0:
-                delta = _landed(placed[u], turn) - _landed(placed[u], before)
+                delta = _landed(placed, turn) - _landed(placed, before)
                 if delta:
                     cells[columns[u][7] + where] += delta
         self.turn = turn
 
-    def _redo_units(self, core: LnlCore, units: set[int]) -> None:
-        """Redo each of ``units``: what it counts in its hex's planes and its tracks
+    def _redo_units(self, core: LnlCore, changed: set[int]) -> None:
+        """Redo each of ``changed``: what it counts in its hex's planes and its tracks
         (the order does not matter: each unit's counts are small whole numbers)."""
-        cells, columns, turn = self.cells, self.plan.unit_columns, self.turn
-        k = len(columns)
+        cells, columns, turn, units = self.cells, self.plan.unit_columns, self.turn, self.units
+        k = len(units)
         tracks = self.plan.unit_tracks
-        o_loc, o_steps, o_dis, o_fired, o_moved, o_assaulted, o_placed = self.fields
-        for u in units:
-            was, where = o_loc[u], core.loc[u]
-            s0, s1 = o_steps[u], core.steps[u]
-            d0, d1 = o_dis[u], int(core.dis[u])
-            f0, f1 = o_fired[u], int(core.fired[u])
-            m0, m1 = o_moved[u], int(core.moved[u])
-            a0, a1 = o_assaulted[u], int(core.assaulted[u])
-            p0, p1 = o_placed[u], core.placed[u]
-            l0 = int(p0 == turn and turn > 0)  # landed this turn
-            l1 = int(p1 == turn and turn > 0)
+        for u in changed:
+            now = (
+                core.loc[u], core.steps[u], core.dis[u], core.fired[u], core.moved[u],
+                core.assaulted[u], core.placed[u],
+            )  # fmt: skip
+            shown = units[u]
+            if now == shown:
+                continue
+            units[u] = now
+            was, s0, d0, f0, m0, a0, p0 = shown
+            where, s1, d1, f1, m1, a1, p1 = now
             col = columns[u]
             if was != where:  # all its counts out of the old hex, into the new one
                 if was >= 0:
@@ -527,7 +579,7 @@ class KeptBoard:
                         cells[col[5] + was] -= 1
                     if a0:
                         cells[col[6] + was] -= 1
-                    if l0:
+                    if p0 == turn and turn > 0:
                         cells[col[7] + was] -= 1
                 if where >= 0:
                     cells[col[0] + where] += 1
@@ -541,10 +593,9 @@ class KeptBoard:
                         cells[col[5] + where] += 1
                     if a1:
                         cells[col[6] + where] += 1
-                    if l1:
+                    if p1 == turn and turn > 0:
                         cells[col[7] + where] += 1
                 cells[tracks + u] = where + 1
-                o_loc[u] = where
             elif where >= 0:  # the counts that changed, in the hex it stays in
                 if s0 != s1:
                     cells[col[2] + where] += s1 - s0
@@ -556,43 +607,16 @@ class KeptBoard:
                     cells[col[5] + where] += m1 - m0
                 if a0 != a1:
                     cells[col[6] + where] += a1 - a0
-                if l0 != l1:
-                    cells[col[7] + where] += l1 - l0
+                if p0 != p1:
+                    cells[col[7] + where] += _landed(p1, turn) - _landed(p0, turn)
             if s0 != s1:
-                cells[tracks + k + u] = o_steps[u] = s1
+                cells[tracks + k + u] = s1
             if d0 != d1:
-                cells[tracks + 2 * k + u] = o_dis[u] = d1
+                cells[tracks + 2 * k + u] = d1
             if f0 != f1:
-                cells[tracks + 3 * k + u] = o_fired[u] = f1
+                cells[tracks + 3 * k + u] = f1
             if m0 != m1:
-                cells[tracks + 4 * k + u] = o_moved[u] = m1
-            o_assaulted[u] = a1
-            o_placed[u] = p1
-            due = core.due.get(u, 0)
-            if due != self.due.get(u, 0):
-                cells[tracks + 6 * k + u] = due
-                self.due[u] = due
-
-    def _redo_control(self, core: LnlCore, changed: set[int]) -> None:
-        """Redo the control plane on the victory hexes among ``changed``, and the
-        victory hexes the US holds."""
-        plan, cells, control = self.plan, self.cells, core.control
-        is_victory, at = plan.is_victory, plan.p_control
-        for c in changed:
-            if is_victory[c]:
-                now = _control_value(control[c])
-                was = cells[at + c]
-                if now != was:
-                    cells[at + c] = now
-                    cells[plan.at_held] += (now == 1) - (was == 1)
-
-
-def _copy_fields(core: LnlCore) -> tuple[list[int], ...]:
-    """Copies of the per-unit fields the board shows (markers as 0 or 1)."""
-    return (
-        core.loc[:], core.steps[:], [int(x) for x in core.dis], [int(x) for x in core.fired],
-        [int(x) for x in core.moved], [int(x) for x in core.assaulted], core.placed[:],
-    )  # fmt: skip
+                cells[tracks + 4 * k + u] = m1
 
 
 def _landed(placed: int, turn: int) -> int:

@@ -25,14 +25,12 @@ pending decision offers (:data:`OPTIONS`), who carries out an action
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import repeat
 from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import register_templates
-from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
 from omaha.lnl import observation as lnl_observation
@@ -132,12 +130,11 @@ class ActionNumbers:
 
     def codes(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of ``legal``, in their order (what encoding each gives)."""
-        got = list(map(self.by_id.get, map(id, legal), repeat(-1)))
-        if -1 in got:
-            for i, action in enumerate(legal):
-                if got[i] < 0:
-                    got[i] = self._remember(action)
-        return got
+        by_id = self.by_id
+        try:
+            return [by_id[id(a)] for a in legal]
+        except KeyError:
+            return [by_id[id(a)] if id(a) in by_id else self._remember(a) for a in legal]
 
     def _remember(self, action: Action) -> int:
         if len(self.held) >= self.LIMIT:
@@ -211,11 +208,10 @@ class LnlState(LnlCore):
     # ------------------------------------------------------------------------
     # The agent surface (issue 15; READINGS.md, "Agents")
     # ------------------------------------------------------------------------
-    def observation(self, player: str) -> Observation:
-        return lnl_observation.observation(self, player)
-
-    def observation_into(self, player: str, out: Observation) -> None:
-        lnl_observation.observation_into(self, player, out)
+    # what the player sees, as numbers: the module's functions are the methods (one
+    # call less at every step of an agent's loop)
+    observation = lnl_observation.observation
+    observation_into = lnl_observation.observation_into
 
     def returns(self) -> dict[str, float]:
         """Graded by the victory level (LnL Omaha: Winning): a significant US victory
