@@ -392,10 +392,13 @@ class LnlCore(State[LnlScenario]):
             return "place"
         return "phase"
 
-    def decider(self) -> str:
+    def _player_to_move(self) -> str | None:
         """The player who carries out the pending decision (``pending.player``, without
-        working out its prompt): the side owning the first task in progress, in the
+        working out its prompt; the kernel's ``current_player`` asks it once a decision):
+        None once the game is over; the side owning the first task in progress, in the
         order of :meth:`decision`; the player placing; else the phasing player."""
+        if self.result is not None:
+            return None
         if self.loss is not None:
             return self.loss.side
         if self.retreat is not None:

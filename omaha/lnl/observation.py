@@ -565,50 +565,52 @@ class KeptBoard:
             units[u] = now
             was, s0, d0, f0, m0, a0, p0 = shown
             where, s1, d1, f1, m1, a1, p1 = now
-            col = columns[u]
+            # the planes it counts in: counters, kind, steps, disrupted, fired, moved,
+            # assaulted, landed this turn
+            pc, pk, ps, pd, pf, pm, pa, pl = columns[u]
             if was != where:  # all its counts out of the old hex, into the new one
                 if was >= 0:
-                    cells[col[0] + was] -= 1
-                    cells[col[1] + was] -= 1
-                    cells[col[2] + was] -= s0
+                    cells[pc + was] -= 1
+                    cells[pk + was] -= 1
+                    cells[ps + was] -= s0
                     if d0:
-                        cells[col[3] + was] -= 1
+                        cells[pd + was] -= 1
                     if f0:
-                        cells[col[4] + was] -= 1
+                        cells[pf + was] -= 1
                     if m0:
-                        cells[col[5] + was] -= 1
+                        cells[pm + was] -= 1
                     if a0:
-                        cells[col[6] + was] -= 1
+                        cells[pa + was] -= 1
                     if p0 == turn and turn > 0:
-                        cells[col[7] + was] -= 1
+                        cells[pl + was] -= 1
                 if where >= 0:
-                    cells[col[0] + where] += 1
-                    cells[col[1] + where] += 1
-                    cells[col[2] + where] += s1
+                    cells[pc + where] += 1
+                    cells[pk + where] += 1
+                    cells[ps + where] += s1
                     if d1:
-                        cells[col[3] + where] += 1
+                        cells[pd + where] += 1
                     if f1:
-                        cells[col[4] + where] += 1
+                        cells[pf + where] += 1
                     if m1:
-                        cells[col[5] + where] += 1
+                        cells[pm + where] += 1
                     if a1:
-                        cells[col[6] + where] += 1
+                        cells[pa + where] += 1
                     if p1 == turn and turn > 0:
-                        cells[col[7] + where] += 1
+                        cells[pl + where] += 1
                 cells[tracks + u] = where + 1
             elif where >= 0:  # the counts that changed, in the hex it stays in
                 if s0 != s1:
-                    cells[col[2] + where] += s1 - s0
+                    cells[ps + where] += s1 - s0
                 if d0 != d1:
-                    cells[col[3] + where] += d1 - d0
+                    cells[pd + where] += d1 - d0
                 if f0 != f1:
-                    cells[col[4] + where] += f1 - f0
+                    cells[pf + where] += f1 - f0
                 if m0 != m1:
-                    cells[col[5] + where] += m1 - m0
+                    cells[pm + where] += m1 - m0
                 if a0 != a1:
-                    cells[col[6] + where] += a1 - a0
+                    cells[pa + where] += a1 - a0
                 if p0 != p1:
-                    cells[col[7] + where] += _landed(p1, turn) - _landed(p0, turn)
+                    cells[pl + where] += _landed(p1, turn) - _landed(p0, turn)
             if s0 != s1:
                 cells[tracks + k + u] = s1
             if d0 != d1:

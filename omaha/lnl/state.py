@@ -252,10 +252,6 @@ class LnlState(LnlCore):
             return None
         return PENDING[self.decision()](self)
 
-    def _player_to_move(self) -> str | None:
-        """``pending.player`` without its prompt (agents ask at every step)."""
-        return None if self.result is not None else self.decider()
-
     def _legal_actions(self) -> Iterable[Action]:
         return OPTIONS[self.decision()](self)
 
