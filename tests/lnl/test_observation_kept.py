@@ -1,10 +1,12 @@
 """The observation kept between calls (issue 15's speed) equals the one built from
-nothing (``view.fresh_observation``) at every decision of random and heuristic
-games of every shipped scenario, after a clone, a snapshot restore and ``edit()``;
+nothing (``observation.fresh_observation``) at every decision of random and heuristic
+games of every shipped scenario, after a clone, a snapshot restore, unpickling, a
+whole set-up played as one plan and ``edit()``;
 ``current_player`` is the pending decision's player."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -138,6 +140,30 @@ def test_edited_positions_are_observed_as_they_are() -> None:
         st.dis[:] = [False] * len(st.dis)
     assert_kept_equals_fresh(st, "many")
     assert all(c in (OFF, ELIM) for c in st.loc)
+
+
+def test_a_pickled_state_observes_what_its_original_does() -> None:
+    """OpenSpiel pickles states: the copy leaves the kept observation behind and
+    builds it again; both go on exact."""
+    st = new("beach", 10)
+    play_checking(st, "random", 10, limit=200)
+    back = pickle.loads(pickle.dumps(st))
+    assert isinstance(back, LnlState)
+    assert_kept_equals_fresh(back, "unpickled")
+    play_checking(back, "random", 11, limit=100)
+    play_checking(st, "random", 12, limit=100)
+
+
+def test_a_whole_set_up_played_as_one_plan_is_observed_as_it_is() -> None:
+    st = new("beach", 11)
+    assert_kept_equals_fresh(st, "set-up")
+    for _ in range(2):  # the German set-up, then the American landing (if listed)
+        plans = st.plans()
+        if not plans:
+            break
+        st.apply(next(iter(plans.values())))
+        assert_kept_equals_fresh(st, "after a deploy")
+    play_checking(st, "random", 11, limit=100)
 
 
 def test_a_returned_observation_is_the_callers_to_change() -> None:
