@@ -53,9 +53,9 @@ _MISSING = object()
 
 
 class Kept(Protocol):
-    """The observation's counters' part kept between calls
-    (:class:`omaha.lnl.observation.KeptBoard`), as the core sees it: a clone shares
-    it (``shared``) until one of the two brings it up to date, on a copy of its own."""
+    """The observation kept between calls (:class:`omaha.lnl.observation.KeptBoard`),
+    as the core sees it: a clone shares it (``shared``) until one of the two brings
+    it up to date, on a copy of its own."""
 
     shared: bool
 
@@ -66,9 +66,11 @@ class Journal:
     """What changed, since the observation kept on the state (``kept``) was last
     brought up to date, in what the observation shows: the units whose hex, steps,
     markers or landing turn may have changed, the victory hexes whose control may
-    have, the reinforcements whose due turn may have, whether a card was drawn. The core's
-    mutators write it, only while an observation is kept (the core's ``journal`` is
-    None otherwise: a state nobody observes pays one test a change)."""
+    have, the reinforcements whose due turn may have, whether a card was drawn.
+
+    The core's mutators write it, only while an observation is kept (the core's
+    ``journal`` is None otherwise: a state nobody observes pays one test a change).
+    """
 
     __slots__ = ("cells", "deck", "due", "kept", "units")
 

@@ -118,7 +118,9 @@ class ActionNumbers:
     The legal actions are interned (:mod:`omaha.lnl.actions`): the same object each
     time, so its number is found by its ``id`` (a C-level dict hit, no hashing of
     the action in Python). Each object numbered is held here, so its ``id`` is never
-    another object's; at most :attr:`LIMIT` are, then the catalogue starts again.
+    another object's; at most :attr:`LIMIT` are, then the catalogue starts again. It
+    lives with the scenario (``derived``), so it is pickled with a state: ids mean
+    nothing in another process, so it is pickled empty.
     """
 
     LIMIT = 100_000
@@ -127,6 +129,14 @@ class ActionNumbers:
         self.space = space
         self.by_id: dict[int, int] = {}
         self.held: list[Action] = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"space": self.space}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.space = state["space"]
+        self.by_id = {}
+        self.held = []
 
     def codes(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of ``legal``, in their order (what encoding each gives)."""
