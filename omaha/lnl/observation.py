@@ -271,11 +271,7 @@ def _brought_up_to_date(core: LnlCore) -> KeptBoard:
         core.journal = Journal(built)
         return built
     kept: KeptBoard = journal.kept  # type: ignore[assignment]  # only this module keeps one
-    bonus = core.bonus
-    position = (  # what _position_part shows, but the cards left (journal.deck)
-        core.turn, core.side, core.stage, core.ngfs_left, core.cancels,
-        bonus["US"], bonus["German"],
-    )  # fmt: skip
+    position = _position(core)
     if (
         journal.units
         or journal.cells
@@ -328,6 +324,16 @@ def _units_part(core: LnlCore, plan: ObservationPlan) -> Observation:
         obs[due + u] = turn
     obs[plan.at_held] = len(core.held())
     return obs
+
+
+def _position(core: LnlCore) -> Position:
+    """The position as :func:`_position_part` shows it, but the cards left (the journal
+    notes a card drawn) and the German movement permissions (compared apart)."""
+    bonus = core.bonus
+    return (
+        core.turn, core.side, core.stage, core.ngfs_left, core.cancels,
+        bonus["US"], bonus["German"],
+    )  # fmt: skip
 
 
 def _control_value(side: str) -> int:
@@ -461,18 +467,13 @@ class KeptBoard:
         board = _units_part(core, plan)
         mv = board.data
         _position_part(core, plan, mv)
-        bonus = core.bonus
-        position = (
-            core.turn, core.side, core.stage, core.ngfs_left, core.cancels,
-            bonus["US"], bonus["German"],
-        )  # fmt: skip
         units = list(
             zip(
                 core.loc, core.steps, core.dis, core.fired, core.moved, core.assaulted,
                 core.placed, strict=True,
             )
         )  # fmt: skip
-        return cls(plan, board, mv, units, core.turn, position, set(core.perms))
+        return cls(plan, board, mv, units, core.turn, _position(core), set(core.perms))
 
     def copy(self) -> KeptBoard:
         board = self.board.copy()
