@@ -66,20 +66,22 @@ class Journal:
     """What changed, since the observation kept on the state (``kept``) was last
     brought up to date, in what the observation shows: the units whose hex, steps,
     markers or landing turn may have changed, the victory hexes whose control may
-    have, the reinforcements whose due turn may have, whether a card was drawn.
+    have, the reinforcements whose due turn may have, and whether the position's
+    tracks may have (game turn, player turn, stage, NGFS packets, attacks cancelled,
+    +6 HE cards, movement permissions, cards left).
 
     The core's mutators write it, only while an observation is kept (the core's
     ``journal`` is None otherwise: a state nobody observes pays one test a change).
     """
 
-    __slots__ = ("cells", "deck", "due", "kept", "units")
+    __slots__ = ("cells", "due", "kept", "position", "units")
 
     def __init__(self, kept: Kept) -> None:
         self.kept = kept
         self.units: set[int] = set()
         self.cells: set[int] = set()
         self.due: set[int] = set()
-        self.deck = False
+        self.position = False
 
     def copy(self) -> Journal:
         """A clone's journal: the same entries, the kept part shared until changed."""
@@ -88,7 +90,7 @@ class Journal:
         twin.units = set(self.units)
         twin.cells = set(self.cells)
         twin.due = set(self.due)
-        twin.deck = self.deck
+        twin.position = self.position
         return twin
 
 
@@ -648,6 +650,50 @@ class LnlCore(State[LnlScenario]):
         if self.journal is not None:
             self.journal.due.add(u)
 
+    # -- the position -------------------------------------------------------------
+    # What the observation's position tracks show (the game turn, the player turn, the
+    # stage, NGFS packets left, attacks cancelled, +6 HE cards, German movement
+    # permissions, cards left) changes through these mutators, or in the sequence of
+    # play next to a call of set_stage or position_changed, which note the whole
+    # position in the journal.
+    def position_changed(self) -> None:
+        """Note in the journal (if an observation is kept) that the position changed."""
+        if self.journal is not None:
+            self.journal.position = True
+
+    def set_stage(self, stage: Stage) -> None:
+        """The sequence of play moves on to ``stage`` (LnL Omaha: Outline of Play)."""
+        self.stage = stage
+        if self.journal is not None:
+            self.journal.position = True
+
+    def count_cancel(self) -> None:
+        """An attack or close assault put together was cancelled (reading R34)."""
+        self.cancels += 1
+        if self.journal is not None:
+            self.journal.position = True
+
+    def spend_support(self, side: str, ngfs: int, bonus: bool) -> None:
+        """An attack spent ``ngfs`` NGFS packets and, with ``bonus``, the side's +6 HE
+        card (LnL Omaha: Naval Gunfire Support)."""
+        self.ngfs_left -= ngfs
+        if bonus:
+            self.bonus[side] = False
+        if self.journal is not None:
+            self.journal.position = True
+
+    def grant_bonus(self, side: str) -> None:
+        """A card event gives ``side`` a +6 HE card until the end of the game turn."""
+        self.bonus[side] = True
+        if self.journal is not None:
+            self.journal.position = True
+
+    def permit(self, kind: str) -> None:
+        """A card event lets German units move this turn: ``all`` or ``armor``."""
+        self.perms.add(kind)
+        if self.journal is not None:
+            self.journal.position = True
+
     def exits_open(self) -> list[str]:
         """The draw exits whose every hex the Americans control (reading R35)."""
         return [
@@ -677,8 +723,7 @@ class LnlCore(State[LnlScenario]):
         if self.scen.d6 and not event_draw:
             return self.dice.d6(), ""
         card = self.deck.draw(self.dice)
-        if self.journal is not None:
-            self.journal.deck = True
+        self.position_changed()  # a card fewer left
         return self.scen.all_cards[card].value, card
 
     # -- rule predicates ----------------------------------------------------------------

@@ -10,15 +10,17 @@ hidden from both players and is not in the observation (only the cards left).
 Two builders give the same numbers:
 
 * :func:`fresh_observation` builds them from nothing (the reference);
-* :func:`observation` keeps the counters' part on the state between calls
-  (:class:`KeptBoard`) and redoes only what the core's journal
-  (:class:`~omaha.lnl.core.Journal`) names as changed since: the units whose hex,
-  steps or markers changed (their mutators note them), the hexes whose control
-  changed. Whatever changes fields behind the mutators' back (``edit()``, a
-  snapshot restore, unpickling) drops the kept part, built again at next use.
+* :func:`observation` keeps the board and the position's tracks on the state
+  between calls (:class:`KeptBoard`) and redoes only what the core's journal
+  (:class:`~omaha.lnl.core.Journal`) names as changed since, as the core's
+  mutators note it: the units whose hex, steps, markers or landing turn changed,
+  the victory hexes whose control changed, the reinforcements whose due turn
+  changed, and the position's tracks that changed when it notes the position
+  did. Whatever changes fields behind the mutators' back (``edit()``, a snapshot
+  restore, unpickling) drops the kept board, built again at next use.
 
-The position's tracks and the decision in progress are written at each call, to
-the copy handed out (a few numbers: cheaper than keeping them).
+The decision in progress (and whose observation it is) is written at each call,
+on the copy handed out.
 """
 
 from __future__ import annotations
@@ -271,19 +273,11 @@ def _brought_up_to_date(core: LnlCore) -> KeptBoard:
         core.journal = Journal(built)
         return built
     kept: KeptBoard = journal.kept  # type: ignore[assignment]  # only this module keeps one
-    position = _position(core)
-    if (
-        journal.units
-        or journal.cells
-        or journal.due
-        or journal.deck
-        or position != kept.position
-        or core.perms != kept.perms
-    ):
+    if journal.units or journal.cells or journal.due or journal.position:
         if kept.shared:  # a clone's too: this state takes its own copy first
             kept = kept.copy()
             journal.kept = kept
-        kept.update(core, journal, position)
+        kept.update(core, journal)
     return kept
 
 
@@ -327,8 +321,8 @@ def _units_part(core: LnlCore, plan: ObservationPlan) -> Observation:
 
 
 def _position(core: LnlCore) -> Position:
-    """The position as :func:`_position_part` shows it, but the cards left (the journal
-    notes a card drawn) and the German movement permissions (compared apart)."""
+    """The position as :func:`_position_part` shows it, but the cards left and the
+    German movement permissions (:class:`KeptBoard` follows these apart)."""
     bonus = core.bonus
     return (
         core.turn, core.side, core.stage, core.ngfs_left, core.cancels,
@@ -431,8 +425,8 @@ def _decision_part(core: LnlCore, plan: ObservationPlan, obs: memoryview, player
 #: the turn it landed (the core's per-unit fields, in the rows of :func:`_units_part`).
 Shown = tuple[int, int, bool, bool, bool, bool, int]
 #: The position as its tracks show it: turn, phasing side, stage, NGFS packets left,
-#: attacks cancelled, +6 HE cards (US, German); the cards left and the permissions
-#: are followed apart (the journal notes a card drawn; permissions are compared).
+#: attacks cancelled, +6 HE cards (US, German); with the cards left and the German
+#: movement permissions, rewritten when the journal notes the position changed.
 Position = tuple[int, str, str, int, int, bool, bool]
 
 
@@ -456,8 +450,7 @@ class KeptBoard:
     units: list[Shown]
     #: The game turn the landed-this-turn counts are for.
     turn: int
-    #: The position as shown (see :func:`_brought_up_to_date`), and the German
-    #: movement permissions.
+    #: The position as shown (:func:`_position`), and the German movement permissions.
     position: Position
     perms: set[str]
     shared: bool = False
@@ -482,9 +475,9 @@ class KeptBoard:
             set(self.perms),
         )  # fmt: skip
 
-    def update(self, core: LnlCore, journal: Journal, position: Position) -> None:
+    def update(self, core: LnlCore, journal: Journal) -> None:
         """Bring the board up to the core's fields, as the journal names what changed
-        (and empty the journal); ``position`` is what the position's tracks show now."""
+        (and empty the journal)."""
         cells, plan = self.cells, self.plan
         if core.turn != self.turn:
             self._new_turn(core.turn)
@@ -505,15 +498,16 @@ class KeptBoard:
             for u in journal.due:
                 cells[at + u] = due.get(u, 0)
             journal.due.clear()
-        if position != self.position:
-            self._new_position(position)
-        if journal.deck:
+        if journal.position:  # the tracks that differ from what is shown
+            position = _position(core)
+            if position != self.position:
+                self._new_position(position)
             cells[plan.at_deck_left] = len(core.deck)
-            journal.deck = False
-        if core.perms != self.perms:
-            cells[plan.at_perm_all] = "all" in core.perms
-            cells[plan.at_perm_armor] = "armor" in core.perms
-            self.perms = set(core.perms)
+            if core.perms != self.perms:
+                cells[plan.at_perm_all] = "all" in core.perms
+                cells[plan.at_perm_armor] = "armor" in core.perms
+                self.perms = set(core.perms)
+            journal.position = False
 
     def _new_position(self, position: Position) -> None:
         """Rewrite the position's tracks that differ from what is shown."""

@@ -363,13 +363,13 @@ class LnlState(LnlCore):
         self.turn = n
         self.side = "US"
         self.ngfs_left = self.scen.ngfs_packets
-        self.stage = "card"
+        self.set_stage("card")  # notes the whole position: turn, side, NGFS too
         self.note("lnl.turn", "LnL Omaha: Outline of Play", turn=n)
 
     def enter_stage(self, stage: Stage) -> None:
         """Begin ``stage``: what the rules do at its start (markers off, landings due)."""
-        self.stage = stage
         self.cancels = 0
+        self.set_stage(stage)  # notes the whole position: cancels too
         start = STAGE_START.get(stage)
         if start is not None:
             start(self)
@@ -383,7 +383,7 @@ class LnlState(LnlCore):
     def end_player_turn(self) -> None:
         if self.side == "US":
             self.side = "German"
-            self.stage = "rally"
+            self.set_stage("rally")  # notes the whole position: side too
             return
         # the game turn ends: the +6 HE cards and movement permissions lapse; the first
         # exit open at the end of a game turn is noted for the metrics (reading R35)
@@ -391,6 +391,7 @@ class LnlState(LnlCore):
             self.first_exit = self.turn
         self.bonus = {"US": False, "German": False}
         self.perms = set()
+        self.position_changed()
         if self.turn >= self.scen.turns:
             victory.finish(self)
             return
@@ -407,12 +408,12 @@ def _after_setup(st: LnlState) -> bool:
 
 def _draw_card(st: LnlState) -> bool:
     events.draw_event_card(st)
-    st.stage = "event"
+    st.set_stage("event")
     return False
 
 
 def _after_event(st: LnlState) -> bool:
-    st.stage = "rally"
+    st.set_stage("rally")
     return False
 
 

@@ -61,6 +61,13 @@ def test_random_games_observe_what_a_fresh_build_does(scenario: str, seed: int) 
     assert st.is_terminal()
 
 
+@pytest.mark.parametrize("scenario", ["beach+d6", "vierville+turn11"])
+def test_random_games_with_options_observe_what_a_fresh_build_does(scenario: str) -> None:
+    """With a d6 instead of cards (no card drawn when NGFS is spent), an eleventh turn."""
+    st = new(scenario, 4)
+    assert play_checking(st, "random", 4) > 100
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_heuristic_games_observe_what_a_fresh_build_does(scenario: str, seed: int) -> None:

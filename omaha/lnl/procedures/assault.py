@@ -188,7 +188,7 @@ def apply_assault_action(core: LnlCore, action: Action) -> None:
         a.firers.append(core.unit_index(action.unit))
     elif isinstance(action, Cancel):
         core.attack = None
-        core.cancels += 1
+        core.count_cancel()
     elif isinstance(action, Resolve):
         resolve_assault(core, a)
     else:  # pragma: no cover

@@ -56,23 +56,23 @@ def at916(core: LnlCore) -> None:
 
 
 def panzers(core: LnlCore) -> None:
-    core.perms.add("armor")
+    core.permit("armor")
     _say(core, "German armor may move this turn (solitaire)")
 
 
 def quick_reaction(core: LnlCore) -> None:
-    core.perms.add("all")
+    core.permit("all")
     _say(core, "German units may move this turn (solitaire)")
 
 
 def ger_plus6(core: LnlCore) -> None:
     """Reading R1 (READINGS.md): usable until the end of the game turn."""
-    core.bonus["German"] = True
+    core.grant_bonus("German")
     _say(core, "the Germans may add 6 HE to one attack before the end of this turn")
 
 
 def allies_plus6(core: LnlCore) -> None:
-    core.bonus["US"] = True
+    core.grant_bonus("US")
     _say(core, "the Americans may add 6 HE to one attack before the end of this turn")
 
 
