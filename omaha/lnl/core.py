@@ -723,7 +723,8 @@ class LnlCore(State[LnlScenario]):
         if self.scen.d6 and not event_draw:
             return self.dice.d6(), ""
         card = self.deck.draw(self.dice)
-        self.position_changed()  # a card fewer left
+        if self.journal is not None:  # a card fewer left
+            self.journal.position = True
         return self.scen.all_cards[card].value, card
 
     # -- rule predicates ----------------------------------------------------------------
@@ -743,7 +744,8 @@ class LnlCore(State[LnlScenario]):
         """On the map, no Fired or Disrupted marker, and not barred by its landing turn."""
         if self.loc[u] < 0 or self.fired[u] or self.dis[u]:
             return False
-        return not (self.placement_restricted(u) and not self.scen.units[u].armor_unit)
+        turn = self.turn  # placement_restricted(u), written out (asked tens of times a step)
+        return not (self.placed[u] == turn and turn > 0 and not self.scen.units[u].armor_unit)
 
     # -- labels ---------------------------------------------------------------------------
     def labels(self, cells: Iterable[int]) -> list[str]:
