@@ -53,11 +53,45 @@ _MISSING = object()
 
 
 class Kept(Protocol):
-    """What a view keeps up to date from the fields between calls (the observation's
-    board, :mod:`omaha.lnl.view`): it checks the fields itself each time it is used,
-    so it is never stale; a clone takes its own copy."""
+    """The observation kept between calls (:class:`omaha.lnl.observation.KeptBoard`),
+    as the core sees it: a clone shares it (``shared``) until one of the two brings
+    it up to date, on a copy of its own."""
+
+    shared: bool
 
     def copy(self) -> Kept: ...
+
+
+class Journal:
+    """What changed, since the observation kept on the state (``kept``) was last
+    brought up to date, in what the observation shows: the units whose hex, steps,
+    markers or landing turn may have changed, the victory hexes whose control may
+    have, the reinforcements whose due turn may have, and whether the position's
+    tracks may have (game turn, player turn, stage, NGFS packets, attacks cancelled,
+    +6 HE cards, movement permissions, cards left).
+
+    The core's mutators write it, only while an observation is kept (the core's
+    ``journal`` is None otherwise: a state nobody observes pays one test a change).
+    """
+
+    __slots__ = ("cells", "due", "kept", "position", "units")
+
+    def __init__(self, kept: Kept) -> None:
+        self.kept = kept
+        self.units: set[int] = set()
+        self.cells: set[int] = set()
+        self.due: set[int] = set()
+        self.position = False
+
+    def copy(self) -> Journal:
+        """A clone's journal: the same entries, the kept part shared until changed."""
+        self.kept.shared = True
+        twin = Journal(self.kept)
+        twin.units = set(self.units)
+        twin.cells = set(self.cells)
+        twin.due = set(self.due)
+        twin.position = self.position
+        return twin
 
 
 def other(side: str) -> str:
@@ -217,9 +251,10 @@ class LnlCore(State[LnlScenario]):
     #: Fire groups by everything they depend on (a pure function's results, valid in
     #: any position, so kept across changes and shared with clones).
     groups_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]]
-    #: The observation's board as last built, with the fields it was built from
-    #: (kept by :func:`omaha.lnl.view.observation`, which compares them each call).
-    kept_board: Kept | None
+    #: While an observation is kept between calls (:mod:`omaha.lnl.observation`):
+    #: what changed since in what it shows, written by the mutators below (and the
+    #: kept part itself); None while nobody observes.
+    journal: Journal | None
 
     # -- set-up of the fields ------------------------------------------------
     def init_fields(self) -> None:
@@ -268,12 +303,25 @@ class LnlCore(State[LnlScenario]):
         self.steps_lost = {"US": 0, "German": 0}
         self.memo = {}
         self.groups_cache = {}
-        self.kept_board = None
+        self.journal = None
 
-    def _drop_caches(self) -> None:
+    def forget_queries(self) -> None:
         """Forget the cached queries of the position (``memo``); the one place they
         are dropped, after any change of the fields they read."""
         self.memo = {}
+
+    def _drop_caches(self) -> None:
+        """After fields changed behind the mutators' back (``edit()``): the cached
+        queries, and the observation kept with its journal (built again at next use)."""
+        self.forget_queries()
+        self.journal = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (OpenSpiel pickles states) without the kept observation: it is built
+        again on first use."""
+        fields = self.__dict__.copy()
+        fields["journal"] = None
+        return fields
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
         """The result of a pure query of this position (a procedure's or a bot's),
@@ -323,7 +371,8 @@ class LnlCore(State[LnlScenario]):
         twin.strike = None if self.strike is None else self.strike.copy()
         twin.steps_lost = dict(self.steps_lost)
         twin.memo = dict(self.memo)
-        twin.kept_board = None if self.kept_board is None else self.kept_board.copy()
+        # the kept observation shared until one of the two changes it (copy on write)
+        twin.journal = None if self.journal is None else self.journal.copy()
         return twin
 
     # -- the decision in progress ------------------------------------------------
@@ -347,10 +396,13 @@ class LnlCore(State[LnlScenario]):
             return "place"
         return "phase"
 
-    def decider(self) -> str:
+    def _player_to_move(self) -> str | None:
         """The player who carries out the pending decision (``pending.player``, without
-        working out its prompt): the side owning the first task in progress, in the
+        working out its prompt; the kernel's ``current_player`` asks it once a decision):
+        None once the game is over; the side owning the first task in progress, in the
         order of :meth:`decision`; the player placing; else the phasing player."""
+        if self.result is not None:
+            return None
         if self.loss is not None:
             return self.loss.side
         if self.retreat is not None:
@@ -459,10 +511,13 @@ class LnlCore(State[LnlScenario]):
                     return True
         return False
 
-    # -- placing and removing ----------------------------------------------------
+    # -- placing, removing and marking --------------------------------------------
+    # Every change of what the observation shows of a unit (its hex, steps, markers,
+    # landing turn, due turn) or of a hex's control goes through these mutators, which
+    # note it in the journal while an observation is kept (``journal`` is not None).
     def put(self, u: int, cell: int) -> None:
         """Put a unit in a hex (arrival, step, retreat, advance) and take control of it."""
-        self._drop_caches()
+        self.forget_queries()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -478,10 +533,15 @@ class LnlCore(State[LnlScenario]):
         self.control[cell] = unit.side
         if unit.side == "US" and self.ashore[u] < 0 and self.T.terrain[cell] != "part_ocean":
             self.ashore[u] = self.steps[u]
+        journal = self.journal
+        if journal is not None:
+            journal.units.add(u)
+            if self.T.is_victory[cell]:
+                journal.cells.add(cell)
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
-        self._drop_caches()
+        self.forget_queries()
         old = self.loc[u]
         if old >= 0:
             here = self.occ[old]
@@ -495,13 +555,17 @@ class LnlCore(State[LnlScenario]):
             self.group.units.remove(u)
         if self.opp is not None and u in self.opp.movers:
             self.opp.movers.remove(u)
+        if self.journal is not None:
+            self.journal.units.add(u)
 
     def lose_step(self, u: int, rule: str, why: str) -> None:
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
         if self.loc[u] < 0:
             return
-        self._drop_caches()
+        self.forget_queries()
         self.steps[u] -= 1
+        if self.journal is not None:
+            self.journal.units.add(u)
         self.steps_lost[self.u(u).side] += 1
         if self.steps[u] <= 0:
             self.steps[u] = 0
@@ -515,18 +579,120 @@ class LnlCore(State[LnlScenario]):
             return
         self.steps_lost[self.u(u).side] += self.steps[u]
         self.steps[u] = 0
-        self.take(u)
+        self.take(u)  # notes the unit in the journal
         self.note("lnl.elim", rule, player=self.u(u).side, unit=self.uid(u), why=why)
 
     def disrupt(self, u: int, rule: str) -> None:
         """A Disrupted result: a marker, or a step for a unit already disrupted."""
         if self.loc[u] < 0:
             return
-        self._drop_caches()
+        self.forget_queries()
         if self.dis[u]:
             self.lose_step(u, rule, "disrupted again")
         else:
-            self.dis[u] = True
+            self.set_disrupted(u, True)
+
+    def set_disrupted(self, u: int, on: bool) -> None:
+        """Put a Disrupted marker on a unit (``on``: LnL Omaha: Fire Combat) or take it
+        off (LnL Omaha: Disruption Removal Phase)."""
+        self.dis[u] = on
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_fired(self, u: int, on: bool) -> None:
+        """Put a Fired marker on a unit (``on``) or take it off (LnL Omaha: Outline of Play)."""
+        self.fired[u] = on
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_moved(self, u: int) -> None:
+        """A unit has moved this movement phase (it may not move again)."""
+        self.moved[u] = True
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_assaulted(self, u: int) -> None:
+        """A unit took part in a close assault this phase (reading R26)."""
+        self.assaulted[u] = True
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def clear_moved(self) -> None:
+        """A movement phase begins: no unit has moved yet."""
+        moved, journal = self.moved, self.journal
+        for u, was in enumerate(moved):
+            if was:
+                moved[u] = False
+                if journal is not None:
+                    journal.units.add(u)
+
+    def clear_assaulted(self) -> None:
+        """A close assault phase begins: no unit has assaulted yet."""
+        assaulted, journal = self.assaulted, self.journal
+        for u, was in enumerate(assaulted):
+            if was:
+                assaulted[u] = False
+                if journal is not None:
+                    journal.units.add(u)
+
+    def set_placed(self, u: int, turn: int) -> None:
+        """A unit landed on game turn ``turn`` (LnL Omaha: Setting up the Game)."""
+        self.placed[u] = turn
+        if self.journal is not None:
+            self.journal.units.add(u)
+
+    def set_due(self, u: int, turn: int | None) -> None:
+        """A reinforcement is due on game turn ``turn`` (None: no longer due)."""
+        if turn is None:
+            self.due.pop(u, None)
+        else:
+            self.due[u] = turn
+        if self.journal is not None:
+            self.journal.due.add(u)
+
+    # -- the position -------------------------------------------------------------
+    # What the observation's position tracks show (the game turn, the player turn, the
+    # stage, NGFS packets left, attacks cancelled, +6 HE cards, German movement
+    # permissions, cards left) changes through these mutators, or in the sequence of
+    # play next to a call of set_stage or position_changed, which note the whole
+    # position in the journal.
+    def position_changed(self) -> None:
+        """Note in the journal (if an observation is kept) that the position changed."""
+        if self.journal is not None:
+            self.journal.position = True
+
+    def set_stage(self, stage: Stage) -> None:
+        """The sequence of play moves on to ``stage`` (LnL Omaha: Outline of Play)."""
+        self.stage = stage
+        if self.journal is not None:
+            self.journal.position = True
+
+    def count_cancel(self) -> None:
+        """An attack or close assault put together was cancelled (reading R34)."""
+        self.cancels += 1
+        if self.journal is not None:
+            self.journal.position = True
+
+    def spend_support(self, side: str, ngfs: int, bonus: bool) -> None:
+        """An attack spent ``ngfs`` NGFS packets and, with ``bonus``, the side's +6 HE
+        card (LnL Omaha: Naval Gunfire Support)."""
+        self.ngfs_left -= ngfs
+        if bonus:
+            self.bonus[side] = False
+        if self.journal is not None:
+            self.journal.position = True
+
+    def grant_bonus(self, side: str) -> None:
+        """A card event gives ``side`` a +6 HE card until the end of the game turn."""
+        self.bonus[side] = True
+        if self.journal is not None:
+            self.journal.position = True
+
+    def permit(self, kind: str) -> None:
+        """A card event lets German units move this turn: ``all`` or ``armor``."""
+        self.perms.add(kind)
+        if self.journal is not None:
+            self.journal.position = True
 
     def exits_open(self) -> list[str]:
         """The draw exits whose every hex the Americans control (reading R35)."""
@@ -557,6 +723,8 @@ class LnlCore(State[LnlScenario]):
         if self.scen.d6 and not event_draw:
             return self.dice.d6(), ""
         card = self.deck.draw(self.dice)
+        if self.journal is not None:  # a card fewer left
+            self.journal.position = True
         return self.scen.all_cards[card].value, card
 
     # -- rule predicates ----------------------------------------------------------------
@@ -576,7 +744,8 @@ class LnlCore(State[LnlScenario]):
         """On the map, no Fired or Disrupted marker, and not barred by its landing turn."""
         if self.loc[u] < 0 or self.fired[u] or self.dis[u]:
             return False
-        return not (self.placement_restricted(u) and not self.scen.units[u].armor_unit)
+        turn = self.turn  # placement_restricted(u), written out (asked tens of times a step)
+        return not (self.placed[u] == turn and turn > 0 and not self.scen.units[u].armor_unit)
 
     # -- labels ---------------------------------------------------------------------------
     def labels(self, cells: Iterable[int]) -> list[str]:

@@ -13,9 +13,9 @@ from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, State
 from omaha.lnl import bots
-from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import ACTIONS
 from omaha.lnl.core import MAX_CANCELS, SIDES
+from omaha.lnl.observation import observation_plan
 from omaha.lnl.procedures.fire import KINDS
 from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario, split_ref, validate_scenario
 from omaha.lnl.state import LnlState
@@ -117,7 +117,7 @@ class LnlGame(Game[LnlScenario]):
         return limits(self.load_scenario(scenario))
 
     def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
-        return lnl_view.observation_plan(self.load_scenario(scenario)).layout
+        return observation_plan(self.load_scenario(scenario)).layout
 
 
 def field_domains(scen: LnlScenario) -> dict[str, tuple[Any, ...]]:

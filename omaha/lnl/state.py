@@ -29,10 +29,11 @@ from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action, sort_key
+from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import register_templates
-from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
+from omaha.lnl import observation as lnl_observation
 from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import (
     END_PHASE,
@@ -110,6 +111,50 @@ _PURE = (
     With,
 )
 
+
+class ActionNumbers:
+    """A scenario's action numbers, by the listed action objects themselves.
+
+    The legal actions are interned (:mod:`omaha.lnl.actions`): the same object each
+    time, so its number is found by its ``id`` (a C-level dict hit, no hashing of
+    the action in Python). Each object numbered is held here, so its ``id`` is never
+    another object's; at most :attr:`LIMIT` are, then the catalogue starts again. It
+    lives with the scenario (``derived``), so it is pickled with a state: ids mean
+    nothing in another process, so it is pickled empty.
+    """
+
+    LIMIT = 100_000
+
+    def __init__(self, space: ActionSpace) -> None:
+        self.space = space
+        self.by_id: dict[int, int] = {}
+        self.held: list[Action] = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"space": self.space}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.space = state["space"]
+        self.by_id = {}
+        self.held = []
+
+    def codes(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of ``legal``, in their order (what encoding each gives)."""
+        by_id = self.by_id
+        try:
+            return [by_id[id(a)] for a in legal]
+        except KeyError:
+            return [by_id[id(a)] if id(a) in by_id else self._remember(a) for a in legal]
+
+    def _remember(self, action: Action) -> int:
+        if len(self.held) >= self.LIMIT:
+            self.by_id.clear()
+            self.held.clear()
+        code = self.by_id[id(action)] = self.space.encode(action)
+        self.held.append(action)
+        return code
+
+
 PHASE_NAMES: dict[Stage, str] = {
     "setup": "set-up",
     "card": "action card",
@@ -137,7 +182,7 @@ class LnlState(LnlCore):
         for f in self.scen.forces:
             if f.when == "turn":
                 for u in f.units:
-                    self.due[u] = f.turn
+                    self.set_due(u, f.turn)
         self.place_queue = [u for _, u in self.scen.setup_order]
         self.place_mode = "setup"
         self.proceed()
@@ -173,8 +218,10 @@ class LnlState(LnlCore):
     # ------------------------------------------------------------------------
     # The agent surface (issue 15; READINGS.md, "Agents")
     # ------------------------------------------------------------------------
-    def observation(self, player: str) -> Observation:
-        return lnl_view.observation(self, player)
+    # what the player sees, as numbers: the module's functions are the methods (one
+    # call less at every step of an agent's loop)
+    observation = lnl_observation.observation
+    observation_into = lnl_observation.observation_into
 
     def returns(self) -> dict[str, float]:
         """Graded by the victory level (LnL Omaha: Winning): a significant US victory
@@ -215,12 +262,16 @@ class LnlState(LnlCore):
             return None
         return PENDING[self.decision()](self)
 
-    def current_player(self) -> str | None:
-        """``pending.player`` without its prompt (agents ask at every step)."""
-        return None if self.result is not None else self.decider()
-
     def _legal_actions(self) -> Iterable[Action]:
         return OPTIONS[self.decision()](self)
+
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """The listed actions' numbers, from the scenario's catalogue (:class:`ActionNumbers`)."""
+        numbers = self.scen.derived.get("action numbers")
+        if numbers is None:
+            space = self.game.action_space(self.scenario.id)
+            numbers = self.scen.derived["action numbers"] = ActionNumbers(space)
+        return numbers.codes(legal)
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
         """Placements come in notation order already (up to 200 a decision at the
@@ -286,7 +337,7 @@ class LnlState(LnlCore):
     def _apply(self, action: Action) -> None:
         APPLY[self.decision()](self, action)
         if not isinstance(action, _PURE):
-            self._drop_caches()
+            self.forget_queries()
         self.proceed()
 
     # ------------------------------------------------------------------------
@@ -300,25 +351,25 @@ class LnlState(LnlCore):
                 if placement.place_hexes(self, u):
                     return
                 placement.cannot_place(self)
-                self._drop_caches()
+                self.forget_queries()
                 continue
             if self.busy():
                 return
             if AUTOMATIC[self.stage](self):
                 return
-            self._drop_caches()  # the sequence moved on: cached queries may be stale
+            self.forget_queries()  # the sequence moved on: cached queries may be stale
 
     def start_turn(self, n: int) -> None:
         self.turn = n
         self.side = "US"
         self.ngfs_left = self.scen.ngfs_packets
-        self.stage = "card"
+        self.set_stage("card")  # notes the whole position: turn, side, NGFS too
         self.note("lnl.turn", "LnL Omaha: Outline of Play", turn=n)
 
     def enter_stage(self, stage: Stage) -> None:
         """Begin ``stage``: what the rules do at its start (markers off, landings due)."""
-        self.stage = stage
         self.cancels = 0
+        self.set_stage(stage)  # notes the whole position: cancels too
         start = STAGE_START.get(stage)
         if start is not None:
             start(self)
@@ -332,7 +383,7 @@ class LnlState(LnlCore):
     def end_player_turn(self) -> None:
         if self.side == "US":
             self.side = "German"
-            self.stage = "rally"
+            self.set_stage("rally")  # notes the whole position: side too
             return
         # the game turn ends: the +6 HE cards and movement permissions lapse; the first
         # exit open at the end of a game turn is noted for the metrics (reading R35)
@@ -340,6 +391,7 @@ class LnlState(LnlCore):
             self.first_exit = self.turn
         self.bonus = {"US": False, "German": False}
         self.perms = set()
+        self.position_changed()
         if self.turn >= self.scen.turns:
             victory.finish(self)
             return
@@ -356,12 +408,12 @@ def _after_setup(st: LnlState) -> bool:
 
 def _draw_card(st: LnlState) -> bool:
     events.draw_event_card(st)
-    st.stage = "event"
+    st.set_stage("event")
     return False
 
 
 def _after_event(st: LnlState) -> bool:
-    st.stage = "rally"
+    st.set_stage("rally")
     return False
 
 
@@ -423,14 +475,12 @@ def _start_fire(st: LnlState) -> None:
 
 
 def _start_move(st: LnlState) -> None:
-    for u in range(len(st.moved)):
-        st.moved[u] = False
+    st.clear_moved()
     st.entered_by = {}
 
 
 def _start_assault(st: LnlState) -> None:
-    for u in range(len(st.assaulted)):
-        st.assaulted[u] = False
+    st.clear_assaulted()
 
 
 STAGE_START: dict[Stage, Callable[[LnlState], None]] = {

@@ -1,10 +1,12 @@
 """The observation kept between calls (issue 15's speed) equals the one built from
-nothing (``view.fresh_observation``) at every decision of random and heuristic
-games of every shipped scenario, after a clone, a snapshot restore and ``edit()``;
+nothing (``observation.fresh_observation``) at every decision of random and heuristic
+games of every shipped scenario, after a clone, a snapshot restore, unpickling, a
+whole set-up played as one plan and ``edit()``;
 ``current_player`` is the pending decision's player."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -14,8 +16,8 @@ import pytest
 
 from omaha.lnl import GAME
 from omaha.lnl.core import ELIM, OFF
+from omaha.lnl.observation import fresh_observation
 from omaha.lnl.state import LnlState
-from omaha.lnl.view import fresh_observation
 
 SCENARIOS = GAME.scenarios()
 
@@ -57,6 +59,13 @@ def test_random_games_observe_what_a_fresh_build_does(scenario: str, seed: int) 
     st = new(scenario, seed)
     assert play_checking(st, "random", seed) > 100
     assert st.is_terminal()
+
+
+@pytest.mark.parametrize("scenario", ["beach+d6", "vierville+turn11"])
+def test_random_games_with_options_observe_what_a_fresh_build_does(scenario: str) -> None:
+    """With a d6 instead of cards (no card drawn when NGFS is spent), an eleventh turn."""
+    st = new(scenario, 4)
+    assert play_checking(st, "random", 4) > 100
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -138,6 +147,30 @@ def test_edited_positions_are_observed_as_they_are() -> None:
         st.dis[:] = [False] * len(st.dis)
     assert_kept_equals_fresh(st, "many")
     assert all(c in (OFF, ELIM) for c in st.loc)
+
+
+def test_a_pickled_state_observes_what_its_original_does() -> None:
+    """OpenSpiel pickles states: the copy leaves the kept observation behind and
+    builds it again; both go on exact."""
+    st = new("beach", 10)
+    play_checking(st, "random", 10, limit=200)
+    back = pickle.loads(pickle.dumps(st))
+    assert isinstance(back, LnlState)
+    assert_kept_equals_fresh(back, "unpickled")
+    play_checking(back, "random", 11, limit=100)
+    play_checking(st, "random", 12, limit=100)
+
+
+def test_a_whole_set_up_played_as_one_plan_is_observed_as_it_is() -> None:
+    st = new("beach", 11)
+    assert_kept_equals_fresh(st, "set-up")
+    for _ in range(2):  # the German set-up, then the American landing (if listed)
+        plans = st.plans()
+        if not plans:
+            break
+        st.apply(next(iter(plans.values())))
+        assert_kept_equals_fresh(st, "after a deploy")
+    play_checking(st, "random", 11, limit=100)
 
 
 def test_a_returned_observation_is_the_callers_to_change() -> None:

@@ -120,6 +120,7 @@ class MapTables:
             and any(b.terrain[x] == "beach" for x in b.neighbours[c])
         )
         self.victory: tuple[int, ...] = tuple(sorted(victory))
+        self.is_victory: tuple[bool, ...] = tuple(c in self.victory for c in range(n))
         #: The draw exits by name (a hex's ``exit`` property), each its hexes in board order.
         exits: dict[str, list[int]] = {}
         for c in range(n):

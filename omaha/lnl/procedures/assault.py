@@ -188,7 +188,7 @@ def apply_assault_action(core: LnlCore, action: Action) -> None:
         a.firers.append(core.unit_index(action.unit))
     elif isinstance(action, Cancel):
         core.attack = None
-        core.cancels += 1
+        core.count_cancel()
     elif isinstance(action, Resolve):
         resolve_assault(core, a)
     else:  # pragma: no cover
@@ -222,7 +222,7 @@ def resolve_assault(core: LnlCore, a: Attack) -> None:
     )
     core.attack = None
     for x in a.firers:
-        core.assaulted[x] = True
+        core.set_assaulted(x)
     dside = core.scen.units[defenders[0]].side
     if res == "DR":
         for x in defenders:

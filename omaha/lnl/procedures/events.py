@@ -51,28 +51,28 @@ def at916(core: LnlCore) -> None:
         return
     core.events_done.add("at916")
     for u in units:
-        core.due[u] = core.turn
+        core.set_due(u, core.turn)
     _say(core, f"{', '.join(core.ids(units))} enter in this turn's German movement phase")
 
 
 def panzers(core: LnlCore) -> None:
-    core.perms.add("armor")
+    core.permit("armor")
     _say(core, "German armor may move this turn (solitaire)")
 
 
 def quick_reaction(core: LnlCore) -> None:
-    core.perms.add("all")
+    core.permit("all")
     _say(core, "German units may move this turn (solitaire)")
 
 
 def ger_plus6(core: LnlCore) -> None:
     """Reading R1 (READINGS.md): usable until the end of the game turn."""
-    core.bonus["German"] = True
+    core.grant_bonus("German")
     _say(core, "the Germans may add 6 HE to one attack before the end of this turn")
 
 
 def allies_plus6(core: LnlCore) -> None:
-    core.bonus["US"] = True
+    core.grant_bonus("US")
     _say(core, "the Americans may add 6 HE to one attack before the end of this turn")
 
 
@@ -95,7 +95,7 @@ def early2916(core: LnlCore) -> None:
         return
     core.events_done.add("early2916")
     for u in units:
-        core.due[u] = max(core.turn, core.due[u] - 2)
+        core.set_due(u, max(core.turn, core.due[u] - 2))
     _say(core, f"{', '.join(core.ids(units))} now enter on turn {core.due[units[0]]}")
 
 
@@ -106,7 +106,7 @@ def lost_paratroops(core: LnlCore) -> None:
         _say(core, "no effect (no German reinforcements still to come)")
         return
     for u in units:
-        core.due[u] += 1
+        core.set_due(u, core.due[u] + 1)
     _say(
         core,
         f"German reserves chase paratroopers: {', '.join(core.ids(units))} now enter on "

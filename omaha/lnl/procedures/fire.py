@@ -572,7 +572,7 @@ def apply_attack_action(core: LnlCore, action: Action) -> None:
         a.bonus = True
     elif isinstance(action, Cancel):
         core.attack = None
-        core.cancels += 1
+        core.count_cancel()
     elif isinstance(action, Resolve):
         resolve_fire(core, a)
     else:  # pragma: no cover - legality was checked
@@ -592,13 +592,11 @@ def resolve_fire(core: LnlCore, a: Attack) -> None:
     res = rules.frt_result(value, col)
     targets = targets_in(core, a.side, a.target, a.kind, movers)
     for f in a.firers:
-        core.fired[f] = True
+        core.set_fired(f, True)
         if a.mode == "fire":
             core.fired_at.add((core.loc[f], a.target, a.kind))
-    if a.ngfs:
-        core.ngfs_left -= a.ngfs
-    if a.bonus:
-        core.bonus[a.side] = False
+    if a.ngfs or a.bonus:
+        core.spend_support(a.side, a.ngfs, a.bonus)
     rule = {
         "fire": "LnL Omaha: Fire Combat",
         "opp": "LnL Omaha: Opportunity Fire",
@@ -641,6 +639,6 @@ def stop_hit_movers(core: LnlCore, hit: list[int]) -> None:
     for x in hit:
         if x in g.units:
             g.units.remove(x)
-            core.moved[x] = True
+            core.set_moved(x)
     if not g.units:
         core.group = None

@@ -48,7 +48,7 @@ def apply_fire_result(
     n = rules.loss_steps(res)
     for x in targets:
         if core.loc[x] >= 0:
-            core.dis[x] = True
+            core.set_disrupted(x, True)
     if targets:
         core.loss = LossTask(defs[targets[0]].side, list(targets), n, {})
         settle_losses(core)

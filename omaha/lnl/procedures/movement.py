@@ -189,7 +189,7 @@ def apply_move_action(core: LnlCore, action: Action) -> None:
 
 def _end_group(core: LnlCore, units: list[int]) -> None:
     for x in units:
-        core.moved[x] = True
+        core.set_moved(x)
 
 
 def _step(core: LnlCore, g: MoveGroup, n: int) -> None:
@@ -302,7 +302,7 @@ def apply_enter(core: LnlCore, action: Action) -> None:
     assert cost is not None
     core.serial += 1
     core.put(u, c)
-    core.due.pop(u, None)
+    core.set_due(u, None)
     mf = core.scen.units[u].mf
     core.group = MoveGroup([u], -1, c, {u: cost if mf > 0 else 0}, core.serial, True)
     core.note(
@@ -313,7 +313,7 @@ def apply_enter(core: LnlCore, action: Action) -> None:
         hex=action.hex,
     )
     if mf <= 0:
-        core.moved[u] = True
+        core.set_moved(u)
     open_window(core)
     if mf <= 0 and core.group is not None and core.opp is None:
         core.group = None

@@ -77,8 +77,8 @@ def apply_place(core: LnlCore, action: Place) -> None:
     core.put(u, c)
     force = core.scen.forces[core.scen.force_of[u]]
     if force.how == "landing":
-        core.placed[u] = max(core.turn, 1)
-    core.due.pop(u, None)
+        core.set_placed(u, max(core.turn, 1))
+    core.set_due(u, None)
     core.note(
         "lnl.place",
         "LnL Omaha: Setting up the Game",
@@ -107,7 +107,7 @@ def cannot_place(core: LnlCore) -> None:
         )
         return
     core.place_queue.pop(0)
-    core.due.pop(u, None)
+    core.set_due(u, None)
     core.note(
         "lnl.wait",
         "LnL Omaha: Setting up the Game",
@@ -150,6 +150,7 @@ def check_deploy(core: LnlCore, action: Deploy) -> list[tuple[int, int]]:
     scratch.entered = list(core.entered)
     scratch.ashore = list(core.ashore)
     scratch.memo = {}
+    scratch.journal = None  # its changes are not the state's
     for u, c in plan:
         if c not in place_hexes(scratch, u):
             raise IllegalAction(

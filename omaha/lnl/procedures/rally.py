@@ -15,7 +15,7 @@ def rally(core: LnlCore) -> None:
             value, card = core.card_value("rally")
             ok = value <= core.u(u).type.rally
             if ok:
-                core.dis[u] = False
+                core.set_disrupted(u, False)
             core.note(
                 "lnl.rally",
                 "LnL Omaha: Disruption Removal Phase",
@@ -27,4 +27,5 @@ def rally(core: LnlCore) -> None:
                 outcome="Disrupted marker removed" if ok else "stays disrupted",
             )
     for u in core.units_of(core.side):
-        core.fired[u] = False
+        if core.fired[u]:
+            core.set_fired(u, False)
