@@ -407,6 +407,11 @@ class TcsState(TcsCore):
         kind, player, prompt = self.wait
         return Pending(str(kind), player, prompt)
 
+    def _player_to_move(self) -> str | None:
+        """The owner of ``pending``, read from the decision awaited (no prompt worded)."""
+        wait = self.wait
+        return None if self.result is not None or wait is None else wait[1]
+
     def is_terminal(self) -> bool:
         return self.result is not None
 
