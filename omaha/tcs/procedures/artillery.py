@@ -143,7 +143,7 @@ def legal_us_missions(core: TcsCore) -> Iterator[Action]:
             found = True
             yield Naval.of(core.label(c))
     if found:
-        yield EndMissions()
+        yield EndMissions.of()
 
 
 def step_german_missions(core: TcsCore) -> bool:
@@ -167,7 +167,7 @@ def legal_german_missions(core: TcsCore) -> Iterator[Action]:
     for b in ready:
         for c in targets:
             yield Mission.of(b, core.label(c))
-    yield EndMissions()
+    yield EndMissions.of()
 
 
 def legal_missions(core: TcsCore) -> Iterator[Action]:

@@ -117,7 +117,7 @@ def step_us_sheets(core: TcsCore) -> bool:
 
 
 def legal_sheets(core: TcsCore) -> Iterator[Action]:
-    yield EndSheets()
+    yield EndSheets.of()
     for f in sheet_candidates(core):
         yield OpSheet.of(f)
 

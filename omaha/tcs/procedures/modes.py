@@ -35,7 +35,7 @@ def step_conversions(core: TcsCore) -> bool:
 
 
 def legal_conversions(core: TcsCore) -> Iterator[Action]:
-    yield EndConversions()
+    yield EndConversions.of()
     for i in live_pillboxes(core):
         yield Convert.of(core.uid(i), "fire")
         yield Convert.of(core.uid(i), "move")
@@ -135,7 +135,7 @@ def legal_modes(core: TcsCore) -> Iterator[Action]:
             found = True
             yield SetMode.of(label, mode)
     if found:
-        yield EndModes()
+        yield EndModes.of()
 
 
 def apply_modes(core: TcsCore, action: Action) -> None:

@@ -81,7 +81,7 @@ def step_us_tests(core: TcsCore) -> bool:
 
 
 def legal_tests(core: TcsCore) -> Iterator[Action]:
-    yield EndTests()
+    yield EndTests.of()
     for c in testable(core):
         yield Test.of(core.label(c))
     for c in breachable(core):

@@ -55,7 +55,7 @@ def legal_overdraft(core: TcsCore) -> Iterator[Action]:
             yielded = True
             yield Overdraft.of(u.id)
     if yielded:
-        yield EndOverdraft()
+        yield EndOverdraft.of()
 
 
 def apply_overdraft(core: TcsCore, action: Action) -> None:

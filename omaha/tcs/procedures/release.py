@@ -80,9 +80,9 @@ def legal_release(core: TcsCore) -> Iterator[Action]:
         yield from (Release.of(f) for f in releasable(core))
         yield from (ReleaseBattery.of(b) for b in batteries_left(core))
     if result == "variable":
-        yield RollVariable()
+        yield RollVariable.of()
     if any(True for _ in releasable(core)) or batteries_left(core):
-        yield NoRelease()
+        yield NoRelease.of()
 
 
 def apply_release(core: TcsCore, action: Action) -> None:

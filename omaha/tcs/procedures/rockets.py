@@ -52,7 +52,7 @@ def log_targets(core: TcsCore) -> None:
 
 
 def legal_rockets(core: TcsCore) -> Iterator[Action]:
-    yield EndRockets()
+    yield EndRockets.of()
     beach = core.scenario.beach
     for c in range(len(core.scenario.board)):
         if c not in beach.sea_always and beach.lctr_target_allowed(c):
@@ -175,7 +175,7 @@ def smoke_candidates(core: TcsCore) -> list[str]:
 
 
 def legal_smoke(core: TcsCore) -> Iterator[Action]:
-    yield EndSmoke()
+    yield EndSmoke.of()
     for x in smoke_candidates(core):
         yield SmokeCheck.of(x)
 

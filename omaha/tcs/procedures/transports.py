@@ -91,14 +91,14 @@ def legal_transports(core: TcsCore) -> Iterator[Action]:
         if ob is not None:
             room = capacity(core, ob["kind"]) - transport_points(core)
             fit = min(left, room // unit.type.points)
-            yield LoadSteps.of(core.partial, fit) if fit > 0 else CloseBoat()
+            yield LoadSteps.of(core.partial, fit) if fit > 0 else CloseBoat.of()
         else:
             kind = core.sd["partial_kind"]
             for box in sorted(scen.beach.transport_boxes):
                 yield OpenTransport.of(kind, box)
         return
     if ob is None:
-        yield EndTransports()
+        yield EndTransports.of()
         cancels: int = core.sd.get("cancels", 0)
         for kind, cap in t.transport_boats:
             if transport_used(core, kind) < cap:
@@ -112,7 +112,7 @@ def legal_transports(core: TcsCore) -> Iterator[Action]:
     room = capacity(core, ob["kind"]) - transport_points(core)
     options = list(loadable(core, ob["kind"], room, "transport"))
     if ob["load"] or core.sd.get("cancels", 0) < MAX_CANCELS or not options:
-        yield CloseBoat()  # empty: a cancel, a few a landing (READINGS.md, "Agents")
+        yield CloseBoat.of()  # empty: a cancel, a few a landing (READINGS.md, "Agents")
     yield from options
 
 
