@@ -106,7 +106,7 @@ COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
 
 
 class Kept(Protocol):
-    """What :mod:`omaha.tcs.view` keeps of the position it last observed (the planes
+    """What :mod:`omaha.tcs.observation` keeps of the position it last observed (the planes
     and the fields they were built from): copied with the core, dropped by
     :meth:`TcsCore.reindex`."""
 

@@ -44,6 +44,7 @@ from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
+from omaha.tcs import observation as observed
 from omaha.tcs import view as seen
 from omaha.tcs.actions import (
     CODE_ATTRIBUTE,
@@ -469,7 +470,7 @@ class TcsState(TcsCore):
         return seen.metrics(self)
 
     def observation(self, player: str) -> Observation:
-        return seen.observation(self, player)
+        return observed.observation(self, player)
 
     def returns(self) -> dict[str, float]:
         return seen.returns(self)

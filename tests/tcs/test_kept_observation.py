@@ -15,8 +15,8 @@ import pytest
 
 from omaha.tcs import GAME
 from omaha.tcs.core import LOST, Status
+from omaha.tcs.observation import fresh_observation
 from omaha.tcs.state import TcsState
-from omaha.tcs.view import fresh_observation
 
 SCENARIOS = GAME.scenarios()
 
