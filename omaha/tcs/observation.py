@@ -2,8 +2,13 @@
 
 The layout (``PLANES``, ``TRACKS``, ``MEANINGS``): 26 planes over the map's cells and
 13 tracks. :func:`observation` copies it from the planes the core keeps between calls
-(:class:`_Kept`); :func:`fresh_observation` builds the same from nothing (the reference
-the kept one is tested against).
+(:class:`Kept`), brought up to date from the core's journal of what changed
+(:class:`omaha.tcs.core.Journal`: the core's mutators write it, only while an
+observation is kept), so a decision that changes little costs little;
+:func:`fresh_observation` builds the same from nothing (the reference the kept one is
+tested against). The secret parts (the LCT(R) targets, the US transports, the German
+release and batteries) and the tracks are written for the player asking, where they
+differ from what was written for the last one.
 """
 
 from __future__ import annotations
@@ -11,13 +16,24 @@ from __future__ import annotations
 import array
 import copy
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from omaha.kernel.observation import Observation, ObservationLayout
-from omaha.tcs.core import Status, TcsCore
+from omaha.tcs.core import (
+    BREACHES,
+    EXITS,
+    LEADERS,
+    OBSTACLES,
+    POOLS,
+    RELEASED,
+    SMOKE,
+    TIDE,
+    Journal,
+    Status,
+    TcsCore,
+)
 from omaha.tcs.scenario import TcsScenario
 
 # ------------------------------------------------------------------ layout
@@ -116,6 +132,10 @@ MEANINGS = (
 )
 
 
+#: the planes of a unit's markers shown alike for both sides
+_MARKS = ("dug_in", "overwatch_marked", "unreleased")
+
+
 class _Observer:
     """Per-scenario index tables the observation is filled from (built once)."""
 
@@ -150,16 +170,20 @@ class _Observer:
         self.size = len(PLANES) * n
         self.sea: dict[str, npt.NDArray[np.int64]] = {}
         self.tracks = {name: self.layout.track_index(name) for name in TRACKS}
-        # the same offsets as plain ints, for the kept observation's few changes
-        self.unit_offsets = list(
-            zip(
+        #: where each plane starts
+        self.plane_base = {name: k * n for name, k in plane.items()}
+        #: the same offsets as plain ints, for the kept observation's few changes: each
+        #: unit's steps, suppressed, paralyzed, fire mode, dug in, marked, unreleased
+        self.unit_bases = [
+            (steps, suppressed, paralyzed, fire, *(self.plane_base[p] for p in _MARKS))
+            for steps, suppressed, paralyzed, fire in zip(
                 self.steps_at.tolist(),
                 self.suppressed_at.tolist(),
                 self.paralyzed_at.tolist(),
                 self.fire_at.tolist(),
                 strict=True,
             )
-        )
+        ]
         started = {f for f, k in self.formation_index.items() if self.held[k]}
         #: each unit's German formation that waits for its release (3.1), else None
         self.waits_for = [
@@ -172,6 +196,7 @@ class _Observer:
         self.pillbox_units = list(german.pillboxes)
         self.pillbox_set = frozenset(german.pillboxes)
         self.hour_turns = ["hour" in t.flags for t in scen.turns]
+        self.lctr_base = plane["lctr_target"] * n
 
     def sea_cells(self, hour: str) -> npt.NDArray[np.int64]:
         hit = self.sea.get(hour)
@@ -278,250 +303,297 @@ def fresh_observation(core: TcsCore, player: str) -> Observation:
     return obs
 
 
-#: the unit lists a unit's planes are built from (:class:`_Kept`)
-UNIT_FIELDS = ("where", "steps", "status", "fire_mode", "dug_in")
-#: units compared a slice at a time: only a slice that differs is searched unit by unit
-CHUNK = 48
+# ------------------------------------------------------------------ the kept planes
+#: A unit's part of the unit planes, as last written: its cell, steps, status (0 OK,
+#: 1 suppressed, 2 paralyzed), fire mode, dug in, overwatch marked, waiting for its
+#: company's release (3.1); None off the map.
+Shown = tuple[int, int, int, bool, bool, bool, bool]
 
 
-def _differing(now: list[Any], before: list[Any]) -> list[int]:
-    """The indices where two lists of the same length differ."""
-    out: list[int] = []
-    for lo in range(0, len(now), CHUNK):
-        hi = lo + CHUNK
-        if now[lo:hi] != before[lo:hi]:
-            out.extend(i for i in range(lo, min(hi, len(now))) if now[i] != before[i])
-    return out
+def _take_out(values: array.array[float], base: tuple[int, ...], was: Shown) -> None:
+    """Take a unit's entries (as :data:`Shown` last) out of the unit planes."""
+    c = was[0]
+    values[base[0] + c] -= was[1]
+    if was[2]:
+        values[base[was[2]] + c] -= 1
+    if was[3]:
+        values[base[3] + c] -= 1
+    if was[4]:
+        values[base[4] + c] -= 1
+    if was[5]:
+        values[base[5] + c] -= 1
+    if was[6]:
+        values[base[6] + c] -= 1
 
 
-class _Kept:
-    """The observation of the position last observed, kept up to date by difference
-    (issue 15's speed): the planes every player sees alike, and copies of the core's
-    fields they were built from. :meth:`update` compares the core's fields with those
-    copies and rewrites only what changed (a unit's entries, or a whole map plane), so
-    however a field was changed (a procedure, ``edit()``, a restored snapshot) the
-    planes follow it; the units the core noted as changed (``TcsCore.changed``) are
-    looked at first, and a whole list is searched only when they do not account for
-    its change. The secret plane (LCT(R) targets) and the tracks are not kept:
-    :func:`observation` adds them to its copy for the player asking."""
+class Kept:
+    """The planes every player sees alike, of the position last observed (issue 15's
+    speed), written through ``values`` (an array of float32 whose items are cheap to
+    change one by one) and copied out through ``obs`` (numpy's view of it); the LCT(R)
+    targets and the tracks as written last, for the player who asked.
+
+    :meth:`update` redoes only what the core's journal names: each unit named has what
+    it shows compared with what it showed (``shown``) and its entries in the unit
+    planes changed where they differ; each record named has its map plane written again
+    (leaders, sea, smoke, obstacles, breaches, exits) or its counts taken again (a
+    German release also names the units of the companies released). So every change of
+    what the planes show goes through the core's mutators (``place``, ``set_steps``,
+    ...); ``edit()``, a restored snapshot and unpickling drop the kept planes instead
+    (built again at the next call)."""
 
     def __init__(self, ob: _Observer, core: TcsCore) -> None:
         self.ob = ob
-        n = ob.cells
-        plane = ob.plane
-        #: the planes, written through ``values`` (an array of float32 whose items are
-        #: cheap to change one by one) and copied out through ``obs`` (a view of it)
         self.values = array.array("f", bytes(4 * ob.layout.size))
         self.obs: Observation = np.frombuffer(self.values, np.float32)
         self.shared = False  # with a clone's copy (copy on write)
-        self.dug_base = plane["dug_in"] * n
-        self.marked_base = plane["overwatch_marked"] * n
-        self.unreleased_base = plane["unreleased"] * n
-        core.take_changed()
-        self.where: list[int] = core.where[:]
-        self.steps: list[int] = core.steps[:]
-        self.status: list[int] = core.status[:]
-        self.fire_mode: list[bool] = core.fire_mode[:]
-        self.dug_in: list[bool] = core.dug_in[:]
-        self.marked_area = frozenset(core.marked)
-        self.marked_point = frozenset(core.marked_point)
-        self.marked = self.marked_area | self.marked_point
+        self.shown: list[Shown | None] = [None] * len(ob.unit_bases)
         self.released = frozenset(core.released)
-        #: each unit's entries in the unit planes, as last added: (index, value)
-        self.entries: list[tuple[tuple[int, int], ...]] = [()] * len(ob.unit_offsets)
-        self._refresh(range(len(ob.unit_offsets)))
-        self.pillboxes = self._pillboxes()
-        # the map planes: each rebuilt whole when the fields it shows change
-        self.leaders: tuple[list[str], list[int]] | None = None
-        self.tide: str | None = None
-        self.smoke: frozenset[int] | None = None
-        self.obstacles: dict[int, str] | None = None
-        self.breaches: frozenset[str] | None = None
-        self.exits: frozenset[str] | None = None
-        self._map_planes(core)
+        self._refresh(core, range(len(ob.unit_bases)))
+        self.pillboxes = self._pillboxes(core)
+        self.leaders_ashore = 0
+        for record in (LEADERS, TIDE, SMOKE, OBSTACLES, BREACHES, EXITS):
+            self._redo(core, record)
+        #: what the pools count (2.9, 2.1m, 3.1, 2.3a): he, smoke, illum, US op sheets,
+        #: US boats afloat, German battery fires
+        self.pools = self._pools(core)
+        #: the tracks as last written, and what they were written for (None: write them)
+        self.tracks: tuple[float, ...] = (0.0,) * len(TRACKS)
+        self.tracks_for: tuple[object, ...] | None = None
+        #: the LCT(R) targets written (for the player who asked last)
+        self.targets: list[int] = []
 
-    def copy(self) -> _Kept:
-        """A copy for a clone of the core, sharing the planes and lists until either
-        would change them (:meth:`_own`): a clone never observed copies nothing."""
+    def copy(self) -> Kept:
+        """A copy for a clone of the core, sharing the planes until either would change
+        them (:meth:`own`): a clone never observed copies nothing."""
         self.shared = True
         return copy.copy(self)
 
-    def _own(self) -> None:
-        """Take a copy of what is changed in place, shared with a clone's (the other
-        copies are replaced whole, never changed)."""
+    def own(self) -> None:
+        """Take a copy of what is changed in place, shared with a clone's."""
         self.values = array.array("f", self.values)
         self.obs = np.frombuffer(self.values, np.float32)
-        for name in (*UNIT_FIELDS, "entries"):
-            setattr(self, name, getattr(self, name)[:])
+        self.shown = self.shown[:]
         self.shared = False
 
-    def update(self, core: TcsCore) -> bool:
-        """Bring the planes to ``core``'s fields; False (nothing changed) when its unit
-        lists are not of this order of battle's length (build afresh then)."""
-        noted = core.take_changed()
+    def update(self, core: TcsCore, journal: Journal) -> None:
+        """Redo what the journal names, and empty it."""
+        units, records = journal.units, journal.records
+        if not (units or records):
+            return
         if self.shared:
-            self._own()
-        changed: set[int] = set()
-        if not (
-            core.where == self.where
-            and core.steps == self.steps
-            and core.status == self.status
-            and core.fire_mode == self.fire_mode
-            and core.dug_in == self.dug_in
-        ):
-            fields: tuple[tuple[list[Any], list[Any]], ...] = (
-                (core.where, self.where),
-                (core.steps, self.steps),
-                (core.status, self.status),
-                (core.fire_mode, self.fire_mode),
-                (core.dug_in, self.dug_in),
-            )
-            pairs = [(now, before) for now, before in fields if now != before]
-            if any(len(now) != len(before) for now, before in pairs):
-                return False
-            for i in noted:
-                for now, before in pairs:
-                    if now[i] != before[i]:
-                        changed.add(i)
-                        for field, kept in pairs:
-                            kept[i] = field[i]
-                        break
-            for now, before in pairs:
-                if now != before:  # a change nobody noted: search the list
-                    for i in _differing(now, before):
-                        changed.add(i)
-                        before[i] = now[i]
-            if not self.ob.pillbox_set.isdisjoint(changed):
-                self.pillboxes = self._pillboxes()
-        if core.marked != self.marked_area or core.marked_point != self.marked_point:
-            self.marked_area = frozenset(core.marked)
-            self.marked_point = frozenset(core.marked_point)
-            marked = self.marked_area | self.marked_point
-            changed.update(marked ^ self.marked)
-            self.marked = marked
-        released = core.released
-        if released != self.released:
-            for f in released ^ self.released:
-                changed.update(self.ob.units_of.get(f, ()))
-            self.released = frozenset(released)
-        if changed:
-            self._refresh(changed)
-        self._map_planes(core)
-        return True
+            self.own()
+        if records:  # what the tracks count may have changed: write them again
+            self.tracks_for = None
+            if RELEASED in records:
+                released = core.released
+                for f in sorted(released ^ self.released):
+                    units.update(self.ob.units_of.get(f, ()))
+                self.released = frozenset(released)
+            if POOLS in records:
+                self.pools = self._pools(core)
+            for record in records:
+                self._redo(core, record)
+            records.clear()
+        if units:
+            self._refresh(core, units)
+            if not self.ob.pillbox_set.isdisjoint(units):
+                self.pillboxes = self._pillboxes(core)
+                self.tracks_for = None
+            units.clear()
 
-    def _pillboxes(self) -> int:
-        where = self.where
+    def _pillboxes(self, core: TcsCore) -> int:
+        where = core.where
         return sum(1 for i in self.ob.pillbox_units if where[i] >= 0)
 
-    def _refresh(self, units: Iterable[int]) -> None:
-        """Take ``units``' entries out of the unit planes and put in what the copies of
-        the fields give now."""
-        entries, values = self.entries, self.values
+    @staticmethod
+    def _pools(core: TcsCore) -> tuple[int, ...]:
+        ammo = core.ammo
+        he, smoke, illum = map(sum, zip(*ammo.values(), strict=True)) if ammo else (0, 0, 0)
+        boats = sum(map(len, core.transports.values()))
+        return (he, smoke, illum, len(core.us_implemented), boats, sum(core.batteries.values()))
+
+    def _refresh(self, core: TcsCore, units: Iterable[int]) -> None:
+        """Bring ``units``' entries in the unit planes to what the core's fields give now
+        (:data:`Shown`): their steps in their side's category plane, a 1 in each of
+        their markers' planes."""
+        shown, values = self.shown, self.values
+        bases, waits_for = self.ob.unit_bases, self.ob.waits_for
+        where, steps, status = core.where, core.steps, core.status
+        fire_mode, dug_in = core.fire_mode, core.dug_in
+        marked, marked_point, released = core.marked, core.marked_point, core.released
         for i in units:
-            for k, v in entries[i]:
-                values[k] -= v
-            new = entries[i] = self._entries(i)
-            for k, v in new:
-                values[k] += v
+            w = where[i]
+            was = shown[i]
+            base = bases[i]
+            if w < 0:
+                if was is not None:
+                    shown[i] = None
+                    _take_out(values, base, was)
+                continue
+            waits = waits_for[i]
+            now = (
+                w,
+                steps[i],
+                status[i],
+                fire_mode[i],
+                dug_in[i],
+                i in marked or i in marked_point,
+                waits is not None and waits not in released,
+            )
+            if now == was:
+                continue
+            shown[i] = now
+            if was is not None:
+                if was[0] == w:  # the same hex: only what differs (steps, a marker)
+                    if was[1] != now[1]:
+                        values[base[0] + w] += now[1] - was[1]
+                    if was[2] != now[2]:
+                        if was[2]:
+                            values[base[was[2]] + w] -= 1
+                        if now[2]:
+                            values[base[now[2]] + w] += 1
+                    if was[3] != now[3]:
+                        values[base[3] + w] += now[3] - was[3]
+                    if was[4] != now[4]:
+                        values[base[4] + w] += now[4] - was[4]
+                    if was[5] != now[5]:
+                        values[base[5] + w] += now[5] - was[5]
+                    if was[6] != now[6]:
+                        values[base[6] + w] += now[6] - was[6]
+                    continue
+                _take_out(values, base, was)
+            values[base[0] + w] += now[1]
+            if now[2]:
+                values[base[now[2]] + w] += 1
+            if now[3]:
+                values[base[3] + w] += 1
+            if now[4]:
+                values[base[4] + w] += 1
+            if now[5]:
+                values[base[5] + w] += 1
+            if now[6]:
+                values[base[6] + w] += 1
 
-    def _entries(self, i: int) -> tuple[tuple[int, int], ...]:
-        """Unit ``i``'s entries in the unit planes, as the copies of the fields have it:
-        its steps in its side's category plane, and a 1 in each of its markers' planes."""
-        w = self.where[i]
-        if w < 0:
-            return ()
-        steps_at, suppressed_at, paralyzed_at, fire_at = self.ob.unit_offsets[i]
-        out = [(steps_at + w, self.steps[i])]
-        status = self.status[i]
-        if status == 1:
-            out.append((suppressed_at + w, 1))
-        elif status == 2:
-            out.append((paralyzed_at + w, 1))
-        if self.fire_mode[i]:
-            out.append((fire_at + w, 1))
-        if self.dug_in[i]:
-            out.append((self.dug_base + w, 1))
-        if i in self.marked:
-            out.append((self.marked_base + w, 1))
-        waits = self.ob.waits_for[i]
-        if waits is not None and waits not in self.released:
-            out.append((self.unreleased_base + w, 1))
-        return tuple(out)
+    def _redo(self, core: TcsCore, record: str) -> None:
+        """Write again the map plane of a record the journal names (items written
+        through ``values``: cheaper one by one than numpy's)."""
+        ob = self.ob
+        values, at = self.values, ob.plane_base
+        beach = ob.scenario.beach
+        if record == LEADERS:
+            self._clear("us_leaders")
+            base = at["us_leaders"]
+            ashore = core.living_leaders_on_map()
+            for k in ashore:
+                values[base + core.leader_cell[k]] += 1
+            self.leaders_ashore = len(ashore)
+        elif record == TIDE:
+            self._clear("sea")
+            self.obs[ob.sea_cells(core.tide_hour)] = 1
+        elif record == SMOKE:
+            self._mark("smoke", core.smoke)
+        elif record == OBSTACLES:
+            self._clear("obstacle")
+            base = at["obstacle"]
+            for c, state in core.obstacles.items():
+                values[base + c] = OBSTACLE_CODES[state]
+        elif record == BREACHES:
+            self._mark("breach", (beach.breach_by_name[b].strand for b in core.breaches))
+        elif record == EXITS:
+            self._mark("exit", (beach.exits[draw] for draw in core.exits))
 
-    def _plane(self, name: str) -> Observation:
-        return self.ob.layout.plane(self.obs, name)
-
-    def _map_planes(self, core: TcsCore) -> None:
-        """Rewrite each map plane whose fields changed since it was last written."""
-        status, cells = core.leader_status, core.leader_cell
-        if self.leaders is None or self.leaders != (status, cells):
-            self.leaders = (status[:], cells[:])
-            grid = self._plane("us_leaders")
-            grid[:] = 0
-            for k in core.living_leaders_on_map():
-                grid[cells[k]] += 1
-        if core.tide_hour != self.tide:
-            self.tide = core.tide_hour
-            self._plane("sea")[:] = 0
-            self.obs[self.ob.sea_cells(core.tide_hour)] = 1
-        if self.smoke is None or core.smoke != self.smoke:
-            self.smoke = frozenset(core.smoke)
-            self._mark("smoke", self.smoke)
-        if self.obstacles is None or core.obstacles != self.obstacles:
-            self.obstacles = dict(core.obstacles)
-            grid = self._plane("obstacle")
-            grid[:] = 0
-            for c, state in self.obstacles.items():
-                grid[c] = OBSTACLE_CODES[state]
-        beach = self.ob.scenario.beach
-        if self.breaches is None or core.breaches.keys() != self.breaches:
-            self.breaches = frozenset(core.breaches)
-            self._mark("breach", (beach.breach_by_name[b].strand for b in self.breaches))
-        if self.exits is None or core.exits.keys() != self.exits:
-            self.exits = frozenset(core.exits)
-            self._mark("exit", (beach.exits[draw] for draw in self.exits))
+    def _clear(self, name: str) -> None:
+        base = self.ob.plane_base[name]
+        self.obs[base : base + self.ob.cells] = 0
 
     def _mark(self, name: str, cells: Iterable[int]) -> None:
-        grid = self._plane(name)
-        grid[:] = 0
+        self._clear(name)
+        values, base = self.values, self.ob.plane_base[name]
         for c in cells:
-            grid[c] = 1
+            values[base + c] = 1
+
+
+def kept(core: TcsCore) -> Kept:
+    """The core's kept planes, brought up to date (built when none are kept)."""
+    planes, journal = core.observed, core.journal
+    if type(planes) is not Kept or journal is None or planes.ob.scenario is not core.scenario:
+        planes = Kept(_observer(core.scenario), core)
+        core.keep_observed(planes)
+    elif journal.units or journal.records:
+        planes.update(core, journal)
+    return planes
+
+
+#: what the German sees of the LCT(R) targets (2.2a)
+_NO_TARGETS: list[int] = []
+
+
+def _prepared(core: TcsCore, player: str) -> Kept:
+    """The kept planes, up to date, holding what ``player`` sees now: the LCT(R) targets
+    (secret to the German, 2.2a) and the tracks (written again only when the turn, the
+    side to decide, the player or a count changed)."""
+    planes, journal = core.observed, core.journal
+    if type(planes) is not Kept or journal is None or planes.ob.scenario is not core.scenario:
+        planes = kept(core)
+    elif journal.units or journal.records:
+        planes.update(core, journal)
+    targets = core.lctr_targets if player != "German" else _NO_TARGETS
+    if targets != planes.targets:
+        if planes.shared:
+            planes.own()
+        values, base = planes.values, planes.ob.lctr_base
+        for c in planes.targets:
+            values[base + c] = 0
+        for c in targets:
+            values[base + c] = 1
+        planes.targets = targets[:]
+    wait = core.wait
+    mover = wait[1] if wait is not None else None
+    now = (core.turn, core.in_setup, mover, player)
+    if now != planes.tracks_for:
+        _write_tracks(core, player, mover, planes)
+        planes.tracks_for = now
+    return planes
+
+
+def _write_tracks(core: TcsCore, player: str, mover: str | None, planes: Kept) -> None:
+    """Write the tracks ``player`` sees now (when they differ from the last written)."""
+    ob = planes.ob
+    setup = core.in_setup
+    us, german = player != "German", player != "US"
+    he, smoke, illum, sheets, boats, fires = planes.pools
+    tracks = (
+        0.0 if setup else (core.turn + 1) / len(ob.hour_turns),
+        not setup and ob.hour_turns[core.turn],
+        mover == "US",
+        planes.pillboxes,
+        he,
+        smoke,
+        illum,
+        planes.leaders_ashore,
+        sheets,
+        len(core.exits),
+        boats if us else 0,
+        len(core.released) if german else 0,
+        fires if german else 0,
+    )
+    if tracks != planes.tracks:
+        if planes.shared:
+            planes.own()
+        planes.values[ob.size :] = array.array("f", tracks)
+        planes.tracks = tracks
 
 
 def observation(core: TcsCore, player: str) -> Observation:
     """What ``player`` sees, as numbers: every piece on the map is open (counters are
     face up in TCS); the LCT(R) targets and assigned transports are secret to the
-    German, the German release and batteries to the US (as :func:`view`). A new array
-    each call, copied from the planes the core keeps (:class:`_Kept`); exactly what
+    German, the German release and batteries to the US (as the view). A new array each
+    call, copied from the kept planes (:class:`Kept`); exactly what
     :func:`fresh_observation` builds."""
-    ob = _observer(core.scenario)
-    kept = core.observed
-    if not (isinstance(kept, _Kept) and kept.ob is ob and kept.update(core)):
-        kept = _Kept(ob, core)
-        core.keep_observed(kept)
-    obs = kept.obs.copy()
-    if player != "German" and core.lctr_targets:
-        base = ob.plane["lctr_target"] * ob.cells
-        for c in core.lctr_targets:
-            obs[base + c] = 1
-    ammo = core.ammo
-    he, smoke, illum = map(sum, zip(*ammo.values(), strict=True)) if ammo else (0, 0, 0)
-    wait = core.wait
-    setup = core.in_setup
-    us, german = player != "German", player != "US"
-    obs[ob.size :] = (
-        0.0 if setup else (core.turn + 1) / len(ob.hour_turns),
-        not setup and ob.hour_turns[core.turn],
-        wait is not None and wait[1] == "US",
-        kept.pillboxes,
-        he,
-        smoke,
-        illum,
-        core.leader_status.count("map"),
-        len(core.us_implemented),
-        len(core.exits),
-        sum(map(len, core.transports.values())) if us else 0,
-        len(core.released) if german else 0,
-        sum(core.batteries.values()) if german else 0,
-    )
-    return obs
+    return _prepared(core, player).obs.copy()
+
+
+def observation_into(core: TcsCore, player: str, out: Observation) -> None:
+    """:func:`observation` written into ``out`` (an observer's tensor), with no array in
+    between."""
+    out[...] = _prepared(core, player).obs

@@ -369,6 +369,9 @@ def _numbers(space: ActionSpace) -> _Numbers:
 class TcsState(TcsCore):
     """A game of TCS Omaha in progress (see the module docstring)."""
 
+    #: the numbers of this scenario's listed actions (``_codes_of_listed``), once asked
+    _numbers: _Numbers | None = None
+
     def _setup(self) -> None:
         self.init_fields()
         setup.place_garrison(self)
@@ -427,8 +430,12 @@ class TcsState(TcsCore):
         return DECISIONS[self.wait[0]].legal(self)
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """Carried by the listed objects themselves (:class:`_Numbers`)."""
-        return _numbers(self.game.action_space(self.scenario.id)).codes(legal)
+        """Carried by the listed objects themselves (:class:`_Numbers`, found once a
+        state: copies share it, pickles leave it)."""
+        numbers = self._numbers
+        if numbers is None:
+            numbers = self._numbers = _numbers(self.game.action_space(self.scenario.id))
+        return numbers.codes(legal)
 
     def _apply(self, action: Action) -> None:
         assert self.wait is not None
@@ -471,6 +478,9 @@ class TcsState(TcsCore):
 
     def observation(self, player: str) -> Observation:
         return observed.observation(self, player)
+
+    def observation_into(self, player: str, out: Observation) -> None:
+        observed.observation_into(self, player, out)
 
     def returns(self) -> dict[str, float]:
         return seen.returns(self)
@@ -538,6 +548,11 @@ class TcsState(TcsCore):
         if side is not None and self.sd.get("side") != side:
             out.append(f"step {step.value!r} is for the {side}")
         return out
+
+    def __getstate__(self) -> dict[str, Any]:
+        fields = super().__getstate__()
+        fields.pop("_numbers", None)  # found again (its attribute name is this process's)
+        return fields
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TcsState:
         """Deep copies (the agent adapters copy their states so) take the structural

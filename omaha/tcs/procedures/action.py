@@ -525,8 +525,7 @@ def point_fire(core: TcsCore, side: str, i: int, t: int) -> None:
     core.fired_point.add(i)
     if u.type.kind != "pillbox":
         core.acted.add(i)
-    core.fire_mode[i] = True
-    core.changed(i)
+    core.set_fire_mode(i, True)
     core.revealed.add(i)
     combat.point_attack(core, u.type.point, t, m, source=u.id, rule="12.0")
     core.trigger = {"side": other(side), "kind": "fire", "at": [core.label(a)]}
@@ -600,13 +599,12 @@ def apply_move(core: TcsCore, action: Action) -> None:
         mp=cost,
     )
     if is_leader(pid):
-        core.leader_cell[core.scenario.oob.leader(pid).index] = end
+        core.set_leader_cell(core.scenario.oob.leader(pid).index, end)
         return  # 2.3f: leader movement never causes overwatch fires
     i = core.unit_index(pid)
     moved_through(core, i, path)
     core.place(i, end)
-    core.fire_mode[i] = False
-    core.dug_in[i] = False
+    core.set_moving(i)
     if side == "US":
         check_task(core, i)
         check_automatic(core)
@@ -636,8 +634,7 @@ def move_stack(core: TcsCore, side: str, start: int, action: Action) -> None:
         core.moved.add(core.uid(i))
         moved_through(core, i, paths[i])
         core.place(i, end)
-        core.fire_mode[i] = False
-        core.dug_in[i] = False
+        core.set_moving(i)
         if side == "US":
             check_task(core, i)
     if side == "US":
@@ -653,8 +650,7 @@ def moved_through(core: TcsCore, i: int, path: list[int]) -> None:
     u = core.unit(i)
     for a, b in pairwise(path):
         if core.obstacles.get(b) == "wire" and u.type.kind == "rifle":
-            core.obstacles[b] = "cleared"
-            core.touch()
+            core.set_obstacle(b, "cleared")
             core.note("tcs.wire.cleared", "2.4c", player=u.side, unit=u.id, hex=core.label(b))
         name = beach.breach_of_side.get((min(a, b), max(a, b)))
         if name is not None and name in core.breaches:
@@ -814,9 +810,9 @@ def apply_overwatch(core: TcsCore, action: Action) -> None:
     if area:
         combat.resolve_fire(core, side, b, area, rule="15.0")
         for i in area:
-            core.marked.add(i)
+            core.mark(i)
             if units[i].type.kind != "pillbox":
-                core.marked_point.add(i)
+                core.mark(i, point=True)
     mover = trig.get("unit")
     if point:
         victims = [
@@ -839,9 +835,8 @@ def apply_overwatch(core: TcsCore, action: Action) -> None:
             combat.point_attack(
                 core, units[i].type.point, victims[0], m, source=units[i].id, rule="15.0"
             )
-            core.marked_point.add(i)
+            core.mark(i, point=True)
             if units[i].type.kind != "pillbox":
-                core.marked.add(i)
+                core.mark(i)
             core.revealed.add(i)
-            core.fire_mode[i] = True
-            core.changed(i)
+            core.set_fire_mode(i, True)

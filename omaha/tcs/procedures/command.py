@@ -86,7 +86,7 @@ def accrue(core: TcsCore) -> None:
             and implemented_count(core) < scen.tables.max_us_opsheets
         ):
             del core.us_sheets[f]
-            core.us_implemented.add(f)
+            core.implement_sheet(f)
             core.note("tcs.sheet.us", "2.3a", player="US", formation=f, result="implemented")
 
 

@@ -130,8 +130,7 @@ def step_lctr(core: TcsCore) -> bool:
             if rounds:
                 hit += 1
                 if hit <= t.lctr_smoke:
-                    core.smoke.add(c)
-                    core.touch()
+                    core.add_smoke(c)
                 attack = Attack(f"LCT(R) {n}", t.lctr_weapon, 0, core.label(c), rounds, "2.2b")
                 verdicts.append(resolve(core, attack))
         core.note(
@@ -190,8 +189,7 @@ def apply_smoke(core: TcsCore, action: Action) -> None:
     rounds = miller_rounds(10 * tens + units, core.scenario.tables)
     s["checked"].append(action.hex)
     if rounds:
-        core.smoke.add(core.cell(action.hex))
-        core.touch()
+        core.add_smoke(core.cell(action.hex))
         s["left"] -= 1
     core.note(
         "tcs.lctr.check",

@@ -79,7 +79,7 @@ def place_garrison(core: TcsCore) -> None:
     for i, label in scen.german.setup:
         if units[i].formation in scen.german_formations:
             core.place(i, core.cell(label))
-            core.dug_in[i] = True
+            core.set_dug_in(i, True)
             core.bump("german_steps_committed", core.steps[i])
     for i, label in scen.us_setup:
         core.place(i, core.cell(label))

@@ -54,7 +54,7 @@ def step_transports(core: TcsCore) -> bool:
         core.started = True
         core.sd = {"ended": False}
         core.transport_open = None
-        boats = core.transports.setdefault(land, [])
+        core.transports.setdefault(land, [])  # a landing turn, with or without boats
         plan = core.plan
         if (
             plan is not None
@@ -64,7 +64,7 @@ def step_transports(core: TcsCore) -> bool:
         ):
             core.stats["first_transport"] = 1
             for b in plan.wave_boats(TRANSPORT):
-                boats.append(b)
+                core.board_transport(land, b)
                 for u, _ in b.load:
                     core.place(core.unit_index(u), ABOARD)
             core.note(
@@ -72,7 +72,7 @@ def step_transports(core: TcsCore) -> bool:
                 "2.1m",
                 player="US",
                 turn=land,
-                boats=[boat_text(core, b) for b in boats],
+                boats=[boat_text(core, b) for b in core.transports[land]],
             )
     if core.sd["ended"]:
         return True
@@ -156,10 +156,9 @@ def close_transport(core: TcsCore) -> None:
     if not load:
         return
     land = transport_land_label(core)
-    boats = core.transports.setdefault(land, [])
     bid = next_id(core, f"T{land.split()[0]}.")
     pts = sum(scen.oob.unit(u).type.points * s for u, s in load)
-    boats.append(PlannedBoat(bid, TRANSPORT, ob["kind"], ob["box"], None, load, pts))
+    core.board_transport(land, PlannedBoat(bid, TRANSPORT, ob["kind"], ob["box"], None, load, pts))
     for u, _ in load:
         i = core.unit_index(u)
         core.place(i, ABOARD)
