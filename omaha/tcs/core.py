@@ -122,19 +122,23 @@ LEADERS, TIDE, SMOKE, OBSTACLES, BREACHES, EXITS, RELEASED, POOLS = (
 
 class Journal:
     """What changed of what the kept observation shows since it was last brought up to
-    date (issue 15's speed): the units whose place, steps, status, mode, digging or
-    overwatch marks changed, and the records that changed (``LEADERS``, ``TIDE``, ...).
-    Written by the core's mutators, only while an observation is kept."""
+    date (issue 15's speed): the units whose place, steps, status or overwatch marks
+    changed (``units``), those whose mode or digging alone did (``modes``: a cheaper
+    update, and the commonest change: a decision of the Mode Determination Phase sets a
+    whole stack), and the records that changed (``LEADERS``, ``TIDE``, ...). Written by
+    the core's mutators, only while an observation is kept."""
 
-    __slots__ = ("records", "units")
+    __slots__ = ("modes", "records", "units")
 
     def __init__(self) -> None:
         self.units: set[int] = set()
+        self.modes: set[int] = set()
         self.records: set[str] = set()
 
     def copy(self) -> Journal:
         twin = Journal()
         twin.units = set(self.units)
+        twin.modes = set(self.modes)
         twin.records = set(self.records)
         return twin
 
@@ -464,7 +468,7 @@ class TcsCore(State[TcsScenario]):
         if old == where:
             return
         journal = self._journal
-        if journal is not None:
+        if journal is not None and (old >= 0 or where >= 0):  # off the map shows nothing
             journal.units.add(i)
         side = self.scenario.units[i].side
         for occ in (self._occupancy, (self._side_occupancy or {}).get(side)):
@@ -510,20 +514,20 @@ class TcsCore(State[TcsScenario]):
         """Unit ``i`` is in fire mode (True) or move mode (4.0)."""
         journal = self._journal
         if journal is not None and self.fire_mode[i] != fire:
-            journal.units.add(i)
+            journal.modes.add(i)
         self.fire_mode[i] = fire
 
     def set_dug_in(self, i: int, dug_in: bool) -> None:
         journal = self._journal
         if journal is not None and self.dug_in[i] != dug_in:
-            journal.units.add(i)
+            journal.modes.add(i)
         self.dug_in[i] = dug_in
 
     def set_moving(self, i: int) -> None:
         """Unit ``i`` moved: in move mode and no longer dug in (4.0)."""
         journal = self._journal
         if journal is not None and (self.fire_mode[i] or self.dug_in[i]):
-            journal.units.add(i)
+            journal.modes.add(i)
         self.fire_mode[i] = False
         self.dug_in[i] = False
 

@@ -334,7 +334,8 @@ class Kept:
 
     :meth:`update` redoes only what the core's journal names: each unit named has what
     it shows compared with what it showed (``shown``) and its entries in the unit
-    planes changed where they differ; each record named has its map plane written again
+    planes changed where they differ (a unit whose mode or digging alone changed has just
+    those entries changed); each record named has its map plane written again
     (leaders, sea, smoke, obstacles, breaches, exits) or its counts taken again (a
     German release also names the units of the companies released). So every change of
     what the planes show goes through the core's mutators (``place``, ``set_steps``,
@@ -377,11 +378,14 @@ class Kept:
 
     def update(self, core: TcsCore, journal: Journal) -> None:
         """Redo what the journal names, and empty it."""
-        units, records = journal.units, journal.records
-        if not (units or records):
+        units, modes, records = journal.units, journal.modes, journal.records
+        if not (units or modes or records):
             return
         if self.shared:
             self.own()
+        if modes:
+            self._modes(core, modes)
+            modes.clear()
         if records:  # what the tracks count may have changed: write them again
             self.tracks_for = None
             if RELEASED in records:
@@ -411,6 +415,25 @@ class Kept:
         he, smoke, illum = map(sum, zip(*ammo.values(), strict=True)) if ammo else (0, 0, 0)
         boats = sum(map(len, core.transports.values()))
         return (he, smoke, illum, len(core.us_implemented), boats, sum(core.batteries.values()))
+
+    def _modes(self, core: TcsCore, units: Iterable[int]) -> None:
+        """The fire mode and digging of ``units`` where they stand as shown (the units
+        also in the journal's ``units`` are then brought up to date whole)."""
+        shown, values, bases = self.shown, self.values, self.ob.unit_bases
+        fire_mode, dug_in = core.fire_mode, core.dug_in
+        for i in units:
+            was = shown[i]
+            if was is None:
+                continue  # off the map: nothing shows
+            fire, dug = fire_mode[i], dug_in[i]
+            if fire == was[3] and dug == was[4]:
+                continue
+            base, c = bases[i], was[0]
+            if fire != was[3]:
+                values[base[3] + c] += fire - was[3]
+            if dug != was[4]:
+                values[base[4] + c] += dug - was[4]
+            shown[i] = (c, was[1], was[2], fire, dug, was[5], was[6])
 
     def _refresh(self, core: TcsCore, units: Iterable[int]) -> None:
         """Bring ``units``' entries in the unit planes to what the core's fields give now
@@ -519,7 +542,7 @@ def kept(core: TcsCore) -> Kept:
     if type(planes) is not Kept or journal is None or planes.ob.scenario is not core.scenario:
         planes = Kept(_observer(core.scenario), core)
         core.keep_observed(planes)
-    elif journal.units or journal.records:
+    elif journal.units or journal.modes or journal.records:
         planes.update(core, journal)
     return planes
 
@@ -535,7 +558,7 @@ def _prepared(core: TcsCore, player: str) -> Kept:
     planes, journal = core.observed, core.journal
     if type(planes) is not Kept or journal is None or planes.ob.scenario is not core.scenario:
         planes = kept(core)
-    elif journal.units or journal.records:
+    elif journal.units or journal.modes or journal.records:
         planes.update(core, journal)
     targets = core.lctr_targets if player != "German" else _NO_TARGETS
     if targets != planes.targets:
