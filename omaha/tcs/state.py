@@ -435,7 +435,10 @@ class TcsState(TcsCore):
         numbers = self._numbers
         if numbers is None:
             numbers = self._numbers = _numbers(self.game.action_space(self.scenario.id))
-        return numbers.codes(legal)
+        try:
+            return list(map(numbers.read, legal))
+        except AttributeError:
+            return numbers.codes(legal)
 
     def _apply(self, action: Action) -> None:
         assert self.wait is not None
