@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
-from itertools import count
+from itertools import count, repeat
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -343,15 +343,19 @@ class _Numbers:
         self.read = attrgetter(self.name)
 
     def codes(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of ``legal``, in their order (exactly the encoded ones)."""
+        """The numbers of ``legal``, in their order (exactly the encoded ones), the
+        actions met for the first time numbered on the way."""
+        name = self.name
+        got: list[int | None] = list(map(getattr, legal, repeat(name), repeat(None)))
+        k = -1
         try:
-            return list(map(self.read, legal))
-        except AttributeError:  # an action not numbered yet: number it once
-            name, code_of = self.name, self.space.code_of
-            for a in legal:
-                if name not in a.__dict__:
-                    object.__setattr__(a, name, code_of(a))
-            return list(map(self.read, legal))
+            while True:
+                k = got.index(None, k + 1)
+                a = legal[k]
+                code = got[k] = self.space.encode(a)
+                object.__setattr__(a, name, code)
+        except ValueError:  # no other
+            return cast(list[int], got)
 
 
 _NUMBERS: dict[int, _Numbers] = {}
