@@ -22,6 +22,9 @@ from omaha.kernel.actions import Action
 
 A = TypeVar("A", bound="TcsAction")
 _INTERNED: dict[tuple[Any, ...], Action] = {}
+#: The prefix of the attributes an action's numbers in action spaces are kept under
+#: (``TcsState._codes_of_listed``): per process, so never pickled.
+CODE_ATTRIBUTE = "_code_in_space_"
 
 
 class TcsAction(Action):
@@ -38,6 +41,10 @@ class TcsAction(Action):
             text = Action.__str__(self)
             object.__setattr__(self, "_text", text)
         return text
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the numbers this process keeps on the object."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith(CODE_ATTRIBUTE)}
 
     @classmethod
     def of(cls: type[A], *args: Any) -> A:

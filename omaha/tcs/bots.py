@@ -726,7 +726,7 @@ def opening(choice: Action) -> Action:
         ("retreat", Retreat),
     ):
         if isinstance(choice, kinds):
-            return MENUS[menu]()
+            return MENUS[menu].of()
     return choice
 
 

@@ -106,11 +106,41 @@ COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
 
 
 class Kept(Protocol):
-    """What :mod:`omaha.tcs.view` keeps of the position it last observed (the planes
-    and the fields they were built from): copied with the core, dropped by
-    :meth:`TcsCore.reindex`."""
+    """What :mod:`omaha.tcs.observation` keeps of the position it last observed (the
+    planes): copied with the core, dropped by :meth:`TcsCore.reindex`."""
 
     def copy(self) -> Kept: ...
+
+
+#: The records a :class:`Journal` names when they change: the map planes', the German
+#: release's, and the pools counted on the tracks (ammunition, transports, batteries,
+#: US op sheets).
+LEADERS, TIDE, SMOKE, OBSTACLES, BREACHES, EXITS, RELEASED, POOLS = (
+    "leaders", "tide", "smoke", "obstacles", "breaches", "exits", "released", "pools",
+)  # fmt: skip
+
+
+class Journal:
+    """What changed of what the kept observation shows since it was last brought up to
+    date (issue 15's speed): the units whose place, steps, status or overwatch marks
+    changed (``units``), those whose mode or digging alone did (``modes``: a cheaper
+    update, and the commonest change: a decision of the Mode Determination Phase sets a
+    whole stack), and the records that changed (``LEADERS``, ``TIDE``, ...). Written by
+    the core's mutators, only while an observation is kept."""
+
+    __slots__ = ("modes", "records", "units")
+
+    def __init__(self) -> None:
+        self.units: set[int] = set()
+        self.modes: set[int] = set()
+        self.records: set[str] = set()
+
+    def copy(self) -> Journal:
+        twin = Journal()
+        twin.units = set(self.units)
+        twin.modes = set(self.modes)
+        twin.records = set(self.records)
+        return twin
 
 
 def _plain(value: Any) -> Any:
@@ -260,7 +290,7 @@ class TcsCore(State[TcsScenario]):
         self._side_occupancy: dict[str, dict[int, list[int]]] | None = None
         self._derived: dict[object, Any] = {}
         self._observed: Kept | None = None
-        self._changed_units: set[int] = set()
+        self._journal: Journal | None = None
 
     # -- the clock -------------------------------------------------------------------
     @property
@@ -392,25 +422,20 @@ class TcsCore(State[TcsScenario]):
 
     @property
     def observed(self) -> Kept | None:
-        """What the view keeps of the position it last observed (None: build afresh)."""
+        """What the observation keeps of the position it last observed (None: build
+        afresh)."""
         return self._observed
 
+    @property
+    def journal(self) -> Journal | None:
+        """What changed since the kept observation was brought up to date (None while
+        no observation is kept: nothing is noted then)."""
+        return self._journal
+
     def keep_observed(self, kept: Kept) -> None:
+        """Keep ``kept`` (up to date now) and note, from now on, what changes of it."""
         self._observed = kept
-
-    def changed(self, i: int) -> None:
-        """Note that unit ``i``'s place, steps, status, mode or digging changed: a hint
-        that spares the kept observation a search for what changed (it still checks that
-        nothing else did, so a change not noted costs time, never a stale plane). Noted
-        only while an observation is kept."""
-        if self._observed is not None:
-            self._changed_units.add(i)
-
-    def take_changed(self) -> set[int]:
-        """The units noted by :meth:`changed` since the last call."""
-        noted = self._changed_units
-        self._changed_units = set()
-        return noted
+        self._journal = Journal()
 
     def cells_of(self, side: str) -> frozenset[int]:
         """Cells holding a unit of ``side``."""
@@ -429,7 +454,7 @@ class TcsCore(State[TcsScenario]):
         self._occupancy = self._side_occupancy = None
         self._derived = {}
         self._observed = None
-        self._changed_units = set()
+        self._journal = None
 
     def _drop_caches(self) -> None:
         self.reindex()
@@ -439,11 +464,12 @@ class TcsCore(State[TcsScenario]):
         (its lists are replaced, never changed, so a caller's list stays as it was)."""
         old = self.where[i]
         self.where[i] = where
-        if self._observed is not None:
-            self._changed_units.add(i)
         self.touch()
         if old == where:
             return
+        journal = self._journal
+        if journal is not None and (old >= 0 or where >= 0):  # off the map shows nothing
+            journal.units.add(i)
         side = self.scenario.units[i].side
         for occ in (self._occupancy, (self._side_occupancy or {}).get(side)):
             if occ is None:
@@ -466,7 +492,139 @@ class TcsCore(State[TcsScenario]):
         self.count_loss(i, self.steps[i])
         self.note(kind, rule, player=u.side, unit=u.id, steps=self.steps[i], **details)
         self.place(i, LOST)
-        self.steps[i] = 0
+        self.set_steps(i, 0)
+
+    # What the observation shows changes only through ``place`` and the mutators below:
+    # each notes the change in the journal while an observation is kept.
+    def set_steps(self, i: int, steps: int) -> None:
+        """Unit ``i`` has ``steps`` steps."""
+        journal = self._journal
+        if journal is not None and self.steps[i] != steps:
+            journal.units.add(i)
+        self.steps[i] = steps
+
+    def set_status(self, i: int, status: Status) -> None:
+        """Unit ``i`` is OK, suppressed or paralyzed (17.0)."""
+        journal = self._journal
+        if journal is not None and self.status[i] != status:
+            journal.units.add(i)
+        self.status[i] = status
+
+    def set_fire_mode(self, i: int, fire: bool) -> None:
+        """Unit ``i`` is in fire mode (True) or move mode (4.0)."""
+        journal = self._journal
+        if journal is not None and self.fire_mode[i] != fire:
+            journal.modes.add(i)
+        self.fire_mode[i] = fire
+
+    def set_dug_in(self, i: int, dug_in: bool) -> None:
+        journal = self._journal
+        if journal is not None and self.dug_in[i] != dug_in:
+            journal.modes.add(i)
+        self.dug_in[i] = dug_in
+
+    def set_moving(self, i: int) -> None:
+        """Unit ``i`` moved: in move mode and no longer dug in (4.0)."""
+        journal = self._journal
+        if journal is not None and (self.fire_mode[i] or self.dug_in[i]):
+            journal.modes.add(i)
+        self.fire_mode[i] = False
+        self.dug_in[i] = False
+
+    def mark(self, i: int, point: bool = False) -> None:
+        """Unit ``i``'s area weapon (``point``: its point weapon) is marked by the
+        overwatch fire it made (15.0)."""
+        journal = self._journal
+        if journal is not None:
+            journal.units.add(i)
+        (self.marked_point if point else self.marked).add(i)
+
+    def clear_marks(self) -> None:
+        """The overwatch markers come off (Clean-up Phase)."""
+        journal = self._journal
+        if journal is not None:
+            journal.units.update(self.marked)
+            journal.units.update(self.marked_point)
+        self.marked, self.marked_point = set(), set()
+
+    def release_formation(self, formation: str) -> None:
+        """A German formation is released (3.1)."""
+        self.released.add(formation)
+        self._note_record(RELEASED)
+
+    def set_leader_status(self, k: int, status: str) -> None:
+        self.leader_status[k] = status
+        self._note_record(LEADERS)
+
+    def set_leader_cell(self, k: int, cell: int) -> None:
+        self.leader_cell[k] = cell
+        self._note_record(LEADERS)
+
+    def set_tide(self, hour: str) -> None:
+        """The tide line moves (1.12a)."""
+        self.tide_hour = hour
+        self._note_record(TIDE)
+        self.touch()
+
+    def add_smoke(self, cell: int) -> None:
+        self.smoke.add(cell)
+        self._note_record(SMOKE)
+        self.touch()
+
+    def clear_smoke(self) -> None:
+        self.smoke = set()
+        self._note_record(SMOKE)
+        self.touch()
+
+    def set_obstacle(self, cell: int, state: str) -> None:
+        """A beach obstacle hex's state (2.4): one of ``OBSTACLE_STATES``."""
+        self.obstacles[cell] = state
+        self._note_record(OBSTACLES)
+        self.touch()
+
+    def open_breach(self, name: str) -> None:
+        """A shingle breach opens this turn (2.5a)."""
+        self.breaches[name] = self.turn_label
+        self._note_record(BREACHES)
+        self.touch()
+
+    def open_exit(self, draw: str) -> None:
+        """A draw exit opens this turn."""
+        self.exits[draw] = self.turn_label
+        self._note_record(EXITS)
+
+    def add_ammo(self, calibre: str, he: int, smoke: int = 0, illum: int = 0) -> None:
+        """Battery fires added to (or, negative, taken from) a calibre's pool (2.9)."""
+        pool = self.ammo.setdefault(calibre, [0, 0, 0])
+        pool[0] += he
+        pool[1] += smoke
+        pool[2] += illum
+        self._note_record(POOLS)
+
+    def set_battery_fires(self, battery: str, fires: int) -> None:
+        """A released German battery's fires left (3.1)."""
+        self.batteries[battery] = fires
+        self._note_record(POOLS)
+
+    def board_transport(self, land: str, boat: PlannedBoat) -> None:
+        """A transport boat joins the landing of turn ``land`` (2.1m)."""
+        self.transports.setdefault(land, []).append(boat)
+        self._note_record(POOLS)
+
+    def land_transports(self, land: str) -> None:
+        """The transports of turn ``land`` have landed (2.1m)."""
+        self.transports.pop(land, None)
+        self._note_record(POOLS)
+
+    def implement_sheet(self, formation: str) -> None:
+        """A US formation's new op sheet is implemented (2.3a)."""
+        self.us_implemented.add(formation)
+        self._note_record(POOLS)
+
+    def _note_record(self, name: str) -> None:
+        journal = self._journal
+        if journal is not None:
+            journal.records.add(name)
 
     def count_loss(self, i: int, steps: int) -> None:
         u = self.scenario.units[i]
@@ -502,9 +660,9 @@ class TcsCore(State[TcsScenario]):
         twin.smoke_sessions = _plain(self.smoke_sessions)
         twin.air_attacks = _plain(self.air_attacks)
         twin._derived = {}  # memos of this position: the twin starts afresh
-        kept = self._observed  # the observation kept: the twin's own copy
+        kept, journal = self._observed, self._journal  # the twin's own copies
         twin._observed = None if kept is None else kept.copy()
-        twin._changed_units = set(self._changed_units) if kept is not None else set()
+        twin._journal = None if journal is None else journal.copy()
         occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
         twin._occupancy = None if occ is None else dict(occ)
         twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}
@@ -514,7 +672,7 @@ class TcsCore(State[TcsScenario]):
         again on first use."""
         fields = self.__dict__.copy()
         fields["_observed"] = None
-        fields["_changed_units"] = set()
+        fields["_journal"] = None
         return fields
 
     # -- soundness (issue 10) ------------------------------------------------------------

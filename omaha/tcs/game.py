@@ -22,7 +22,7 @@ from omaha.kernel.metrics import (
 )
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
-from omaha.tcs import view as seen
+from omaha.tcs import observation as observed
 from omaha.tcs.actions import ACTIONS
 from omaha.tcs.bots import HeuristicBot
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
@@ -135,7 +135,7 @@ class TcsGame(Game[TcsScenario]):
         return limits(self.load_scenario(scenario))
 
     def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
-        return seen.observation_layout(self.load_scenario(scenario))
+        return observed.observation_layout(self.load_scenario(scenario))
 
 
 def field_domains(scen: TcsScenario) -> dict[str, tuple[Any, ...]]:

@@ -2,8 +2,8 @@
 one built from nothing (``view.fresh_observation``, the reference): at every decision
 of random and heuristic games of every shipped scenario, for both players; after a
 clone (each copy going its own way), a restored snapshot, a position staged with
-``edit()``, and fields changed behind its back. And the legal action numbers found by
-the listed objects are the encoded ones."""
+``edit()``, and each of the core's mutators (which write the journal the kept planes
+follow). And the legal action numbers are the encoded ones."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import pytest
 
 from omaha.tcs import GAME
 from omaha.tcs.core import LOST, Status
+from omaha.tcs.observation import fresh_observation
 from omaha.tcs.state import TcsState
-from omaha.tcs.view import fresh_observation
 
 SCENARIOS = GAME.scenarios()
 
@@ -167,22 +167,67 @@ def test_positions_staged_with_edit_observe_as_fresh() -> None:
         same_as_fresh(state, k)
 
 
-def test_fields_changed_behind_its_back_are_seen() -> None:
-    """A change no procedure noted and no ``edit()`` announced (the robustness the
-    comparison of every field buys): the observation still follows the fields."""
+def test_each_mutator_of_the_core_is_seen_without_edit() -> None:
+    """The kept planes follow the journal the core's mutators write: each mutator,
+    called between two observations with no ``edit()``, shows in the next, exactly as
+    the observation built from nothing."""
     state = battle()
+    scen = state.scenario
+    beach = scen.beach
     on_map = [i for i, w in enumerate(state.where) if w >= 0]
-    first, last = on_map[0], on_map[-1]
-    state.fire_mode[first] = not state.fire_mode[first]
-    state.dug_in[last] = not state.dug_in[last]
-    state.steps[last] = max(1, state.steps[last] - 1)
-    state.status[first] = Status.SUPPRESSED
-    state.where[last] = state.where[first]  # never done in play: place() is the way
-    state.marked.add(first)
-    state.leader_cell[0] = state.where[first]
-    state.leader_status[0] = "map"
-    state.smoke.add(state.where[last])
-    same_as_fresh(state)
+    us = [i for i in on_map if state.side(i) == "US"]
+    german = [i for i in on_map if state.side(i) == "German"]
+    off = next(i for i, w in enumerate(state.where) if w < 0 and state.side(i) == "US")
+    target = state.where[german[0]]
+    ashore = next(k for k, st in enumerate(state.leader_status) if st != "map")
+    waiting = [f for f in scen.german.formations if f.id not in state.released]
+    tide = next(h for h in sorted(beach.tide_lines) if h != state.tide_hour)
+    obstacle = next(c for c in sorted(beach.obstacles) if state.obstacles.get(c) != "wire")
+    breach = next(b for b in sorted(beach.breach_by_name) if b not in state.breaches)
+    draw = next(d for d in sorted(beach.exits) if d not in state.exits)
+    mover = next(i for i in us[5:] if not (state.fire_mode[i] and state.dug_in[i]))
+    calibre = scen.tables.batteries[0].calibre
+    battery = scen.german.batteries[0]
+    land = "2300"  # no transports land then
+    assert state.plan is not None
+    boat = state.plan.boats[0]
+    formation = next(f for f, _ in scen.oob.formations if f not in state.us_implemented)
+    changes = [
+        lambda: state.place(off, target),
+        lambda: state.place(us[0], state.where[us[1]]),
+        lambda: state.set_steps(us[1], state.steps[us[1]] + 1),
+        lambda: state.set_status(us[2], Status.PARALYZED),
+        lambda: state.set_status(us[2], Status.SUPPRESSED),
+        lambda: state.set_fire_mode(us[3], not state.fire_mode[us[3]]),
+        lambda: state.set_dug_in(us[4], not state.dug_in[us[4]]),
+        lambda: (state.set_fire_mode(mover, True), state.set_dug_in(mover, True)),
+        lambda: state.set_moving(mover),
+        lambda: state.mark(german[0]),
+        lambda: state.mark(german[1], point=True),
+        lambda: state.clear_marks(),
+        lambda: state.release_formation(waiting[0].id),
+        lambda: (state.set_leader_status(ashore, "map"), state.set_leader_cell(ashore, target)),
+        lambda: state.set_leader_cell(ashore, state.where[us[0]]),
+        lambda: state.set_leader_status(ashore, "dead"),
+        lambda: state.set_tide(tide),
+        lambda: state.add_smoke(target),
+        lambda: state.clear_smoke(),
+        lambda: state.set_obstacle(obstacle, "wire"),
+        lambda: state.open_breach(breach),
+        lambda: state.open_exit(draw),
+        lambda: state.add_ammo(calibre, 2, 1, 1),
+        lambda: state.add_ammo(calibre, -1),
+        lambda: state.set_battery_fires(battery.id, battery.fires + 1),
+        lambda: state.board_transport(land, boat),
+        lambda: state.land_transports(land),
+        lambda: state.implement_sheet(formation),
+    ]
+    for k, change in enumerate(changes):
+        before = [state.observation(p) for p in GAME.players]
+        change()
+        after = [state.observation(p) for p in GAME.players]
+        assert not all(map(np.array_equal, before, after)), k
+        same_as_fresh(state, k)
 
 
 def test_each_observation_is_a_new_array_and_each_player_sees_their_own() -> None:

@@ -40,6 +40,7 @@ from omaha.tcs.actions import (
     SelectStack,
     Stay,
     Target,
+    TcsAction,
     With,
     WithAll,
 )
@@ -362,7 +363,7 @@ def stack_destinations(core: TcsCore, side: str, cell: int) -> dict[int, int]:
 
 # ------------------------------------------------------------------ the action menu
 #: the lists of the Action Phase behind one choice each (move, fire, ...)
-MENUS: dict[str, type[Action]] = {
+MENUS: dict[str, type[TcsAction]] = {
     "move": MoveMenu,
     "fire": FireMenu,
     "point": PointMenu,
@@ -421,19 +422,19 @@ def legal_act(core: TcsCore) -> Iterator[Action]:
     """Open the list of the stacks that may move, the hexes to fire at, the point fire
     shots, the assaults or the retreats (each when it is not empty), or end the phase."""
     side = phasing(core)
-    yield EndAction()
+    yield EndAction.of()
     for menu, kind in MENUS.items():
         if _closed(core, menu):
             continue
         known = core.peek(_menu_key(core, side, menu))
         if known is not None:
             if known:
-                yield kind()
+                yield kind.of()
         elif menu == "move":
             if _any_movable(core, side) or (side == "US" and _leader_may_move(core)):
-                yield kind()
+                yield kind.of()
         elif _any_option(core, side, menu):
-            yield kind()
+            yield kind.of()
 
 
 def _any_movable(core: TcsCore, side: str) -> bool:
@@ -476,7 +477,7 @@ def apply_act(core: TcsCore, action: Action) -> None:
 
 
 def legal_choose(core: TcsCore) -> Iterator[Action]:
-    yield Back()
+    yield Back.of()
     yield from menu_list(core, phasing(core), core.sd["menu"])
 
 
@@ -524,8 +525,7 @@ def point_fire(core: TcsCore, side: str, i: int, t: int) -> None:
     core.fired_point.add(i)
     if u.type.kind != "pillbox":
         core.acted.add(i)
-    core.fire_mode[i] = True
-    core.changed(i)
+    core.set_fire_mode(i, True)
     core.revealed.add(i)
     combat.point_attack(core, u.type.point, t, m, source=u.id, rule="12.0")
     core.trigger = {"side": other(side), "kind": "fire", "at": [core.label(a)]}
@@ -537,7 +537,7 @@ def legal_move(core: TcsCore) -> Iterator[Action]:
     them is picked to move alone; a selected unit or leader moves to a hex it reaches."""
     pid = core.selected
     assert pid is not None
-    yield Stay()
+    yield Stay.of()
     if pid.startswith(STACK):
         side = phasing(core)
         start = core.cell(pid[1:])
@@ -547,12 +547,12 @@ def legal_move(core: TcsCore) -> Iterator[Action]:
         if len(movers) > 1:
             yield from (Select.of(core.uid(i)) for i in movers)
         elif movers and exits_west(core, movers[0]):
-            yield ExitWest()
+            yield ExitWest.of()
         return
     for c in sorted(destinations(core, pid)):
         yield MoveTo.of(core.label(c))
     if not is_leader(pid) and exits_west(core, core.unit_index(pid)):
-        yield ExitWest()
+        yield ExitWest.of()
 
 
 def exits_west(core: TcsCore, i: int) -> bool:
@@ -599,13 +599,12 @@ def apply_move(core: TcsCore, action: Action) -> None:
         mp=cost,
     )
     if is_leader(pid):
-        core.leader_cell[core.scenario.oob.leader(pid).index] = end
+        core.set_leader_cell(core.scenario.oob.leader(pid).index, end)
         return  # 2.3f: leader movement never causes overwatch fires
     i = core.unit_index(pid)
     moved_through(core, i, path)
     core.place(i, end)
-    core.fire_mode[i] = False
-    core.dug_in[i] = False
+    core.set_moving(i)
     if side == "US":
         check_task(core, i)
         check_automatic(core)
@@ -635,8 +634,7 @@ def move_stack(core: TcsCore, side: str, start: int, action: Action) -> None:
         core.moved.add(core.uid(i))
         moved_through(core, i, paths[i])
         core.place(i, end)
-        core.fire_mode[i] = False
-        core.dug_in[i] = False
+        core.set_moving(i)
         if side == "US":
             check_task(core, i)
     if side == "US":
@@ -652,8 +650,7 @@ def moved_through(core: TcsCore, i: int, path: list[int]) -> None:
     u = core.unit(i)
     for a, b in pairwise(path):
         if core.obstacles.get(b) == "wire" and u.type.kind == "rifle":
-            core.obstacles[b] = "cleared"
-            core.touch()
+            core.set_obstacle(b, "cleared")
             core.note("tcs.wire.cleared", "2.4c", player=u.side, unit=u.id, hex=core.label(b))
         name = beach.breach_of_side.get((min(a, b), max(a, b)))
         if name is not None and name in core.breaches:
@@ -671,7 +668,7 @@ def legal_fire(core: TcsCore) -> Iterator[Action]:
     target = core.cell(core.combat["target"])
     joined = set(core.combat["stacks"])
     if joined:
-        yield Resolve()
+        yield Resolve.of()
     sight = sighting_of(core, side)
     more = 0
     for a in friendly_cells(core, side):
@@ -682,7 +679,7 @@ def legal_fire(core: TcsCore) -> Iterator[Action]:
             more += 1
             yield With.of(label)
     if more > 1:
-        yield WithAll()
+        yield WithAll.of()
 
 
 def apply_fire(core: TcsCore, action: Action) -> None:
@@ -765,7 +762,7 @@ def legal_overwatch(core: TcsCore) -> Iterator[Action]:
         for a in answers[0][1]:
             yield Overwatch.of(core.label(a))
     if answers:
-        yield NoOverwatch()
+        yield NoOverwatch.of()
 
 
 def apply_overwatch(core: TcsCore, action: Action) -> None:
@@ -813,9 +810,9 @@ def apply_overwatch(core: TcsCore, action: Action) -> None:
     if area:
         combat.resolve_fire(core, side, b, area, rule="15.0")
         for i in area:
-            core.marked.add(i)
+            core.mark(i)
             if units[i].type.kind != "pillbox":
-                core.marked_point.add(i)
+                core.mark(i, point=True)
     mover = trig.get("unit")
     if point:
         victims = [
@@ -838,9 +835,8 @@ def apply_overwatch(core: TcsCore, action: Action) -> None:
             combat.point_attack(
                 core, units[i].type.point, victims[0], m, source=units[i].id, rule="15.0"
             )
-            core.marked_point.add(i)
+            core.mark(i, point=True)
             if units[i].type.kind != "pillbox":
-                core.marked.add(i)
+                core.mark(i)
             core.revealed.add(i)
-            core.fire_mode[i] = True
-            core.changed(i)
+            core.set_fire_mode(i, True)

@@ -69,7 +69,7 @@ def step_air(core: TcsCore) -> bool:
 
 
 def legal_air(core: TcsCore) -> list[Action]:
-    return [AirLoadout(n) for n in range(core.scenario.tables.air_aircraft + 1)]
+    return [AirLoadout.of(n) for n in range(core.scenario.tables.air_aircraft + 1)]
 
 
 def apply_air(core: TcsCore, action: Action) -> None:
@@ -126,7 +126,7 @@ def legal_strike(core: TcsCore) -> Iterator[Action]:
     if not cells:
         return
     a = core.air_attacks[0]
-    yield HoldStrike()
+    yield HoldStrike.of()
     for c in cells:
         yield Strike.of(core.label(c)) if a["kind"] == "strafe" else BombHex.of(core.label(c))
     if a["kind"] == "bomb":

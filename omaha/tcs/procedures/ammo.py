@@ -20,10 +20,7 @@ def step_ammo(core: TcsCore) -> bool:
     label = core.turn_label
     for add in core.scenario.tables.additions:
         if add.turn == label:
-            pool = core.ammo.setdefault(add.calibre, [0, 0, 0])
-            pool[0] += add.he
-            pool[1] += add.smoke
-            pool[2] += add.illum
+            core.add_ammo(add.calibre, add.he, add.smoke, add.illum)
             core.note(
                 "tcs.ammo.added",
                 "2.9",
@@ -46,10 +43,7 @@ def battery_lands(core: TcsCore, uid: str, guns: int) -> None:
     if row is None:
         return
     f = battery_fires(guns, row.divisor, t)
-    pool = core.ammo.setdefault(row.calibre, [0, 0, 0])
-    pool[0] += f.he
-    pool[1] += f.smoke
-    pool[2] += f.illum
+    core.add_ammo(row.calibre, f.he, f.smoke, f.illum)
     core.note(
         "tcs.ammo.battery",
         "2.9",

@@ -143,7 +143,7 @@ def legal_us_missions(core: TcsCore) -> Iterator[Action]:
             found = True
             yield Naval.of(core.label(c))
     if found:
-        yield EndMissions()
+        yield EndMissions.of()
 
 
 def step_german_missions(core: TcsCore) -> bool:
@@ -167,7 +167,7 @@ def legal_german_missions(core: TcsCore) -> Iterator[Action]:
     for b in ready:
         for c in targets:
             yield Mission.of(b, core.label(c))
-    yield EndMissions()
+    yield EndMissions.of()
 
 
 def legal_missions(core: TcsCore) -> Iterator[Action]:
@@ -197,8 +197,7 @@ def apply_missions(core: TcsCore, action: Action) -> None:
     core.missions.add(action.battery)
     if side == "US":
         calibre = dict(us_batteries_all(core))[action.battery]
-        pool = core.ammo[calibre]
-        pool[0] -= 1
+        core.add_ammo(calibre, -1)
         done = fire(
             core,
             action.battery,
@@ -211,10 +210,10 @@ def apply_missions(core: TcsCore, action: Action) -> None:
             "2.9",
         )
         if not done:
-            pool[0] += 1
+            core.add_ammo(calibre, 1)
     else:
         b = scen.german.battery(action.battery)
-        core.batteries[b.id] -= 1
+        core.set_battery_fires(b.id, core.batteries[b.id] - 1)
         done = fire(
             core,
             b.id,
@@ -227,7 +226,7 @@ def apply_missions(core: TcsCore, action: Action) -> None:
             "3.1",
         )
         if not done:
-            core.batteries[b.id] += 1
+            core.set_battery_fires(b.id, core.batteries[b.id] + 1)
 
 
 def us_batteries_all(core: TcsCore) -> list[tuple[str, str]]:

@@ -34,11 +34,9 @@ def end_of_phase(core: TcsCore, side: str) -> None:
         if units[i].side != side or core.where[i] < 0:
             continue
         if core.status[i] == Status.PARALYZED:
-            core.status[i] = Status.SUPPRESSED
-            core.changed(i)
+            core.set_status(i, Status.SUPPRESSED)
         elif core.status[i] == Status.SUPPRESSED:
-            core.status[i] = Status.OK
-            core.changed(i)
+            core.set_status(i, Status.OK)
     core.touch()
 
 
@@ -62,9 +60,9 @@ def step_cleanup(core: TcsCore) -> bool:
     unassigned_retreats(core)
     for i, c in enumerate(core.where):
         if c >= 0 and core.fire_mode[i] and core.unit(i).type.kind != "pillbox":
-            core.dug_in[i] = True
-            core.changed(i)
-    core.marked, core.marked_point, core.revealed = set(), set(), set()
+            core.set_dug_in(i, True)
+    core.clear_marks()
+    core.revealed = set()
     core.road_moved, core.tested = set(), set()
     core.breach_traffic, core.missions = {}, set()
     core.touch()
@@ -74,8 +72,7 @@ def step_cleanup(core: TcsCore) -> bool:
     }
     if core.turn == 0 and core.smoke:
         core.note("tcs.lctr.smoke_gone", "2.2a", hexes=len(core.smoke))
-        core.smoke = set()
-        core.touch()
+        core.clear_smoke()
     check_exits(core)
     return True
 

@@ -126,8 +126,7 @@ def lose_steps(core: TcsCore, i: int, n: int, rule: str) -> int:
     if n <= 0:
         return 0
     u = core.unit(i)
-    core.steps[i] -= n
-    core.changed(i)
+    core.set_steps(i, core.steps[i] - n)
     core.count_loss(i, n)
     core.touch()
     if core.steps[i] > 0:
@@ -153,11 +152,10 @@ def convert_destroyed(core: TcsCore, i: int, cell: int) -> None:
     core.bump("pillboxes_destroyed")
     if steps:
         core.place(squad, cell)
-        core.steps[squad] = steps
+        core.set_steps(squad, steps)
         core.bump("german_steps_committed", steps)
-        core.status[squad] = Status.SUPPRESSED
-        core.fire_mode[squad] = True
-        core.changed(squad)
+        core.set_status(squad, Status.SUPPRESSED)
+        core.set_fire_mode(squad, True)
         core.spared.add(squad)
     result = f"{core.uid(squad)} with {steps} step(s), suppressed" if steps else "no squad survives"
     core.note(
@@ -173,8 +171,7 @@ def convert_destroyed(core: TcsCore, i: int, cell: int) -> None:
 
 def suppress(core: TcsCore, i: int, level: Status = Status.SUPPRESSED) -> None:
     if core.status[i] < level:
-        core.status[i] = level
-        core.changed(i)
+        core.set_status(i, level)
         core.touch()  # who may fire and move follows the status
 
 
@@ -303,15 +300,14 @@ def retreat(core: TcsCore, i: int, rule: str, *, voluntary: bool = False) -> Non
     options = retreat_options(core, i, voluntary=voluntary)
     if not options:
         core.count_loss(i, core.steps[i])
-        core.steps[i] = 0
+        core.set_steps(i, 0)
         core.place(i, LOST)
         core.note("tcs.retreat.none", rule, player=u.side, unit=u.id)
         return
     far = enemy_field(core, u.side)
     best = min(options, key=lambda c: (-far[c], core.dist(start, c), c))
     core.place(i, best)
-    core.fire_mode[i] = False
-    core.dug_in[i] = False
+    core.set_moving(i)
     core.note(
         "tcs.retreat", rule, player=u.side, unit=u.id, start=core.label(start), end=core.label(best)
     )
@@ -516,8 +512,7 @@ def resolve_fire(core: TcsCore, side: str, target: int, firers: list[int], *, ru
     for i in firers:
         core.acted.add(i)
         core.revealed.add(i)
-        core.fire_mode[i] = True
-        core.changed(i)
+        core.set_fire_mode(i, True)
     for i in [x for x in firers if units[x].type.kind == "rocket"]:
         core.place(i, LOST)  # 3.4a: eliminated on firing, hit or miss
         core.bump("rocket_pits_fired")
@@ -582,8 +577,7 @@ def assault(core: TcsCore, side: str, start: int, target: int) -> None:
     ]
     for i in attackers:
         core.acted.add(i)
-        core.fire_mode[i] = True
-        core.changed(i)
+        core.set_fire_mode(i, True)
     if area_def:
         fp = sum(units[i].area_firepower(core.steps[i]) for i in area_def)
         m = area_hex_modifier(core, start, forest=False, shingle=False) + s.assault_fire_bonus

@@ -86,7 +86,7 @@ def accrue(core: TcsCore) -> None:
             and implemented_count(core) < scen.tables.max_us_opsheets
         ):
             del core.us_sheets[f]
-            core.us_implemented.add(f)
+            core.implement_sheet(f)
             core.note("tcs.sheet.us", "2.3a", player="US", formation=f, result="implemented")
 
 
@@ -117,7 +117,7 @@ def step_us_sheets(core: TcsCore) -> bool:
 
 
 def legal_sheets(core: TcsCore) -> Iterator[Action]:
-    yield EndSheets()
+    yield EndSheets.of()
     for f in sheet_candidates(core):
         yield OpSheet.of(f)
 

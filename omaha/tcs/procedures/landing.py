@@ -169,7 +169,7 @@ def sink(core: TcsCore, rb: RunningBoat, pools: dict[str, list[list[Any]]]) -> N
         )
     for k, s in enumerate(core.leader_status):
         if s == "aboard" and core.leader_boat[k] == rb.id:
-            core.leader_status[k] = "lost"
+            core.set_leader_status(k, "lost")
             core.note("tcs.leaders.drowned", "2.3f", player="US", leader=core.lid(k), boat=rb.id)
 
 
@@ -316,11 +316,11 @@ def place_landing(core: TcsCore) -> None:
         core.bump(f"steps_landed_{unit.type.name}", got)
         if got == 0:
             core.place(i, LOST)
-            core.steps[i] = 0
+            core.set_steps(i, 0)
             continue
         cell = majority_hex(parts[u])
         core.place(i, cell)
-        core.steps[i] = got
+        core.set_steps(i, got)
         core.carried[i] = u in via_dukw and unit.type.move == "tow"
         placed.setdefault(cell, []).append(u + (f" ({got}/{planned[u]})" if lost else ""))
         sector = core.scenario.beach.sector_of(cell)
@@ -347,14 +347,14 @@ def place_landing(core: TcsCore) -> None:
         if st == "aboard" and core.leader_boat[k] in fates:
             fate = fates[core.leader_boat[k] or ""]
             if fate == OFF:
-                core.leader_status[k] = "lost"
+                core.set_leader_status(k, "lost")
             elif fate != SUNK:
-                core.leader_status[k] = "map"
-                core.leader_cell[k] = core.cell(fate)
+                core.set_leader_status(k, "map")
+                core.set_leader_cell(k, core.cell(fate))
                 core.bump("leaders_landed")
                 core.note("tcs.leaders.land", "2.3f", player="US", leader=core.lid(k), hex=fate)
     if landing["kind"] == "transport":
-        core.transports.pop(landing["turn"], None)
+        core.land_transports(landing["turn"])
     core.landing = None
 
 

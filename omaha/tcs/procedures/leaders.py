@@ -55,7 +55,7 @@ def step_leader_selection(core: TcsCore) -> bool:
         k = oob.leader(lid).index
         options = carriers[k]
         boat = options[core.dice.pick(len(options))]
-        core.leader_status[k] = "aboard"
+        core.set_leader_status(k, "aboard")
         core.leader_boat[k] = boat
         drawn.append(f"{lid} ({oob.leaders[k].name}) with boat {boat}")
     core.note(
@@ -77,7 +77,7 @@ def step_leaders_out(core: TcsCore) -> bool:
     gone = []
     for k, s in enumerate(core.leader_status):
         if s in ("map", "aboard"):
-            core.leader_status[k] = "removed"
+            core.set_leader_status(k, "removed")
             gone.append(core.lid(k))
     core.note("tcs.leaders.removed", "2.3f", leaders=gone)
     return True
@@ -93,7 +93,7 @@ def step_leader_losses(core: TcsCore) -> bool:
         d = core.dice.two_d6()
         killed = leader_killed(d[0] + d[1], core.scenario.tables)
         if killed:
-            core.leader_status[k] = "dead"
+            core.set_leader_status(k, "dead")
         core.note(
             "tcs.leaders.loss",
             "2.3f",

@@ -35,7 +35,7 @@ def step_conversions(core: TcsCore) -> bool:
 
 
 def legal_conversions(core: TcsCore) -> Iterator[Action]:
-    yield EndConversions()
+    yield EndConversions.of()
     for i in live_pillboxes(core):
         yield Convert.of(core.uid(i), "fire")
         yield Convert.of(core.uid(i), "move")
@@ -53,9 +53,9 @@ def apply_conversions(core: TcsCore, action: Action) -> None:
     core.place(pb, LOST)
     core.bump("pillboxes_converted")
     core.place(squad, cell)
-    core.steps[squad] = core.unit(squad).steps
+    core.set_steps(squad, core.unit(squad).steps)
     core.bump("german_steps_committed", core.steps[squad])
-    core.fire_mode[squad] = action.mode == "fire"
+    core.set_fire_mode(squad, action.mode == "fire")
     core.note(
         "tcs.convert",
         "3.3e",
@@ -135,7 +135,7 @@ def legal_modes(core: TcsCore) -> Iterator[Action]:
             found = True
             yield SetMode.of(label, mode)
     if found:
-        yield EndModes()
+        yield EndModes.of()
 
 
 def apply_modes(core: TcsCore, action: Action) -> None:
@@ -151,10 +151,9 @@ def apply_modes(core: TcsCore, action: Action) -> None:
             want = action.mode == "fire"
             if core.fire_mode[i] != want:
                 changed += 1
-                core.fire_mode[i] = want
-                core.changed(i)
+                core.set_fire_mode(i, want)
                 if not want:
-                    core.dug_in[i] = False
+                    core.set_dug_in(i, False)
     core.sd["done"].append(action.hex)
     core.note("tcs.mode", "4.0", player=side, units=changed, hex=action.hex, mode=action.mode)
 

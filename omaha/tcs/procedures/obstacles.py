@@ -81,7 +81,7 @@ def step_us_tests(core: TcsCore) -> bool:
 
 
 def legal_tests(core: TcsCore) -> Iterator[Action]:
-    yield EndTests()
+    yield EndTests.of()
     for c in testable(core):
         yield Test.of(core.label(c))
     for c in breachable(core):
@@ -113,10 +113,9 @@ def apply_tests(core: TcsCore, action: Action) -> None:
     core.tested.add(unit)
     die = core.dice.d6()
     result = obstacle_test(die, core.scenario.tables)
-    core.obstacles[c] = result
     if result == "clear":
         core.clear_from[c] = core.turn + 1
-    core.touch()
+    core.set_obstacle(c, result)
     core.note(
         "tcs.obstacle.test",
         "2.4a",
@@ -135,8 +134,7 @@ def finish_breaches(core: TcsCore) -> None:
     for c in sorted(core.breaching):
         if core.breaching[c] < core.turn and breachers(core, c):
             del core.breaching[c]
-            core.obstacles[c] = "breached"
-            core.touch()
+            core.set_obstacle(c, "breached")
             core.note("tcs.obstacle.breached", "2.4b", player="US", hex=core.label(c))
 
 
@@ -181,8 +179,7 @@ def open_breaches(core: TcsCore) -> None:
     """TCS Omaha 2.5a: every potential breach whose four conditions hold at once opens."""
     for b in core.scenario.beach.breaches:
         if b.name not in core.breaches and not breach_problems(core, b.name):
-            core.breaches[b.name] = core.turn_label
-            core.touch()
+            core.open_breach(b.name)
             core.note("tcs.breach.open", "2.5a", player="US", breach=b.name)
 
 
@@ -206,5 +203,5 @@ def exit_open(core: TcsCore, draw: str) -> bool:
 def check_exits(core: TcsCore) -> None:
     for draw in sorted(core.scenario.beach.exits):
         if draw not in core.exits and exit_open(core, draw):
-            core.exits[draw] = core.turn_label
+            core.open_exit(draw)
             core.note("tcs.exit.open", "victory", player="US", exit=draw)

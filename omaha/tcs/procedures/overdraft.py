@@ -55,7 +55,7 @@ def legal_overdraft(core: TcsCore) -> Iterator[Action]:
             yielded = True
             yield Overdraft.of(u.id)
     if yielded:
-        yield EndOverdraft()
+        yield EndOverdraft.of()
 
 
 def apply_overdraft(core: TcsCore, action: Action) -> None:
@@ -65,8 +65,7 @@ def apply_overdraft(core: TcsCore, action: Action) -> None:
     assert isinstance(action, Overdraft)
     i = core.unit_index(action.unit)
     company = core.scenario.oob.units[i].formation
-    core.steps[i] += 1
-    core.changed(i)
+    core.set_steps(i, core.steps[i] + 1)
     core.overdraft_added[company] = core.overdraft_added.get(company, 0) + 1
     core.note(
         "tcs.overdraft",

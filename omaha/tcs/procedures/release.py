@@ -50,7 +50,7 @@ def batteries_left(core: TcsCore) -> list[str]:
 
 
 def release(core: TcsCore, fid: str, why: str, rule: str = "3.1") -> None:
-    core.released.add(fid)
+    core.release_formation(fid)
     core.note("tcs.release", rule, player="German", formation=fid, why=why)
 
 
@@ -80,9 +80,9 @@ def legal_release(core: TcsCore) -> Iterator[Action]:
         yield from (Release.of(f) for f in releasable(core))
         yield from (ReleaseBattery.of(b) for b in batteries_left(core))
     if result == "variable":
-        yield RollVariable()
+        yield RollVariable.of()
     if any(True for _ in releasable(core)) or batteries_left(core):
-        yield NoRelease()
+        yield NoRelease.of()
 
 
 def apply_release(core: TcsCore, action: Action) -> None:
@@ -91,7 +91,7 @@ def apply_release(core: TcsCore, action: Action) -> None:
         release(core, action.formation, "Variable Reinforcement Table")
     elif isinstance(action, ReleaseBattery):
         b = core.scenario.german.battery(action.battery)
-        core.batteries[b.id] = b.fires
+        core.set_battery_fires(b.id, b.fires)
         core.note("tcs.release.battery", "3.1", player="German", battery=b.id, fires=b.fires)
     elif isinstance(action, RollVariable):
         table = core.scenario.release
@@ -160,7 +160,7 @@ def apply_entry(core: TcsCore, action: Action) -> None:
     c = core.cell(action.hex)
     for i in core.scenario.german.formation(action.formation).units:
         core.place(i, c)
-        core.fire_mode[i] = False
+        core.set_fire_mode(i, False)
         core.bump("german_steps_committed", core.steps[i])
     core.entered[action.formation] = core.turn
     core.note("tcs.enter", "3.1", player="German", formation=action.formation, hex=action.hex)

@@ -52,7 +52,7 @@ def log_targets(core: TcsCore) -> None:
 
 
 def legal_rockets(core: TcsCore) -> Iterator[Action]:
-    yield EndRockets()
+    yield EndRockets.of()
     beach = core.scenario.beach
     for c in range(len(core.scenario.board)):
         if c not in beach.sea_always and beach.lctr_target_allowed(c):
@@ -130,8 +130,7 @@ def step_lctr(core: TcsCore) -> bool:
             if rounds:
                 hit += 1
                 if hit <= t.lctr_smoke:
-                    core.smoke.add(c)
-                    core.touch()
+                    core.add_smoke(c)
                 attack = Attack(f"LCT(R) {n}", t.lctr_weapon, 0, core.label(c), rounds, "2.2b")
                 verdicts.append(resolve(core, attack))
         core.note(
@@ -175,7 +174,7 @@ def smoke_candidates(core: TcsCore) -> list[str]:
 
 
 def legal_smoke(core: TcsCore) -> Iterator[Action]:
-    yield EndSmoke()
+    yield EndSmoke.of()
     for x in smoke_candidates(core):
         yield SmokeCheck.of(x)
 
@@ -190,8 +189,7 @@ def apply_smoke(core: TcsCore, action: Action) -> None:
     rounds = miller_rounds(10 * tens + units, core.scenario.tables)
     s["checked"].append(action.hex)
     if rounds:
-        core.smoke.add(core.cell(action.hex))
-        core.touch()
+        core.add_smoke(core.cell(action.hex))
         s["left"] -= 1
     core.note(
         "tcs.lctr.check",

@@ -115,7 +115,7 @@ def legal_plan(core: TcsCore) -> Iterator[Action]:
             if fit > 0:
                 yield LoadSteps.of(core.partial, fit)
             else:
-                yield CloseBoat()
+                yield CloseBoat.of()
         else:
             last = partial_boat(core)
             if used(core, last.wave, last.kind) < t.wave(last.wave).count(last.kind):
@@ -124,11 +124,11 @@ def legal_plan(core: TcsCore) -> Iterator[Action]:
         return
     if ob is None:
         if not core.draft_boats:
-            yield from (UsePlan(n) for n in sorted(scen.plans))
+            yield from (UsePlan.of(n) for n in sorted(scen.plans))
         elif may_cancel(core):
-            yield ClearPlan()
+            yield ClearPlan.of()
         if draft_problem(core) is None:
-            yield EndPlan()
+            yield EndPlan.of()
         planned = planned_steps(core)
         dd_left = any(u.dd and u.id not in planned for u in scen.oob.units)
         for wave in ASSAULT_WAVES:
@@ -149,7 +149,7 @@ def legal_plan(core: TcsCore) -> Iterator[Action]:
         return
     options = list(_boat_options(core, ob))
     if ob["load"] or may_cancel(core) or not options:
-        yield CloseBoat()
+        yield CloseBoat.of()
     yield from options
 
 
@@ -179,7 +179,7 @@ def _boat_options(core: TcsCore, ob: dict[str, Any]) -> Iterator[Action]:
         and ob["lcas"] < t.boat("LCA").group
         and used(core, ob["wave"], "LCA") < t.wave(ob["wave"]).count("LCA")
     ):
-        yield AddLca()
+        yield AddLca.of()
     room = capacity(core, kind, ob.get("lcas", 1)) - open_points(core)
     if kind == "LCA":
         # a pooled group carries whole units (splits within the group are its business)

@@ -65,7 +65,7 @@ def legal_setup(core: TcsCore) -> Iterator[Action]:
     assert core.wait is not None
     if core.wait[0] == Decision.PILLBOX:
         if not core.pillboxes:
-            yield from (UseSetup(n) for n in sorted(core.scenario.setups))
+            yield from (UseSetup.of(n) for n in sorted(core.scenario.setups))
         yield from (PlacePillbox.of(core.label(c)) for c in setup_cells(core, "pillbox"))
     else:
         yield from (PlaceRocketPit.of(core.label(c)) for c in setup_cells(core, "pit"))
@@ -79,7 +79,7 @@ def place_garrison(core: TcsCore) -> None:
     for i, label in scen.german.setup:
         if units[i].formation in scen.german_formations:
             core.place(i, core.cell(label))
-            core.dug_in[i] = True
+            core.set_dug_in(i, True)
             core.bump("german_steps_committed", core.steps[i])
     for i, label in scen.us_setup:
         core.place(i, core.cell(label))

@@ -33,8 +33,8 @@ def step_tide(core: TcsCore) -> bool:
         core.sd = {"queue": []}
         hour = hour_of(core.turn_time)
         if core.turn_has("hour") and hour != core.tide_hour:
-            old, core.tide_hour = core.tide_hour, hour
-            core.touch()
+            old = core.tide_hour
+            core.set_tide(hour)
             core.note("tcs.tide.move", "1.12a", old=old, new=hour)
             sea = scen.beach.sea(hour)
             occ = core.occupied_us()
@@ -55,7 +55,7 @@ def step_tide(core: TcsCore) -> bool:
                 core.lose_unit(i, "tcs.tide.drowned", "1.12a", hex=core.label(cell))
             for k in core.living_leaders_on_map():
                 if core.leader_cell[k] == cell:
-                    core.leader_status[k] = "lost"
+                    core.set_leader_status(k, "lost")
                     core.note("tcs.tide.leader", "1.12a", leader=core.lid(k))
             core.sd["queue"].pop(0)
             continue
@@ -91,7 +91,7 @@ def apply_tide(core: TcsCore, action: Action) -> None:
         moved.append(core.uid(i))
     for k in core.living_leaders_on_map():
         if core.leader_cell[k] == a:
-            core.leader_cell[k] = b
+            core.set_leader_cell(k, b)
             moved.append(core.lid(k))
     core.note(
         "tcs.tide.advance", "1.12a", player="US", start=action.start, to=action.to, pieces=moved

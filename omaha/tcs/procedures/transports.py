@@ -54,7 +54,7 @@ def step_transports(core: TcsCore) -> bool:
         core.started = True
         core.sd = {"ended": False}
         core.transport_open = None
-        boats = core.transports.setdefault(land, [])
+        core.transports.setdefault(land, [])  # a landing turn, with or without boats
         plan = core.plan
         if (
             plan is not None
@@ -64,7 +64,7 @@ def step_transports(core: TcsCore) -> bool:
         ):
             core.stats["first_transport"] = 1
             for b in plan.wave_boats(TRANSPORT):
-                boats.append(b)
+                core.board_transport(land, b)
                 for u, _ in b.load:
                     core.place(core.unit_index(u), ABOARD)
             core.note(
@@ -72,7 +72,7 @@ def step_transports(core: TcsCore) -> bool:
                 "2.1m",
                 player="US",
                 turn=land,
-                boats=[boat_text(core, b) for b in boats],
+                boats=[boat_text(core, b) for b in core.transports[land]],
             )
     if core.sd["ended"]:
         return True
@@ -91,14 +91,14 @@ def legal_transports(core: TcsCore) -> Iterator[Action]:
         if ob is not None:
             room = capacity(core, ob["kind"]) - transport_points(core)
             fit = min(left, room // unit.type.points)
-            yield LoadSteps.of(core.partial, fit) if fit > 0 else CloseBoat()
+            yield LoadSteps.of(core.partial, fit) if fit > 0 else CloseBoat.of()
         else:
             kind = core.sd["partial_kind"]
             for box in sorted(scen.beach.transport_boxes):
                 yield OpenTransport.of(kind, box)
         return
     if ob is None:
-        yield EndTransports()
+        yield EndTransports.of()
         cancels: int = core.sd.get("cancels", 0)
         for kind, cap in t.transport_boats:
             if transport_used(core, kind) < cap:
@@ -112,7 +112,7 @@ def legal_transports(core: TcsCore) -> Iterator[Action]:
     room = capacity(core, ob["kind"]) - transport_points(core)
     options = list(loadable(core, ob["kind"], room, "transport"))
     if ob["load"] or core.sd.get("cancels", 0) < MAX_CANCELS or not options:
-        yield CloseBoat()  # empty: a cancel, a few a landing (READINGS.md, "Agents")
+        yield CloseBoat.of()  # empty: a cancel, a few a landing (READINGS.md, "Agents")
     yield from options
 
 
@@ -156,10 +156,9 @@ def close_transport(core: TcsCore) -> None:
     if not load:
         return
     land = transport_land_label(core)
-    boats = core.transports.setdefault(land, [])
     bid = next_id(core, f"T{land.split()[0]}.")
     pts = sum(scen.oob.unit(u).type.points * s for u, s in load)
-    boats.append(PlannedBoat(bid, TRANSPORT, ob["kind"], ob["box"], None, load, pts))
+    core.board_transport(land, PlannedBoat(bid, TRANSPORT, ob["kind"], ob["box"], None, load, pts))
     for u, _ in load:
         i = core.unit_index(u)
         core.place(i, ABOARD)
