@@ -12,7 +12,9 @@ on one state object (as the adapters use it): the decision itself (``legal_actio
 and ``apply``), the observation of the player to move, the legal action numbers and
 the mask; each also as a share of the decision.
 
-The same games played three ways, in turns, CPU time, medians over rounds. The games
+The same games played three ways, CPU time, medians over rounds; within a round the
+routes take turns game by game (each after a full garbage collection), so drift
+on a shared machine weighs on all of them alike. The games
 are random games recorded first (untimed: a uniform random choice among the legal
 actions, from each game's dice seed), then replayed move for move: through the protocol
 directly (``legal_actions``, ``apply``); through PettingZoo's AEC loop (``last()``
@@ -31,6 +33,7 @@ the same games: "observing, small seeds" for OpenSpiel) is the adapter's own wor
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import time
 from collections.abc import Callable
@@ -191,11 +194,23 @@ def measure(
         pass
     rates: dict[str, list[float]] = {name: [] for name in runs}
     steps: dict[str, int] = {}
+    names = list(runs)
     for _ in range(rounds):
-        for name, (run, recorded) in runs.items():
-            decisions, seconds = run(game, scenario, recorded)
-            rates[name].append(games / seconds)
-            steps[name] = decisions
+        spent = dict.fromkeys(names, 0.0)
+        decided = dict.fromkeys(names, 0)
+        # game by game, every route in turn (the first route of each game rotating), each
+        # after a full collection: the machine's drift and the collector's state weigh
+        # on every route alike
+        for i in range(games):
+            for name in names[i % len(names) :] + names[: i % len(names)]:
+                run, recorded = runs[name]
+                gc.collect()
+                decisions, seconds = run(game, scenario, recorded[i : i + 1])
+                spent[name] += seconds
+                decided[name] += decisions
+        for name in names:
+            rates[name].append(games / spent[name])
+            steps[name] = decided[name]
     medians = {name: statistics.median(r) for name, r in rates.items()}
     return {"rates": medians, "decisions": {n: d / games for n, d in steps.items()}}
 
