@@ -238,7 +238,7 @@ class LandingTableCore(State[LandingTableScenario]):
     _naval_targets: tuple[str, ...] | None
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
-    #: Cache: the observation kept up to date by the view (``view.Kept``), with the US
+    #: Cache: the observation kept up to date (``observation.Kept``), with the US
     #: units, German units and positions written since it was last brought up to date
     #: (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note them) and whether this
     #: core may update it in place (a clone shares it until either side updates it, as

@@ -19,6 +19,7 @@ from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
+from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
 from omaha.landing_table.actions import (
     Attack,
@@ -129,7 +130,7 @@ class LandingTableState(LandingTableCore):
         return views.view(self, player)
 
     def observation(self, player: str) -> Observation:
-        return views.observation(self, player)
+        return observations.observation(self, player)
 
     def returns(self) -> dict[str, float]:
         return views.returns(self)

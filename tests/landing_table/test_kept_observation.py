@@ -1,5 +1,5 @@
 """The observation kept up to date between decisions (issue 15's speed) equals the one
-built from nothing (:func:`view.fresh_observation`) at every decision, in clones that go
+built from nothing (:func:`observation.fresh_observation`) at every decision, in clones that go
 their own way, in restored snapshots and after ``state.edit()``."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from omaha.landing_table.core import ASHORE
+from omaha.landing_table.observation import fresh_observation
 from omaha.landing_table.state import LandingTableState
-from omaha.landing_table.view import fresh_observation
 
 from .helpers import GAME, fresh
 
