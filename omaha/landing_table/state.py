@@ -67,6 +67,11 @@ class LandingTableState(LandingTableCore):
         kind = str(self.decision["kind"])
         return Pending(kind, "US", PROMPTS[kind](self, self.decision))
 
+    def _player_to_move(self) -> str | None:
+        """The owner of :attr:`pending` without wording its prompt: the US player owns
+        every decision (the Germans are the charts); nobody once the game is over."""
+        return None if self.result is not None or self.decision is None else "US"
+
     def _legal_actions(self) -> Iterable[Action]:
         if self.decision is None:
             return []
