@@ -16,9 +16,10 @@ Tests and tools stage positions by changing the public fields inside
 from __future__ import annotations
 
 import bisect
+import contextlib
 import enum
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -939,6 +940,13 @@ class Lookup:
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
         self._notation: dict[Action, str] = {}
+        #: The actions made here by their ids (kept alive here, so an id names one action
+        #: for as long as this table lives), and, once agents ask for numbers
+        #: (:meth:`number_actions`), their numbers in the scenario's action space by id: an
+        #: action's hash is a Python call (attrs' cached hash), its id is not.
+        self._made_ids: dict[int, Action] = {}
+        self.numbers_by_id: dict[int, int] = {}
+        self._encode: Callable[[Action], int] | None = None
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1011,8 +1019,25 @@ class Lookup:
         text = self._notation.get(action)
         return str(action) if text is None else text
 
+    def number_actions(self, encode: Callable[[Action], int]) -> None:
+        """Number the actions made here with ``encode`` (the scenario's action space):
+        those made so far now, every later one as it is made (once per scenario, so the
+        games of a scenario list their actions' numbers by id from then on)."""
+        if self._encode is None:
+            self._encode = encode
+            for action in self._made_ids.values():
+                self._number(action)
+
+    def _number(self, action: Action) -> None:
+        assert self._encode is not None
+        with contextlib.suppress(ValueError):  # no number: encoding it again raises where listed
+            self.numbers_by_id[id(action)] = self._encode(action)
+
     def _made(self, action: Action) -> Action:
         self._notation[action] = str(action)
+        self._made_ids[id(action)] = action
+        if self._encode is not None:
+            self._number(action)
         return action
 
 

@@ -82,6 +82,18 @@ class LandingTableState(LandingTableCore):
         was given once when it was made (:meth:`Lookup.action`)."""
         return sorted(self._legal_actions(), key=self.lookup.notation)
 
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of the listed actions, by the ids of the actions the scenario's
+        :class:`~omaha.landing_table.core.Lookup` made (every listed action is one of
+        them), numbered as they are made once an agent has asked."""
+        try:
+            return list(map(self.lookup.numbers_by_id.__getitem__, map(id, legal)))
+        except KeyError:
+            pass
+        space = self.game.action_space(self.scenario.id)
+        self.lookup.number_actions(space.encode)
+        return [space.code_of(a) for a in legal]  # as the kernel would (or its error)
+
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
         d = self.decision
