@@ -239,16 +239,22 @@ class LandingTableCore(State[LandingTableScenario]):
     _naval_targets: tuple[str, ...] | None
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
-    #: Cache: the observation kept up to date (``observation.Kept``), with the US
-    #: units, German units and positions written since it was last brought up to date
-    #: (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note them) and whether this
-    #: core may update it in place (a clone shares it until either side updates it, as
-    #: with the records).
+    #: Cache: the observation kept up to date (``observation.Kept``; None until an
+    #: observation is asked for), and whether this core may update it in place (a clone
+    #: shares it until either side updates it, as with the records).
     obs_kept: Any
-    units_dirty: set[str]
-    germans_dirty: set[str]
-    positions_dirty: set[str]
     obs_owned: bool
+    #: The journal of what changed since the kept observation was brought up to date,
+    #: written only while one is kept (None otherwise): the US units, German units and
+    #: positions written (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note
+    #: them), the US units that only moved (:meth:`move`), and whether a phase began (the
+    #: turn and the fire card change only with it), the deck was drawn from or an exit
+    #: opened or closed (:attr:`current_phase`, :meth:`draw_card`, :meth:`exits_changed`).
+    units_dirty: set[str] | None
+    units_moved: set[str] | None
+    germans_dirty: set[str] | None
+    positions_dirty: set[str] | None
+    tracks_dirty: bool
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
@@ -305,8 +311,8 @@ class LandingTableCore(State[LandingTableScenario]):
         fields = self.__dict__.copy()
         fields["obs_kept"] = None
         fields["obs_owned"] = False
-        for name in ("units_dirty", "germans_dirty", "positions_dirty"):
-            fields[name] = set()
+        for name in ("units_dirty", "units_moved", "germans_dirty", "positions_dirty"):
+            fields[name] = None
         return fields
 
     def _copy(self) -> LandingTableCore:
@@ -335,9 +341,11 @@ class LandingTableCore(State[LandingTableScenario]):
         twin.ctx = _copy_data(self.ctx)
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
-        twin.units_dirty = set(self.units_dirty)
-        twin.germans_dirty = set(self.germans_dirty)
-        twin.positions_dirty = set(self.positions_dirty)
+        if self.obs_kept is not None:  # shared: each side notes its own changes from here
+            twin.units_dirty = set(self.units_dirty or ())
+            twin.units_moved = set(self.units_moved or ())
+            twin.germans_dirty = set(self.germans_dirty or ())
+            twin.positions_dirty = set(self.positions_dirty or ())
         self.obs_owned = twin.obs_owned = False
         return twin
 
@@ -355,6 +363,7 @@ class LandingTableCore(State[LandingTableScenario]):
     def current_phase(self, phase: Phase) -> None:
         self._phase = phase
         self._phase_text = phase.value
+        self.tracks_dirty = True
 
     @property
     def turn_label(self) -> str:
@@ -377,7 +386,13 @@ class LandingTableCore(State[LandingTableScenario]):
     def own_us(self, uid: str) -> USState:
         """US unit ``uid``, for writing (every write to a unit goes through here or
         :meth:`set_acted`)."""
-        self.units_dirty.add(uid)
+        journal = self.units_dirty
+        if journal is not None:
+            journal.add(uid)
+        return self._own_us(uid)
+
+    def _own_us(self, uid: str) -> USState:
+        """US unit ``uid``, for writing, not noted in the journal."""
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
@@ -388,14 +403,13 @@ class LandingTableCore(State[LandingTableScenario]):
         """Whether unit ``uid`` has had its orders this US action phase: a field the
         observation does not read (it follows the queue), so the unit is not noted as
         written for it, as :meth:`own_us` notes every other write."""
-        if uid not in self._owned_us:
-            self.us[uid] = self.us[uid].copy()
-            self._owned_us.add(uid)
-        self.us[uid].acted = acted
+        self._own_us(uid).acted = acted
 
     def own_ger(self, gid: str) -> GermanState:
         """German unit ``gid``, for writing."""
-        self.germans_dirty.add(gid)
+        journal = self.germans_dirty
+        if journal is not None:
+            journal.add(gid)
         if gid in self._owned_ger:
             return self.ger[gid]
         g = self.ger[gid] = self.ger[gid].copy()
@@ -404,7 +418,9 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_pos(self, pid: str) -> PositionState:
         """Position ``pid``, for writing."""
-        self.positions_dirty.add(pid)
+        journal = self.positions_dirty
+        if journal is not None:
+            journal.add(pid)
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()
@@ -459,10 +475,9 @@ class LandingTableCore(State[LandingTableScenario]):
         self._at = {cell: tuple(uids) for cell, uids in at.items()}
         self._comm = None
         self.obs_kept = None
-        self.units_dirty = set()
-        self.germans_dirty = set()
-        self.positions_dirty = set()
         self.obs_owned = False
+        self.units_dirty = self.units_moved = self.germans_dirty = self.positions_dirty = None
+        self.tracks_dirty = False
         self._forget_germans()
 
     def _drop_caches(self) -> None:
@@ -751,6 +766,7 @@ class LandingTableCore(State[LandingTableScenario]):
         deck = self._own_deck()
         cid = deck.draw(self.dice)
         deck.discard(cid)
+        self.tracks_dirty = True
         return self.scenario.cards[cid]
 
     def draw_from(self, cup: str) -> str:
@@ -773,8 +789,14 @@ class LandingTableCore(State[LandingTableScenario]):
         return s
 
     def move(self, uid: str, cell: int) -> None:
-        """A unit ashore moves to ``cell``."""
-        s = self.own_us(uid)
+        """A unit ashore moves to ``cell`` (noted in the journal as moved, unless it is
+        noted as written otherwise: then the move is one more write)."""
+        moved = self.units_moved
+        if moved is not None and uid not in self.units_dirty:  # type: ignore[operator]
+            moved.add(uid)
+            s = self._own_us(uid)
+        else:
+            s = self.own_us(uid)
         self._leave(uid, s.where)
         s.where = cell
         self._enter(uid, cell)
@@ -871,6 +893,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def exits_changed(self) -> None:
         """An exit opened or closed: vehicles may cross other draws."""
+        self.tracks_dirty = True
         self._forget_germans()
 
 

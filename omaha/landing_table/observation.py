@@ -111,6 +111,55 @@ class TrackAt(NamedTuple):
 class Observer:
     """The observation layout of one scenario and the parts of it that never change."""
 
+    __slots__ = (
+        "_kinds",
+        "_shares",
+        "_strengths",
+        "base",
+        "card_at",
+        "card_tracks",
+        "cell_positions",
+        "cells",
+        "choice",
+        "deciding_at",
+        "decision_at",
+        "exit_cells",
+        "flooded",
+        "fof",
+        "german_planes",
+        "layout",
+        "leader",
+        "naval",
+        "naval_at",
+        "naval_number",
+        "naval_waits",
+        "obstacles",
+        "orders_at",
+        "phase_at",
+        "plane",
+        "plane_to_act",
+        "pos_cells",
+        "pos_index",
+        "radio",
+        "radio_by_steps",
+        "static",
+        "tide",
+        "track",
+        "track_at",
+        "unit_index",
+        "units",
+        "units_first",
+        "us_first",
+        "us_planes",
+        "vp_cells",
+        "waits_at",
+        "weapons",
+        "where_at",
+        "wn_in_reach",
+        "wn_positions",
+        "wn_set",
+    )
+
     def __init__(self, scen: LandingTableScenario) -> None:
         board = scen.board
         n = self.cells = len(board)
@@ -215,28 +264,22 @@ class Observer:
             [plane[name] for name in GERMAN_PLANES] + sorted(self.weapons.values()),
             dtype=np.intp,
         )
-        #: Per US unit: its share of the US planes that never changes, as (offset from
-        #: the us_units plane, value) where not 0, and whether it counts its steps (not a
-        #: leader); and whether it may carry a radio (spots for the Naval Fire Markers).
-        self.unit_shares = tuple(
-            (
-                tuple(
-                    (plane_number * n, int(value))
-                    for plane_number, value in (
-                        (0, not kind.leader),
-                        (4, kind.leader),
-                        (5, kind.armoured),
-                        (6, kind.barrage > 0),
-                        (7, kind.clears),
-                    )
-                    if value
-                ),
-                not kind.leader,
-            )
-            for kind in kinds
-        )
+        #: Per US unit ashore: its share of the US planes (but ``us_to_act``) by its steps
+        #: left and whether it is disrupted, as (first index of a plane, value) where not
+        #: 0: added on its cell (:meth:`share`).
+        self._shares: list[dict[tuple[int, bool], tuple[tuple[int, int], ...]]] = [
+            {} for _ in kinds
+        ]
+        self._kinds = kinds
+        self._strengths = tuple(strengths for _, strengths in self.units)
         radio = lookup_for(scen).radio
         self.radio = tuple(any(radio[u.id]) for u in scen.us)
+        #: Per US unit, by steps left: whether it has a radio then (as
+        #: :meth:`LandingTableCore.spots` reads it: at full strength or reduced).
+        self.radio_by_steps = tuple(
+            tuple(radio[u.id][0 if k == u.kind.steps else 1] for k in range(u.kind.steps + 1))
+            for u in scen.us
+        )
         self.exit_cells = tuple((e.id, e.cell) for e in scen.exits)
         self.card_at = {cid: np.array(t, dtype=np.intp) for cid, t in self.card_tracks.items()}
         self.phase_at = {p: self.track[f"phase_{p}"] for p in PHASE_ORDER}
@@ -244,6 +287,10 @@ class Observer:
         self.naval_at = tuple(
             (nid, self.track[f"{nid}.in_play"], self.track[f"{nid}.to_act"]) for nid in self.naval
         )
+        #: Each Naval Fire Marker's ``to_act`` track, and its number (from 0) in arrival order.
+        self.naval_waits = {nid: self.track[f"{nid}.to_act"] for nid in self.naval}
+        self.naval_number = {nid: number for number, nid in enumerate(self.naval)}
+        self.plane_to_act = plane["us_to_act"]
         self.us_first = int(self.us_planes[0])
         #: The cells of the positions that score VP (a unit ashore there may change them).
         self.vp_cells = frozenset(p.cell for p in scen.positions if p.vp > 0)
@@ -258,6 +305,36 @@ class Observer:
             for c in within(self.pos_cells[i], scen.naval_spot):
                 reach[c].append(i)
         self.wn_in_reach = tuple(tuple(r) for r in reach)
+        #: Per US unit, the index of its ``deciding`` track; by its id, of its ``to_act``
+        #: track; the ``decision_orders`` track.
+        width = len(UNIT_FIELDS)
+        self.deciding_at = tuple(self.units_first + i * width + 8 for i in range(len(units)))
+        self.where_at = tuple(self.units_first + i * width for i in range(len(units)))
+        self.waits_at = {uid: self.units_first + i * width + 7 for i, uid in enumerate(units)}
+        self.orders_at = self.decision_at["orders"]
+
+    def share(self, i: int, steps: int, disrupted: bool) -> tuple[tuple[int, int], ...]:
+        """US unit ``i``'s share of the US planes (as :func:`unit_table` sums them; not
+        ``us_to_act``) when it is ashore with ``steps`` left, disrupted or not."""
+        known = self._shares[i]
+        got = known.get((steps, disrupted))
+        if got is None:
+            kind, plane = self._kinds[i], self.plane
+            troops = not kind.leader
+            values = (
+                ("us_units", troops),
+                ("us_steps", steps if troops else 0),
+                ("us_strength", self._strengths[i][steps]),
+                ("us_disrupted", disrupted),
+                ("us_leaders", kind.leader),
+                ("us_armour", kind.armoured),
+                ("us_artillery", kind.barrage > 0),
+                ("us_engineers", kind.clears),
+            )
+            got = known[(steps, disrupted)] = tuple(
+                (plane[name], int(value)) for name, value in values if value
+            )
+        return got
 
 
 ROW_LETTERS = "ABCDEFGHIJK"
@@ -443,30 +520,51 @@ GERMAN_PLANES = (
 
 
 class Kept:
-    """What a core's observation holds between decisions, kept up to date: everything but
-    the pending decision and the tracks (which :func:`observation` writes on a copy), with
-    what it was last brought up to date from. A clone shares it until either side changes
-    it (``core.obs_owned``)."""
+    """What a core's observation holds between decisions: everything but the pending
+    decision (which :func:`observation` writes on the copy it hands out), with what it
+    was last brought up to date from.
+
+    :func:`up_to_date` brings it up to date from the core's journal of what changed
+    since: the US units written, and those that only moved; the German units and
+    positions written; a phase begun (the turn and the fire card change only along with
+    the phase), the deck drawn from, an exit opened or closed (``tracks_dirty``). And
+    from four fields read in O(1): the Hero markers, and the queue, the attacked
+    positions and the cleared obstacle hexes by identity and size (within a phase the
+    procedures only take names from the queue and only add to the two sets; anything
+    else makes a new one). A clone shares it until either side brings it up to date
+    (``core.obs_owned``).
+    """
 
     __slots__ = (
         "arr",
         "attacked",
+        "attacked_n",
+        "attacked_of",
         "card",
-        "cleared",
+        "cells",
+        "cleared_n",
+        "cleared_of",
         "exits",
+        "heroes",
         "in_play",
         "mv",
+        "naval",
         "ob",
         "occupied",
+        "pairs",
         "phase",
         "queue",
+        "queue_front",
         "queue_list",
+        "queue_n",
+        "queue_of",
         "rows",
         "spot_count",
         "spotters",
         "tide",
         "to_act",
         "turn",
+        "us_phase",
     )
 
     def __init__(self, ob: Observer) -> None:
@@ -475,27 +573,46 @@ class Kept:
         self.arr[ob.obstacles] = 1  # none cleared, no exit open: as the fields start
         #: The array's numbers, for writing one at a time (cheaper than numpy's indexing).
         self.mv: Any = self.arr.data  # a memoryview (typeshed types its items as int)
+        # what the array shows (sentinels: none of it is written yet)
         self.turn = -1
         self.tide = ""
         self.in_play = 0
         self.phase = ""
+        self.us_phase = False
         self.card: str | None = None
-        self.cleared: frozenset[int] = frozenset()
+        self.heroes = -1
         self.exits: frozenset[str] = frozenset()
+        #: The attacked positions shown, and the core's set they were read from, its size.
         self.attacked: frozenset[str] = frozenset()
+        self.attacked_of: set[str] | None = None
+        self.attacked_n = 0
+        #: The core's set of cleared obstacle hexes last read, and its size.
+        self.cleared_of: set[int] | None = None
+        self.cleared_n = 0
         #: Whether each position held a German unit (scenario order).
         self.occupied = [False] * len(ob.pos_cells)
-        #: Each US unit's :func:`unit_row` as written (None: not yet).
+        #: Per US unit: its :func:`unit_row` as last written (None: not yet; its ``where``
+        #: is stale after a move: ``cells`` has it), its cell (-1 off the map), and its
+        #: share of the US planes added there (:meth:`Observer.share`; None off the map).
         self.rows: list[tuple[int, ...] | None] = [None] * len(ob.units)
-        #: The US action phase's queue as last seen, and the units of it counted on
-        #: ``us_to_act`` (and their ``to_act`` track), by their cell.
-        self.queue: set[str] = set()
+        self.cells = [-1] * len(ob.units)
+        self.pairs: list[tuple[tuple[int, int], ...] | None] = [None] * len(ob.units)
+        #: The queue shown (the US action phase's; none in other phases): the core's list
+        #: last read and its size then; ``queue_list[queue_front:]`` (a copy, never
+        #: changed, and how many have left its front since) and as a set; the units of
+        #: it counted on ``us_to_act`` (and their ``to_act`` track), by their cell.
+        self.queue_of: list[str] | None = None
+        self.queue_n = 0
         self.queue_list: list[str] = []
+        self.queue_front = 0
+        self.queue: set[str] = set()
         self.to_act: dict[str, int] = {}
-        #: The units ashore that spot for the Naval Fire Markers, by their cell, and how
-        #: many spot each position (WNs only).
-        self.spotters: dict[str, int] = {}
+        #: Where each US unit spots for the Naval Fire Markers (-1: it does not), and
+        #: how many spot each position (WNs only).
+        self.spotters = [-1] * len(ob.units)
         self.spot_count = [0] * len(ob.pos_cells)
+        #: Positions whose ``naval_target`` cell may have changed (emptied at each update).
+        self.naval: set[int] = set()
 
     def copy(self) -> Kept:
         twin = Kept.__new__(Kept)
@@ -503,128 +620,108 @@ class Kept:
         twin.arr = self.arr.copy()
         twin.mv = twin.arr.data
         twin.turn, twin.tide, twin.in_play = self.turn, self.tide, self.in_play
-        twin.phase, twin.card = self.phase, self.card
-        twin.cleared, twin.exits, twin.attacked = self.cleared, self.exits, self.attacked
+        twin.phase, twin.us_phase, twin.card = self.phase, self.us_phase, self.card
+        twin.heroes, twin.exits = self.heroes, self.exits
+        twin.attacked, twin.attacked_of = self.attacked, self.attacked_of
+        twin.attacked_n = self.attacked_n
+        twin.cleared_of, twin.cleared_n = self.cleared_of, self.cleared_n
         twin.occupied = list(self.occupied)
-        twin.rows = list(self.rows)
+        twin.rows, twin.cells, twin.pairs = list(self.rows), list(self.cells), list(self.pairs)
+        twin.queue_of, twin.queue_n = self.queue_of, self.queue_n
+        twin.queue_list, twin.queue_front = self.queue_list, self.queue_front
         twin.queue = set(self.queue)
-        twin.queue_list = list(self.queue_list)
         twin.to_act = dict(self.to_act)
-        twin.spotters = dict(self.spotters)
+        twin.spotters = list(self.spotters)
         twin.spot_count = list(self.spot_count)
+        twin.naval = set()
         return twin
 
 
-def kept(core: LandingTableCore) -> Kept:
-    """The core's :class:`Kept`, brought up to date: only what was written since (the
-    records the core notes as dirty; the sets and the queue compared with what was kept)."""
+def up_to_date(core: LandingTableCore) -> Kept:
+    """The core's :class:`Kept`, brought up to date from its journal (see :class:`Kept`);
+    built from nothing the first time (or after an edit, a restore, unpickling)."""
     k: Kept | None = core.obs_kept
     if k is None:
-        ob = observer(core.scen)
-        k = core.obs_kept = Kept(ob)
+        k = _start(core)
+    elif not core.obs_owned:  # shared with a clone: copy before writing
+        k = core.obs_kept = k.copy()
         core.obs_owned = True
-        units: Iterable[str] = ob.unit_index
-        positions: Iterable[str] = ob.pos_index
-        core.germans_dirty.clear()
-    else:
-        ob = k.ob
-        units, positions = core.units_dirty, core.positions_dirty
-        if core.germans_dirty:
-            ger, index = core.ger, ob.pos_index
-            positions = {
-                *positions,
-                *(w for w in (ger[g].where for g in core.germans_dirty) if w in index),
-            }
-            core.germans_dirty.clear()
-        if not core.obs_owned:  # shared with a clone: copy before writing
-            k = core.obs_kept = k.copy()
-            core.obs_owned = True
-    #: Positions whose naval_target cell may have changed.
-    naval: set[int] = set()
-    moved = False
-    if positions:
-        _keep_positions(core, ob, k, positions, naval)
-        moved = True
-        core.positions_dirty.clear()
+    ob = k.ob
+    vp = False
+    units = core.units_dirty
     if units:
-        moved = _keep_units(core, ob, k, units, naval) or moved
-        core.units_dirty.clear()
-    if core.attacked != k.attacked:
-        _keep_attacked(core, ob, k)
-    if core.turn != k.turn or core.cleared != k.cleared or core.exits_open.keys() != k.exits:
-        moved = _keep_map(core, ob, k, naval) or moved
-    listed = core.queue if core.current_phase == Phase.US_ACTION else NO_QUEUE
-    if listed != k.queue_list:
-        _keep_to_act(core, ob, k, listed)
-    if naval:
-        _keep_naval(ob, k, naval)
-    # the tracks the map and the queue do not keep
-    mv, at = k.mv, ob.track_at
-    if core.phase != k.phase or core.card != k.card:
-        _keep_phase(core, ob, k)
-    mv[at.heroes] = core.heroes
-    mv[at.deck_left] = len(core.deck)
+        vp = _keep_units(core, ob, k, units)
+        units.clear()
+    moved = core.units_moved
     if moved:
-        mv[at.us_vp] = core.victory_points()[0]
+        vp = _keep_moved(core, ob, k, moved) or vp
+        moved.clear()
+    positions, germans = core.positions_dirty, core.germans_dirty
+    if positions or germans:
+        _keep_positions(core, ob, k, positions, germans)
+        vp = True
+    if core.tracks_dirty:
+        core.tracks_dirty = False
+        vp = _keep_tracks(core, ob, k) or vp
+    cleared = core.cleared
+    if cleared is not k.cleared_of or len(cleared) != k.cleared_n:
+        _keep_cleared(core, ob, k)
+    attacked = core.attacked
+    if attacked is not k.attacked_of or len(attacked) != k.attacked_n:
+        _keep_attacked(core, ob, k)
+    listed = core.queue if k.us_phase else NO_QUEUE
+    if listed is not k.queue_of or len(listed) != k.queue_n:
+        _keep_to_act(core, ob, k, listed)
+    if core.heroes != k.heroes:
+        k.heroes = core.heroes
+        k.mv[ob.track_at.heroes] = core.heroes
+    if k.naval:
+        _keep_naval(ob, k)
+    if vp:
+        k.mv[ob.track_at.us_vp] = core.victory_points()[0]
     return k
 
 
-def _keep_phase(core: LandingTableCore, ob: Observer, k: Kept) -> None:
-    """The phase, and the fire card on the table."""
-    mv, arr = k.mv, k.arr
+def _start(core: LandingTableCore) -> Kept:
+    """A new :class:`Kept` for ``core``, with everything noted as changed (so that
+    :func:`up_to_date` writes all of it), and the journal started."""
+    ob = observer(core.scen)
+    k = core.obs_kept = Kept(ob)
+    core.obs_owned = True
+    core.units_dirty = set(ob.unit_index)
+    core.units_moved = set()
+    core.positions_dirty = set(ob.pos_index)
+    core.germans_dirty = set()
+    core.tracks_dirty = True
+    return k
+
+
+def _keep_tracks(core: LandingTableCore, ob: Observer, k: Kept) -> bool:
+    """After a phase begun, a card drawn or an exit opened or closed: the turn, tide
+    and Naval Fire Markers in play, the phase, the fire card, the cards left in the
+    deck, the open exits; whether the exits changed (the VP)."""
+    mv = k.mv
+    if core.turn != k.turn:
+        _keep_turn(core, ob, k)
     phase = core.phase
     if phase != k.phase:
         if k.phase:
             mv[ob.phase_at[k.phase]] = 0
         mv[ob.phase_at[phase]] = 1
         k.phase = phase
+        k.us_phase = phase == US_ACTION
     card = core.card
     if card != k.card:
         if k.card is not None:
-            arr[ob.card_at[k.card]] = 0
+            k.arr[ob.card_at[k.card]] = 0
         if card is not None:
-            arr[ob.card_at[card]] = 1
+            k.arr[ob.card_at[card]] = 1
         k.card = card
-
-
-def _keep_naval_tracks(ob: Observer, k: Kept) -> None:
-    """The Naval Fire Markers in play, and which of them wait for their orders."""
-    mv, queue = k.mv, k.queue
-    for number, (nid, on, waits) in enumerate(ob.naval_at):
-        mv[on] = number < k.in_play
-        mv[waits] = number < k.in_play and nid in queue
-
-
-def _keep_map(core: LandingTableCore, ob: Observer, k: Kept, naval: set[int]) -> bool:
-    """The tide, the Naval Fire Markers in play, the obstacles and the open exits;
-    whether the exits changed (the VP)."""
-    arr, mv, plane, n = k.arr, k.mv, ob.plane, ob.cells
-    if core.turn != k.turn:
-        k.turn = core.turn
-        mv[ob.track_at.turn] = core.turn
-        tide = core.tide()
-        if tide != k.tide:
-            flooded = plane["flooded"]
-            arr[flooded : flooded + n] = 0
-            arr[ob.flooded[tide]] = 1
-            mv[ob.track_at.tide] = ob.tide[tide]
-            k.tide = tide
-        in_play = len(core.naval_ids())
-        if (in_play > 0) != (k.in_play > 0):
-            naval.update(ob.wn_positions)
-        if in_play != k.in_play:
-            k.in_play = in_play
-            _keep_naval_tracks(ob, k)
-    if core.cleared != k.cleared:
-        arr[ob.obstacles] = 1
-        obstacle = plane["obstacle"]
-        for c in core.cleared:
-            mv[obstacle + c] = 0
-        k.cleared = frozenset(core.cleared)
+    mv[ob.track_at.deck_left] = len(core.deck)
     exits_open = core.exits_open
     if exits_open.keys() == k.exits:
         return False
-    exit_open = plane["exit_open"]
+    exit_open = ob.plane["exit_open"]
     for _, c in ob.exit_cells:
         mv[exit_open + c] = 0
     for eid, c in ob.exit_cells:
@@ -635,15 +732,61 @@ def _keep_map(core: LandingTableCore, ob: Observer, k: Kept, naval: set[int]) ->
     return True
 
 
+US_ACTION = Phase.US_ACTION.value
+
+
+def _keep_naval_tracks(ob: Observer, k: Kept) -> None:
+    """The Naval Fire Markers in play, and which of them wait for their orders."""
+    mv, queue = k.mv, k.queue
+    for number, (nid, on, waits) in enumerate(ob.naval_at):
+        mv[on] = number < k.in_play
+        mv[waits] = number < k.in_play and nid in queue
+
+
+def _keep_turn(core: LandingTableCore, ob: Observer, k: Kept) -> None:
+    """The turn, the tide and the Naval Fire Markers in play."""
+    arr, mv, plane, n = k.arr, k.mv, ob.plane, ob.cells
+    k.turn = core.turn
+    mv[ob.track_at.turn] = core.turn
+    tide = core.tide()
+    if tide != k.tide:
+        flooded = plane["flooded"]
+        arr[flooded : flooded + n] = 0
+        arr[ob.flooded[tide]] = 1
+        mv[ob.track_at.tide] = ob.tide[tide]
+        k.tide = tide
+    in_play = len(core.naval_ids())
+    if (in_play > 0) != (k.in_play > 0):
+        k.naval.update(ob.wn_positions)
+    if in_play != k.in_play:
+        k.in_play = in_play
+        _keep_naval_tracks(ob, k)
+
+
+def _keep_cleared(core: LandingTableCore, ob: Observer, k: Kept) -> None:
+    """The obstacle hexes not yet cleared."""
+    k.arr[ob.obstacles] = 1
+    mv, obstacle = k.mv, ob.plane["obstacle"]
+    for c in core.cleared:
+        mv[obstacle + c] = 0  # a cleared hex off the obstacle rows stays 0 anyway
+    k.cleared_of = core.cleared
+    k.cleared_n = len(core.cleared)
+
+
 def _keep_positions(
-    core: LandingTableCore, ob: Observer, k: Kept, pids: Iterable[str], naval: set[int]
+    core: LandingTableCore, ob: Observer, k: Kept, pids: set[str] | None, gids: set[str] | None
 ) -> None:
-    """Write again the cells of the positions written since (every position on such a
-    cell, in scenario order, as :func:`fresh_observation` does), and their fields of fire."""
-    arr, plane, n = k.arr, ob.plane, ob.cells
-    pos, positions = core.pos, core.scen.positions
+    """Write again the cells of the positions written since, and of those the German
+    units written since stand in (every position on such a cell, in scenario order, as
+    :func:`fresh_observation` does), and their fields of fire; empty both notes."""
+    arr, plane, n, index = k.arr, ob.plane, ob.cells, ob.pos_index
+    pos, positions, ger = core.pos, core.scen.positions, core.ger
+    noted = [*(pids or ()), *(ger[g].where for g in gids or ())]
+    cells = sorted({ob.pos_cells[index[pid]] for pid in noted if pid in index})
+    for journal in (pids, gids):
+        if journal:
+            journal.clear()
     fire = plane["fire_intense"]
-    cells = sorted({ob.pos_cells[ob.pos_index[pid]] for pid in pids})
     for c in cells:
         arr[ob.german_planes + c] = 0
         for i in ob.cell_positions[c]:
@@ -654,35 +797,34 @@ def _keep_positions(
                 else:
                     arr[fire : fire + 3 * n] -= ob.fof[i]
                 k.occupied[i] = occupied
-                naval.add(i)
+                k.naval.add(i)
 
 
-def _keep_units(
-    core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[str], naval: set[int]
-) -> bool:
+def _keep_units(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[str]) -> bool:
     """Write again the fields of the units written since that changed, and move their
-    share of the US planes; whether a unit came ashore, left or moved (the VP)."""
+    share of the US planes; whether a unit came ashore, left or moved where it may
+    change the VP. (The order the units are taken in changes nothing: the planes add
+    small whole numbers.)"""
     mv, us, index, units, rows = k.mv, core.us, ob.unit_index, ob.units, k.rows
-    first, width, n = ob.units_first, len(UNIT_FIELDS), ob.cells
-    sums = ob.us_first - 1  # + the 1 + cell of a row's first field
-    vp_cells, shares = ob.vp_cells, ob.unit_shares
-    moved = False
+    cells, pairs, first, width = k.cells, k.pairs, ob.units_first, len(UNIT_FIELDS)
+    vp = False
     for uid in uids:
         i = index[uid]
-        s = us[uid]
-        new = unit_row(s, units[i][1])
+        new = unit_row(us[uid], units[i][1])
         old = rows[i]
         if new == old:
             continue
         rows[i] = new
         if old is None:
             old = NO_ROW
-            moved = True
+            vp = True
         at = first + i * width
-        where0, status0, steps0, strength0, turn0, box0, dis0 = old
         where1, status1, steps1, strength1, turn1, box1, dis1 = new
-        if where0 != where1:
+        _, status0, steps0, strength0, turn0, box0, dis0 = old
+        cell0, cell1 = cells[i], where1 - 1  # (the row's where is stale after a move)
+        if cell0 != cell1:
             mv[at] = where1
+            cells[i] = cell1
         if status0 != status1:
             mv[at + 1] = status1
         if steps0 != steps1:
@@ -695,86 +837,103 @@ def _keep_units(
             mv[at + 5] = box1
         if dis0 != dis1:
             mv[at + 6] = dis1
-        static, troops = shares[i]
-        if where0 == where1 and status0 == status1:
-            if status1 == 1:  # in the same hex: steps, strength or disruption changed
-                here = sums + where1
-                if steps0 != steps1 and troops:
-                    mv[here + n] += steps1 - steps0
-                if strength0 != strength1:
-                    mv[here + 2 * n] += strength1 - strength0
-                if dis0 != dis1:
-                    mv[here + 3 * n] += dis1 - dis0
+        # its share of the US planes, taken from where it was and put where it is
+        share = pairs[i]
+        if share is not None and status1 == 1 and steps0 == steps1 and dis0 == dis1:
+            if cell0 != cell1:
+                for start, value in share:
+                    mv[start + cell0] -= value
+                    mv[start + cell1] += value
         else:
-            if where0 - 1 in vp_cells or where1 - 1 in vp_cells:
-                moved = True
-            if status0 == 1:
-                here = sums + where0
-                for offset, value in static:
-                    mv[here + offset] -= value
-                if troops and steps0:
-                    mv[here + n] -= steps0
-                if strength0:
-                    mv[here + 2 * n] -= strength0
-                if dis0:
-                    mv[here + 3 * n] -= dis0
+            if share is not None:
+                for start, value in share:
+                    mv[start + cell0] -= value
+            share = pairs[i] = ob.share(i, steps1, bool(dis1)) if status1 == 1 else None
+            if share is not None:
+                for start, value in share:
+                    mv[start + cell1] += value
+        if ob.radio[i]:  # spots for the Naval Fire Markers: a radio at its steps, undisrupted
+            spot = cell1 if status1 == 1 and not dis1 and ob.radio_by_steps[i][steps1] else -1
+            spotted = k.spotters[i]
+            if spot != spotted:
+                if spotted >= 0:
+                    _spot(ob, k, spotted, -1)
+                if spot >= 0:
+                    _spot(ob, k, spot, 1)
+                k.spotters[i] = spot
+        if cell0 == cell1:
+            continue
+        # it came ashore, left, or moved
+        if cell0 in ob.vp_cells or cell1 in ob.vp_cells:
+            vp = True
+        if uid in k.queue:  # waiting for its orders: counted where it is now, if ashore
+            to_act = ob.plane_to_act
+            cell = k.to_act.pop(uid, None)
+            if cell is not None:
+                mv[to_act + cell] -= 1
+                mv[at + 7] = 0
             if status1 == 1:
-                here = sums + where1
-                for offset, value in static:
-                    mv[here + offset] += value
-                if troops and steps1:
-                    mv[here + n] += steps1
-                if strength1:
-                    mv[here + 2 * n] += strength1
-                if dis1:
-                    mv[here + 3 * n] += dis1
-            if uid in k.queue:  # waiting for its orders: counted where it is now, if ashore
-                to_act = ob.plane["us_to_act"]
-                cell = k.to_act.pop(uid, None)
-                if cell is not None:
-                    mv[to_act + cell] -= 1
-                    mv[at + 7] = 0
-                if status1 == 1:
-                    k.to_act[uid] = where1 - 1
-                    mv[to_act + where1 - 1] += 1
-                    mv[at + 7] = 1
-        if ob.radio[i]:
-            spot = s.where if status1 == 1 and core.spots(s) else None
-            was = k.spotters.get(uid)
-            if spot != was:
-                if was is not None:
-                    del k.spotters[uid]
-                    _spot(ob, k, was, -1, naval)
-                if spot is not None:
-                    k.spotters[uid] = spot
-                    _spot(ob, k, spot, 1, naval)
-    return moved
+                k.to_act[uid] = cell1
+                mv[to_act + cell1] += 1
+                mv[at + 7] = 1
+    return vp
 
 
-#: The queue outside the US action phase (no unit waits for its orders).
+def _keep_moved(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[str]) -> bool:
+    """Move the units that only moved since (:meth:`LandingTableCore.move`): their
+    ``where``, their share of the US planes, where they wait for orders and spot for
+    the Naval Fire Markers (a move changes neither whether it waits nor whether it
+    spots); whether the VP may change."""
+    mv, us, index, cells, pairs = k.mv, core.us, ob.unit_index, k.cells, k.pairs
+    vp = False
+    for uid in uids:
+        i = index[uid]
+        cell0, cell1 = cells[i], us[uid].where
+        if cell0 == cell1:
+            continue
+        cells[i] = cell1
+        mv[ob.where_at[i]] = cell1 + 1
+        for start, value in pairs[i] or ():
+            mv[start + cell0] -= value
+            mv[start + cell1] += value
+        if k.spotters[i] >= 0:
+            _spot(ob, k, cell0, -1)
+            _spot(ob, k, cell1, 1)
+            k.spotters[i] = cell1
+        if cell0 in ob.vp_cells or cell1 in ob.vp_cells:
+            vp = True
+        if uid in k.to_act:  # waiting for its orders: counted where it is now
+            mv[ob.plane_to_act + cell0] -= 1
+            mv[ob.plane_to_act + cell1] += 1
+            k.to_act[uid] = cell1
+    return vp
+
+
+#: The queue outside the US action phase (no unit waits for its orders; never changed).
 NO_QUEUE: list[str] = []
 #: The row of a unit before it is first written (the base holds 0 everywhere).
 NO_ROW = (0, 0, 0, 0, 0, 0, 0)
 
 
-def _spot(ob: Observer, k: Kept, cell: int, sign: int, naval: set[int]) -> None:
+def _spot(ob: Observer, k: Kept, cell: int, sign: int) -> None:
     """A unit that spots for the Naval Fire Markers comes to (``sign`` 1) or leaves (-1)
     ``cell``: the WNs within spotting range of it count it."""
     count = k.spot_count
     for i in ob.wn_in_reach[cell]:
         count[i] += sign
         if count[i] == (1 if sign > 0 else 0):  # spotted now, or no longer
-            naval.add(i)
+            k.naval.add(i)
 
 
-def _keep_naval(ob: Observer, k: Kept, naval: set[int]) -> None:
+def _keep_naval(ob: Observer, k: Kept) -> None:
     """The WNs a Naval Fire Marker in play may fire at (:meth:`LandingTableCore.
     naval_targets`): held, with a spotter in range; written again where that changed."""
     at, mv, occupied, count = ob.plane["naval_target"], k.mv, k.occupied, k.spot_count
-    for c in {ob.pos_cells[i] for i in naval}:
+    for c in {ob.pos_cells[i] for i in k.naval}:
         mv[at + c] = k.in_play > 0 and any(
             occupied[i] and count[i] > 0 for i in ob.cell_positions[c] if i in ob.wn_set
         )
+    k.naval.clear()
 
 
 def _keep_attacked(core: LandingTableCore, ob: Observer, k: Kept) -> None:
@@ -785,66 +944,64 @@ def _keep_attacked(core: LandingTableCore, ob: Observer, k: Kept) -> None:
     for pid in core.attacked:
         mv[at + by_id[pid].cell] = 1
     k.attacked = frozenset(core.attacked)
+    k.attacked_of = core.attacked
+    k.attacked_n = len(core.attacked)
 
 
 def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept, listed: list[str]) -> None:
     """The units (listed in the queue of the US action phase) still to get their orders,
-    ashore: ``us_to_act`` and their ``to_act`` track; the markers' ``to_act`` tracks."""
-    old, seen = k.queue_list, k.queue
-    drop = len(old) - len(listed)
-    if drop > 0 and listed == old[drop:]:
-        # taken off the front, as the phase goes on: only those leave
-        k.queue_list = old[drop:]
-        gone: Iterable[str] = [u for u in old[:drop] if u not in listed]
-        seen.difference_update(gone)
-        if _leave_queue(ob, k, gone):
-            _keep_naval_tracks(ob, k)
+    ashore: ``us_to_act`` and their ``to_act`` track; the markers' ``to_act`` tracks.
+
+    The queue shown is ``k.queue_list[k.queue_front:]``. When the core's list is the
+    one last read (which the procedures only take names from) and what is left of it
+    begins where the shown one would after ``drop`` names, those names (and only those)
+    were taken off its front: they leave, and nothing else is read."""
+    n = len(listed)
+    drop = k.queue_n - n
+    old, front = k.queue_list, k.queue_front
+    if listed is k.queue_of and drop > 0 and (n == 0 or listed[0] == old[front + drop]):
+        k.queue_front, k.queue_n = front + drop, n
+        _leave_queue(ob, k, old[front : front + drop])
         return
-    k.queue_list = list(listed)
+    k.queue_of, k.queue_n, k.queue_list, k.queue_front = listed, n, list(listed), 0
     queue = set(listed)
-    if queue == seen:
+    if queue == k.queue:
         return
-    left, came = seen - queue, queue - seen
-    k.queue = queue
-    markers = _leave_queue(ob, k, left)
-    waiting, mv, first, width = k.to_act, k.mv, ob.units_first + 7, len(UNIT_FIELDS)
-    to_act, index, us = ob.plane["us_to_act"], ob.unit_index, core.us
+    _leave_queue(ob, k, [uid for uid in old[front:] if uid not in queue])
+    came = queue - k.queue
+    k.queue.update(came)
+    waiting, mv, to_act, us = k.to_act, k.mv, ob.plane_to_act, core.us
     for uid in came:
-        i = index.get(uid)
-        if i is not None:
+        if uid in ob.waits_at:
             s = us[uid]
             if s.status == ASHORE:
                 waiting[uid] = s.where
                 mv[to_act + s.where] += 1
-                mv[first + i * width] = 1
-        markers = markers or uid in ob.naval
-    if markers:
-        _keep_naval_tracks(ob, k)
+                mv[ob.waits_at[uid]] = 1
+        else:  # a Naval Fire Marker
+            mv[ob.naval_waits[uid]] = ob.naval_number[uid] < k.in_play
 
 
-def _leave_queue(ob: Observer, k: Kept, gone: Iterable[str]) -> bool:
-    """Units and markers off the queue (``k.queue`` already without them): they wait no
-    longer. Whether a marker was among them (the caller writes the markers' tracks)."""
-    waiting, mv, first, width = k.to_act, k.mv, ob.units_first + 7, len(UNIT_FIELDS)
-    to_act, index = ob.plane["us_to_act"], ob.unit_index
-    markers = False
+def _leave_queue(ob: Observer, k: Kept, gone: Iterable[str]) -> None:
+    """Units and markers off the queue shown: they wait no longer."""
+    waiting, mv, queue = k.to_act, k.mv, k.queue
     for uid in gone:
+        queue.discard(uid)
         cell = waiting.pop(uid, None)
         if cell is not None:
-            mv[to_act + cell] -= 1
-            mv[first + index[uid] * width] = 0
-        if uid in ob.naval:
-            markers = True
-    return markers
+            mv[ob.plane_to_act + cell] -= 1
+            mv[ob.waits_at[uid]] = 0
+        elif uid in ob.naval_waits:
+            mv[ob.naval_waits[uid]] = 0
 
 
 def observation(core: LandingTableCore, player: str) -> Observation:
     """What the US player knows, as numbers (the layout of :func:`observation_layout`):
-    :func:`fresh_observation`, from the parts kept up to date (:func:`kept`) and the
-    pending decision and tracks written on a copy. A new array each call."""
+    :func:`fresh_observation`, from the part kept up to date (:func:`up_to_date`) and
+    the pending decision written on a copy. A new array each call."""
     if player != "US":
         raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
-    k = kept(core)
+    k = up_to_date(core)
     obs = k.arr.copy()
     d = core.decision
     if d is not None:
@@ -852,15 +1009,28 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     return obs
 
 
+def observation_into(core: LandingTableCore, player: str, out: Observation) -> None:
+    """:func:`observation` written into ``out`` (an array of the layout's size), with no
+    array in between."""
+    if player != "US":
+        raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
+    k = up_to_date(core)
+    out[...] = k.arr
+    d = core.decision
+    if d is not None:
+        _write_pending(core, k.ob, d, out)
+
+
 def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Table) -> None:
     """The pending decision, on the observation (as :func:`fresh_observation` writes it)."""
     kind = d.get("kind")
     if kind == "orders":  # the most frequent: one unit's orders
         uid = d.get("unit")
-        if uid in ob.unit_index:
-            obs[ob.units_first + ob.unit_index[uid] * len(UNIT_FIELDS) + 8] = 1
-            obs[ob.choice + core.us[uid].where] = 1
-        obs[ob.decision_at[kind]] = 1
+        i = ob.unit_index.get(uid)  # type: ignore[arg-type]
+        if i is not None:
+            obs[ob.deciding_at[i]] = 1
+            obs[ob.choice + core.us[uid].where] = 1  # type: ignore[index]
+        obs[ob.orders_at] = 1
         return
     plane, track = ob.plane, ob.track
     deciding = d.get("unit") if kind in ("land", "drift", "follow", "orders") else None
@@ -879,8 +1049,6 @@ def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs:
             obs[choice + core.us[uid].where] = 1
         if kind == "hit":
             obs[track["hit_need"]] = int(d["need"])
-    elif kind == "orders" and deciding in core.us:
-        obs[choice + core.us[str(deciding)].where] = 1
     if kind is None:
         return
     obs[ob.decision_at[kind]] = 1

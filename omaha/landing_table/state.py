@@ -149,6 +149,9 @@ class LandingTableState(LandingTableCore):
     def observation(self, player: str) -> Observation:
         return observations.observation(self, player)
 
+    def observation_into(self, player: str, out: Observation) -> None:
+        observations.observation_into(self, player, out)
+
     def returns(self) -> dict[str, float]:
         return views.returns(self)
 
