@@ -255,6 +255,8 @@ class LandingTableCore(State[LandingTableScenario]):
     germans_dirty: set[str] | None
     positions_dirty: set[str] | None
     tracks_dirty: bool
+    #: Whether the journal notes anything (any of the above).
+    obs_noted: bool
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
@@ -363,7 +365,7 @@ class LandingTableCore(State[LandingTableScenario]):
     def current_phase(self, phase: Phase) -> None:
         self._phase = phase
         self._phase_text = phase.value
-        self.tracks_dirty = True
+        self.tracks_dirty = self.obs_noted = True
 
     @property
     def turn_label(self) -> str:
@@ -389,6 +391,7 @@ class LandingTableCore(State[LandingTableScenario]):
         journal = self.units_dirty
         if journal is not None:
             journal.add(uid)
+            self.obs_noted = True
         return self._own_us(uid)
 
     def _own_us(self, uid: str) -> USState:
@@ -410,6 +413,7 @@ class LandingTableCore(State[LandingTableScenario]):
         journal = self.germans_dirty
         if journal is not None:
             journal.add(gid)
+            self.obs_noted = True
         if gid in self._owned_ger:
             return self.ger[gid]
         g = self.ger[gid] = self.ger[gid].copy()
@@ -421,6 +425,7 @@ class LandingTableCore(State[LandingTableScenario]):
         journal = self.positions_dirty
         if journal is not None:
             journal.add(pid)
+            self.obs_noted = True
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()
@@ -477,7 +482,7 @@ class LandingTableCore(State[LandingTableScenario]):
         self.obs_kept = None
         self.obs_owned = False
         self.units_dirty = self.units_moved = self.germans_dirty = self.positions_dirty = None
-        self.tracks_dirty = False
+        self.tracks_dirty = self.obs_noted = False
         self._forget_germans()
 
     def _drop_caches(self) -> None:
@@ -766,7 +771,7 @@ class LandingTableCore(State[LandingTableScenario]):
         deck = self._own_deck()
         cid = deck.draw(self.dice)
         deck.discard(cid)
-        self.tracks_dirty = True
+        self.tracks_dirty = self.obs_noted = True
         return self.scenario.cards[cid]
 
     def draw_from(self, cup: str) -> str:
@@ -794,6 +799,7 @@ class LandingTableCore(State[LandingTableScenario]):
         moved = self.units_moved
         if moved is not None and uid not in self.units_dirty:  # type: ignore[operator]
             moved.add(uid)
+            self.obs_noted = True
             s = self._own_us(uid)
         else:
             s = self.own_us(uid)
@@ -893,7 +899,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def exits_changed(self) -> None:
         """An exit opened or closed: vehicles may cross other draws."""
-        self.tracks_dirty = True
+        self.tracks_dirty = self.obs_noted = True
         self._forget_germans()
 
 

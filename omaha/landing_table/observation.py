@@ -310,7 +310,7 @@ class Observer:
         width = len(UNIT_FIELDS)
         self.deciding_at = tuple(self.units_first + i * width + 8 for i in range(len(units)))
         self.where_at = tuple(self.units_first + i * width for i in range(len(units)))
-        self.waits_at = {uid: self.units_first + i * width + 7 for i, uid in enumerate(units)}
+        self.waits_at = tuple(self.units_first + i * width + 7 for i in range(len(units)))
         self.orders_at = self.decision_at["orders"]
 
     def share(self, i: int, steps: int, disrupted: bool) -> tuple[tuple[int, int], ...]:
@@ -487,7 +487,7 @@ def fresh_observation(core: LandingTableCore, player: str) -> Observation:
             rows[row, 7] = 1
             obs[to_act + us[uid].where] += 1
     if core.decision is not None:  # the decision under way
-        _write_pending(core, ob, core.decision, obs)
+        _write_pending(core, ob, core.decision, obs.data)
     # the tracks
     for nid in in_play:
         obs[track[f"{nid}.in_play"]] = 1
@@ -525,14 +525,14 @@ class Kept:
     was last brought up to date from.
 
     :func:`up_to_date` brings it up to date from the core's journal of what changed
-    since: the US units written, and those that only moved; the German units and
-    positions written; a phase begun (the turn and the fire card change only along with
-    the phase), the deck drawn from, an exit opened or closed (``tracks_dirty``). And
-    from four fields read in O(1): the Hero markers, and the queue, the attacked
-    positions and the cleared obstacle hexes by identity and size (within a phase the
-    procedures only take names from the queue and only add to the two sets; anything
-    else makes a new one). A clone shares it until either side brings it up to date
-    (``core.obs_owned``).
+    since (``core.obs_noted`` says whether it holds anything): the US units written,
+    and those that only moved; the German units and positions written; a phase begun
+    (the turn and fire card change only along with the phase), the deck drawn from, an
+    exit opened or closed (``tracks_dirty``). In the US action phase, from four fields
+    read in O(1) besides: the Hero markers, and the queue, the attacked positions and the
+    cleared obstacle hexes by identity and size (within a phase the procedures only take
+    names from the queue and only add to the two sets; anything else makes a new one). A
+    clone shares it until either side brings it up to date (``core.obs_owned``).
     """
 
     __slots__ = (
@@ -562,7 +562,6 @@ class Kept:
         "spot_count",
         "spotters",
         "tide",
-        "to_act",
         "turn",
         "us_phase",
     )
@@ -599,14 +598,13 @@ class Kept:
         self.pairs: list[tuple[tuple[int, int], ...] | None] = [None] * len(ob.units)
         #: The queue shown (the US action phase's; none in other phases): the core's list
         #: last read and its size then; ``queue_list[queue_front:]`` (a copy, never
-        #: changed, and how many have left its front since) and as a set; the units of
-        #: it counted on ``us_to_act`` (and their ``to_act`` track), by their cell.
+        #: changed, and how many have left its front since) and as a set. Its units
+        #: ashore (``cells``) are counted on ``us_to_act`` and their ``to_act`` track.
         self.queue_of: list[str] | None = None
         self.queue_n = 0
         self.queue_list: list[str] = []
         self.queue_front = 0
         self.queue: set[str] = set()
-        self.to_act: dict[str, int] = {}
         #: Where each US unit spots for the Naval Fire Markers (-1: it does not), and
         #: how many spot each position (WNs only).
         self.spotters = [-1] * len(ob.units)
@@ -630,7 +628,6 @@ class Kept:
         twin.queue_of, twin.queue_n = self.queue_of, self.queue_n
         twin.queue_list, twin.queue_front = self.queue_list, self.queue_front
         twin.queue = set(self.queue)
-        twin.to_act = dict(self.to_act)
         twin.spotters = list(self.spotters)
         twin.spot_count = list(self.spot_count)
         twin.naval = set()
@@ -638,47 +635,45 @@ class Kept:
 
 
 def up_to_date(core: LandingTableCore) -> Kept:
-    """The core's :class:`Kept`, brought up to date from its journal (see :class:`Kept`);
-    built from nothing the first time (or after an edit, a restore, unpickling)."""
+    """The core's :class:`Kept`, brought up to date (see :class:`Kept`); built from
+    nothing the first time (or after an edit, a restore, unpickling)."""
     k: Kept | None = core.obs_kept
     if k is None:
         k = _start(core)
     elif not core.obs_owned:  # shared with a clone: copy before writing
         k = core.obs_kept = k.copy()
         core.obs_owned = True
-    ob = k.ob
-    vp = False
-    units = core.units_dirty
-    if units:
-        vp = _keep_units(core, ob, k, units)
-        units.clear()
-    moved = core.units_moved
-    if moved:
-        vp = _keep_moved(core, ob, k, moved) or vp
-        moved.clear()
-    positions, germans = core.positions_dirty, core.germans_dirty
-    if positions or germans:
-        _keep_positions(core, ob, k, positions, germans)
-        vp = True
-    if core.tracks_dirty:
-        core.tracks_dirty = False
-        vp = _keep_tracks(core, ob, k) or vp
-    cleared = core.cleared
-    if cleared is not k.cleared_of or len(cleared) != k.cleared_n:
-        _keep_cleared(core, ob, k)
-    attacked = core.attacked
-    if attacked is not k.attacked_of or len(attacked) != k.attacked_n:
-        _keep_attacked(core, ob, k)
-    listed = core.queue if k.us_phase else NO_QUEUE
-    if listed is not k.queue_of or len(listed) != k.queue_n:
-        _keep_to_act(core, ob, k, listed)
+    if core.obs_noted:
+        core.obs_noted = False
+        _keep_noted(core, k)
+    if not k.us_phase:
+        return k
+    # the US action phase: the queue, the attacks declared, obstacles cleared, Heroes
+    queue = core.queue
+    n = len(queue)
+    if queue is not k.queue_of or n != k.queue_n:
+        drop, front, shown = k.queue_n - n, k.queue_front, k.queue_list
+        if queue is k.queue_of and drop > 0 and (n == 0 or queue[0] == shown[front + drop]):
+            # taken off the front, as the phase goes on: only those leave
+            k.queue_front, k.queue_n = front + drop, n
+            ob, mv, cells, waiting = k.ob, k.mv, k.cells, k.queue
+            for uid in shown[front : front + drop]:
+                waiting.discard(uid)
+                i = ob.unit_index.get(uid)
+                if i is None:  # a Naval Fire Marker
+                    mv[ob.naval_waits[uid]] = 0
+                elif cells[i] >= 0:
+                    mv[ob.plane_to_act + cells[i]] -= 1
+                    mv[ob.waits_at[i]] = 0
+        else:
+            _keep_queue(core, k, queue)
+    if core.attacked is not k.attacked_of or len(core.attacked) != k.attacked_n:
+        _keep_attacked(core, k.ob, k)
+    if core.cleared is not k.cleared_of or len(core.cleared) != k.cleared_n:
+        _keep_cleared(core, k.ob, k)
     if core.heroes != k.heroes:
         k.heroes = core.heroes
-        k.mv[ob.track_at.heroes] = core.heroes
-    if k.naval:
-        _keep_naval(ob, k)
-    if vp:
-        k.mv[ob.track_at.us_vp] = core.victory_points()[0]
+        k.mv[k.ob.track_at.heroes] = core.heroes
     return k
 
 
@@ -692,8 +687,43 @@ def _start(core: LandingTableCore) -> Kept:
     core.units_moved = set()
     core.positions_dirty = set(ob.pos_index)
     core.germans_dirty = set()
-    core.tracks_dirty = True
+    core.tracks_dirty = core.obs_noted = True
     return k
+
+
+def _keep_noted(core: LandingTableCore, k: Kept) -> None:
+    """What the journal notes: units and positions written, units moved, a phase begun
+    (and with it anything the procedures reset), a card drawn, an exit opened or closed;
+    then the WNs the Naval Fire Markers may fire at and the VP, where they may change."""
+    ob = k.ob
+    vp = False
+    units = core.units_dirty
+    if units:
+        vp = _keep_units(core, ob, k, units)
+        units.clear()
+    moved = core.units_moved
+    if moved:
+        vp = _keep_moved(core, ob, k, moved) or vp
+        moved.clear()
+    positions, germans = core.positions_dirty, core.germans_dirty
+    if positions or germans:
+        vp = _keep_positions(core, ob, k, positions, germans) or vp
+    if core.tracks_dirty:
+        core.tracks_dirty = False
+        vp = _keep_tracks(core, ob, k) or vp
+        if core.cleared is not k.cleared_of or len(core.cleared) != k.cleared_n:
+            _keep_cleared(core, ob, k)
+        if core.attacked is not k.attacked_of or len(core.attacked) != k.attacked_n:
+            _keep_attacked(core, ob, k)
+        if not k.us_phase and k.queue_of is not NO_QUEUE:  # none waits outside its phase
+            _keep_queue(core, k, NO_QUEUE)
+        if core.heroes != k.heroes:
+            k.heroes = core.heroes
+            k.mv[ob.track_at.heroes] = core.heroes
+    if k.naval:
+        _keep_naval(ob, k)
+    if vp:
+        k.mv[ob.track_at.us_vp] = core.victory_points()[0]
 
 
 def _keep_tracks(core: LandingTableCore, ob: Observer, k: Kept) -> bool:
@@ -775,10 +805,11 @@ def _keep_cleared(core: LandingTableCore, ob: Observer, k: Kept) -> None:
 
 def _keep_positions(
     core: LandingTableCore, ob: Observer, k: Kept, pids: set[str] | None, gids: set[str] | None
-) -> None:
+) -> bool:
     """Write again the cells of the positions written since, and of those the German
     units written since stand in (every position on such a cell, in scenario order, as
-    :func:`fresh_observation` does), and their fields of fire; empty both notes."""
+    :func:`fresh_observation` does), and their fields of fire; empty both notes. Whether
+    one of them scores VP (the VP may change)."""
     arr, plane, n, index = k.arr, ob.plane, ob.cells, ob.pos_index
     pos, positions, ger = core.pos, core.scen.positions, core.ger
     noted = [*(pids or ()), *(ger[g].where for g in gids or ())]
@@ -787,7 +818,9 @@ def _keep_positions(
         if journal:
             journal.clear()
     fire = plane["fire_intense"]
+    vp = False
     for c in cells:
+        vp = vp or c in ob.vp_cells
         arr[ob.german_planes + c] = 0
         for i in ob.cell_positions[c]:
             occupied = _write_position(arr, ob, c, pos[positions[i].id], core)
@@ -798,6 +831,7 @@ def _keep_positions(
                     arr[fire : fire + 3 * n] -= ob.fof[i]
                 k.occupied[i] = occupied
                 k.naval.add(i)
+    return vp
 
 
 def _keep_units(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[str]) -> bool:
@@ -866,16 +900,13 @@ def _keep_units(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[st
         # it came ashore, left, or moved
         if cell0 in ob.vp_cells or cell1 in ob.vp_cells:
             vp = True
-        if uid in k.queue:  # waiting for its orders: counted where it is now, if ashore
+        if uid in k.queue:  # waiting for its orders: counted where it is, if ashore
             to_act = ob.plane_to_act
-            cell = k.to_act.pop(uid, None)
-            if cell is not None:
-                mv[to_act + cell] -= 1
-                mv[at + 7] = 0
-            if status1 == 1:
-                k.to_act[uid] = cell1
+            if cell0 >= 0:
+                mv[to_act + cell0] -= 1
+            if cell1 >= 0:
                 mv[to_act + cell1] += 1
-                mv[at + 7] = 1
+            mv[at + 7] = cell1 >= 0
     return vp
 
 
@@ -896,16 +927,16 @@ def _keep_moved(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[st
         for start, value in pairs[i] or ():
             mv[start + cell0] -= value
             mv[start + cell1] += value
-        if k.spotters[i] >= 0:
-            _spot(ob, k, cell0, -1)
-            _spot(ob, k, cell1, 1)
+        if k.spotters[i] >= 0:  # (within reach of the same WNs: no count changes)
+            if ob.wn_in_reach[cell0] != ob.wn_in_reach[cell1]:
+                _spot(ob, k, cell0, -1)
+                _spot(ob, k, cell1, 1)
             k.spotters[i] = cell1
         if cell0 in ob.vp_cells or cell1 in ob.vp_cells:
             vp = True
-        if uid in k.to_act:  # waiting for its orders: counted where it is now
+        if uid in k.queue:  # waiting for its orders: counted where it is now
             mv[ob.plane_to_act + cell0] -= 1
             mv[ob.plane_to_act + cell1] += 1
-            k.to_act[uid] = cell1
     return vp
 
 
@@ -913,6 +944,24 @@ def _keep_moved(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[st
 NO_QUEUE: list[str] = []
 #: The row of a unit before it is first written (the base holds 0 everywhere).
 NO_ROW = (0, 0, 0, 0, 0, 0, 0)
+
+
+def _keep_queue(core: LandingTableCore, k: Kept, listed: list[str]) -> None:
+    """The queue shown is ``listed`` from now (read again in full): the units in it
+    ashore are counted on ``us_to_act`` and their ``to_act`` track, its markers' tracks."""
+    ob, mv, cells, index, to_act = k.ob, k.mv, k.cells, k.ob.unit_index, k.ob.plane_to_act
+    queue = set(listed)
+    k.queue_of, k.queue_n, k.queue_list, k.queue_front = listed, len(listed), list(listed), 0
+    left, came = k.queue - queue, queue - k.queue
+    k.queue = queue
+    for uids, sign in ((left, -1), (came, 1)):
+        for uid in uids:
+            i = index.get(uid)
+            if i is None:  # a Naval Fire Marker
+                mv[ob.naval_waits[uid]] = sign > 0 and ob.naval_number[uid] < k.in_play
+            elif cells[i] >= 0:
+                mv[to_act + cells[i]] += sign
+                mv[ob.waits_at[i]] = sign > 0
 
 
 def _spot(ob: Observer, k: Kept, cell: int, sign: int) -> None:
@@ -948,53 +997,6 @@ def _keep_attacked(core: LandingTableCore, ob: Observer, k: Kept) -> None:
     k.attacked_n = len(core.attacked)
 
 
-def _keep_to_act(core: LandingTableCore, ob: Observer, k: Kept, listed: list[str]) -> None:
-    """The units (listed in the queue of the US action phase) still to get their orders,
-    ashore: ``us_to_act`` and their ``to_act`` track; the markers' ``to_act`` tracks.
-
-    The queue shown is ``k.queue_list[k.queue_front:]``. When the core's list is the
-    one last read (which the procedures only take names from) and what is left of it
-    begins where the shown one would after ``drop`` names, those names (and only those)
-    were taken off its front: they leave, and nothing else is read."""
-    n = len(listed)
-    drop = k.queue_n - n
-    old, front = k.queue_list, k.queue_front
-    if listed is k.queue_of and drop > 0 and (n == 0 or listed[0] == old[front + drop]):
-        k.queue_front, k.queue_n = front + drop, n
-        _leave_queue(ob, k, old[front : front + drop])
-        return
-    k.queue_of, k.queue_n, k.queue_list, k.queue_front = listed, n, list(listed), 0
-    queue = set(listed)
-    if queue == k.queue:
-        return
-    _leave_queue(ob, k, [uid for uid in old[front:] if uid not in queue])
-    came = queue - k.queue
-    k.queue.update(came)
-    waiting, mv, to_act, us = k.to_act, k.mv, ob.plane_to_act, core.us
-    for uid in came:
-        if uid in ob.waits_at:
-            s = us[uid]
-            if s.status == ASHORE:
-                waiting[uid] = s.where
-                mv[to_act + s.where] += 1
-                mv[ob.waits_at[uid]] = 1
-        else:  # a Naval Fire Marker
-            mv[ob.naval_waits[uid]] = ob.naval_number[uid] < k.in_play
-
-
-def _leave_queue(ob: Observer, k: Kept, gone: Iterable[str]) -> None:
-    """Units and markers off the queue shown: they wait no longer."""
-    waiting, mv, queue = k.to_act, k.mv, k.queue
-    for uid in gone:
-        queue.discard(uid)
-        cell = waiting.pop(uid, None)
-        if cell is not None:
-            mv[ob.plane_to_act + cell] -= 1
-            mv[ob.waits_at[uid]] = 0
-        elif uid in ob.naval_waits:
-            mv[ob.naval_waits[uid]] = 0
-
-
 def observation(core: LandingTableCore, player: str) -> Observation:
     """What the US player knows, as numbers (the layout of :func:`observation_layout`):
     :func:`fresh_observation`, from the part kept up to date (:func:`up_to_date`) and
@@ -1005,7 +1007,7 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     obs = k.arr.copy()
     d = core.decision
     if d is not None:
-        _write_pending(core, k.ob, d, obs)
+        _write_pending(core, k.ob, d, obs.data)
     return obs
 
 
@@ -1015,14 +1017,20 @@ def observation_into(core: LandingTableCore, player: str, out: Observation) -> N
     if player != "US":
         raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
     k = up_to_date(core)
-    out[...] = k.arr
+    view: Any = out.data
+    try:
+        view[:] = k.mv  # a float32 tensor (OpenSpiel's): a plain copy of the numbers
+    except (ValueError, TypeError):  # another type: numpy converts them
+        out[...] = k.arr
+        view = out
     d = core.decision
     if d is not None:
-        _write_pending(core, k.ob, d, out)
+        _write_pending(core, k.ob, d, view)
 
 
-def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Table) -> None:
-    """The pending decision, on the observation (as :func:`fresh_observation` writes it)."""
+def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Any) -> None:
+    """The pending decision, written on ``obs`` (an observation's numbers: a memoryview
+    of one, or the array) as :func:`fresh_observation` writes it."""
     kind = d.get("kind")
     if kind == "orders":  # the most frequent: one unit's orders
         uid = d.get("unit")
@@ -1035,7 +1043,7 @@ def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs:
     plane, track = ob.plane, ob.track
     deciding = d.get("unit") if kind in ("land", "drift", "follow", "orders") else None
     if deciding in ob.unit_index:
-        obs[ob.units_first + ob.unit_index[str(deciding)] * len(UNIT_FIELDS) + 8] = 1
+        obs[ob.deciding_at[ob.unit_index[str(deciding)]]] = 1
     choice = plane["choice"]
     if kind == "land":
         for c in core.land_options(int(d["box"])):

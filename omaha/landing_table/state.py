@@ -17,7 +17,6 @@ from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
-from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
@@ -146,11 +145,11 @@ class LandingTableState(LandingTableCore):
     def view(self, player: str | None = None) -> View:
         return views.view(self, player)
 
-    def observation(self, player: str) -> Observation:
-        return observations.observation(self, player)
-
-    def observation_into(self, player: str, out: Observation) -> None:
-        observations.observation_into(self, player, out)
+    #: What the US player knows, as numbers (``observation.observation``; the method
+    #: itself: agents ask at every decision).
+    observation = observations.observation
+    #: The observation written into an observer's tensor (``observation.observation_into``).
+    observation_into = observations.observation_into
 
     def returns(self) -> dict[str, float]:
         return views.returns(self)
