@@ -16,7 +16,6 @@ Tests and tools stage positions by changing the public fields inside
 from __future__ import annotations
 
 import bisect
-import contextlib
 import enum
 import weakref
 from collections.abc import Callable, Mapping
@@ -313,6 +312,7 @@ class LandingTableCore(State[LandingTableScenario]):
         fields = self.__dict__.copy()
         fields["obs_kept"] = None
         fields["obs_owned"] = False
+        fields.pop("_listed_keys", None)  # the state's sort keys (a cache, as obs_kept)
         for name in ("units_dirty", "units_moved", "germans_dirty", "positions_dirty"):
             fields[name] = None
         return fields
@@ -969,12 +969,12 @@ class Lookup:
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
         self._notation: dict[Action, str] = {}
-        #: The actions made here by their ids (kept alive here, so an id names one action
-        #: for as long as this table lives), and, once agents ask for numbers
-        #: (:meth:`number_actions`), their numbers in the scenario's action space by id: an
-        #: action's hash is a Python call (attrs' cached hash), its id is not.
-        self._made_ids: dict[int, Action] = {}
-        self.numbers_by_id: dict[int, int] = {}
+        #: By the id of every action made here (kept alive here, so an id names one
+        #: action for as long as this table lives): its notation (the legal actions are
+        #: listed in its order), its number in the scenario's action space (-1 until an
+        #: agent asks for numbers: :meth:`number_actions`) and the action. An action's
+        #: hash is a Python call (attrs' cached hash), its id is not.
+        self.keys_by_id: dict[int, tuple[str, int, Action]] = {}
         self._encode: Callable[[Action], int] | None = None
 
     def distances(self, a: int) -> tuple[int, ...]:
@@ -1054,19 +1054,22 @@ class Lookup:
         games of a scenario list their actions' numbers by id from then on)."""
         if self._encode is None:
             self._encode = encode
-            for action in self._made_ids.values():
-                self._number(action)
+            for text, _, action in list(self.keys_by_id.values()):
+                self.keys_by_id[id(action)] = (text, self._number(action), action)
 
-    def _number(self, action: Action) -> None:
-        assert self._encode is not None
-        with contextlib.suppress(ValueError):  # no number: encoding it again raises where listed
-            self.numbers_by_id[id(action)] = self._encode(action)
+    def _number(self, action: Action) -> int:
+        """The number of ``action`` (-1: none yet, or none at all: encoding it again where
+        it is listed says why)."""
+        if self._encode is None:
+            return -1
+        try:
+            return self._encode(action)
+        except ValueError:
+            return -1
 
     def _made(self, action: Action) -> Action:
-        self._notation[action] = str(action)
-        self._made_ids[id(action)] = action
-        if self._encode is not None:
-            self._number(action)
+        text = self._notation[action] = str(action)
+        self.keys_by_id[id(action)] = (text, self._number(action), action)
         return action
 
 

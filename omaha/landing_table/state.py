@@ -12,7 +12,8 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from operator import is_, itemgetter
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -46,6 +47,9 @@ Decision = dict[str, Any]
 class LandingTableState(LandingTableCore):
     """A game of D-Day at Omaha Beach (the US player against the charts)."""
 
+    #: The keys the legal actions were last sorted by (:meth:`_legal_actions_in_order`).
+    _listed_keys: list[tuple[str, int, Action]] | None = None
+
     def _setup(self) -> None:
         self.init_fields()
         turn.new_game(self)
@@ -71,27 +75,38 @@ class LandingTableState(LandingTableCore):
         every decision (the Germans are the charts); nobody once the game is over."""
         return None if self.result is not None or self.decision is None else "US"
 
-    def _legal_actions(self) -> Iterable[Action]:
+    def _legal_actions(self) -> list[Action]:
         if self.decision is None:
             return []
         return LEGAL[str(self.decision["kind"])](self, self.decision)
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
-        """Sorted by notation as the kernel sorts them, by the notation each action
-        was given once when it was made (:meth:`Lookup.action`)."""
-        return sorted(self._legal_actions(), key=self.lookup.notation)
+        """Sorted by notation as the kernel sorts them: by the notation each action was
+        given once when it was made, found by the action's id with its number in the
+        action space (:attr:`Lookup.keys_by_id`). The sorted keys are kept:
+        :meth:`_codes_of_listed` reads the numbers off them."""
+        actions = self._legal_actions()
+        try:
+            keys = sorted(map(self.lookup.keys_by_id.__getitem__, map(id, actions)), key=_FIRST)
+        except KeyError:  # an action the Lookup did not make (none is listed so)
+            self._listed_keys = None
+            return sorted(actions, key=self.lookup.notation)
+        self._listed_keys = keys
+        return list(map(_THIRD, keys))
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of the listed actions, by the ids of the actions the scenario's
-        :class:`~omaha.landing_table.core.Lookup` made (every listed action is one of
-        them), numbered as they are made once an agent has asked."""
-        try:
-            return list(map(self.lookup.numbers_by_id.__getitem__, map(id, legal)))
-        except KeyError:
-            pass
+        """The numbers of the listed actions: off the keys they were sorted by (when
+        ``legal`` is that list, as the kernel asks), once an agent has asked for numbers
+        (the scenario's :class:`~omaha.landing_table.core.Lookup` numbers its actions
+        from then on); else from the action space, as the kernel would."""
+        keys = self._listed_keys
+        if keys is not None and len(keys) == len(legal) and all(map(is_, map(_THIRD, keys), legal)):
+            codes = list(map(_SECOND, keys))
+            if -1 not in codes:
+                return codes
         space = self.game.action_space(self.scenario.id)
         self.lookup.number_actions(space.encode)
-        return [space.code_of(a) for a in legal]  # as the kernel would (or its error)
+        return [space.code_of(a) for a in legal]  # (an action with no number raises)
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
@@ -186,6 +201,9 @@ def _end_step(st: LandingTableState) -> None:
     if st.result is None:
         turn.start_turn(st)
         landing.begin_phase(st)
+
+
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 #: The procedure step each phase runs (until a decision is pending).
