@@ -796,8 +796,8 @@ class LandingTableCore(State[LandingTableScenario]):
     def move(self, uid: str, cell: int) -> None:
         """A unit ashore moves to ``cell`` (noted in the journal as moved, unless it is
         noted as written otherwise: then the move is one more write)."""
-        moved = self.units_moved
-        if moved is not None and uid not in self.units_dirty:  # type: ignore[operator]
+        moved, written = self.units_moved, self.units_dirty
+        if moved is not None and written is not None and uid not in written:
             moved.add(uid)
             self.obs_noted = True
             s = self._own_us(uid)

@@ -4,6 +4,15 @@ between decisions (:func:`observation`), with the pending decision's part.
 
 The US player does not see unrevealed German units (352nd units enter face down) or
 unrevealed depth markers (READINGS.md, "Agents").
+
+Keeping it costs O(what changed): the core writes a journal while an observation is
+kept (the units, German units and positions its ``own_*`` methods hand out for
+writing, the units :meth:`~LandingTableCore.move` moves, a phase begun, a card drawn,
+an exit opened or closed), and :func:`up_to_date` redoes only those entries on the kept
+array (:class:`Kept`); an edit, a restore or unpickling drops it (built again at the
+next call), a clone shares it until either side writes. Each call hands out a copy with
+the pending decision written on it. The tests compare it with :func:`fresh_observation`
+at every decision of random and heuristic games.
 """
 
 from __future__ import annotations
@@ -149,7 +158,6 @@ class Observer:
         "unit_index",
         "units",
         "units_first",
-        "us_first",
         "us_planes",
         "vp_cells",
         "waits_at",
@@ -291,7 +299,6 @@ class Observer:
         self.naval_waits = {nid: self.track[f"{nid}.to_act"] for nid in self.naval}
         self.naval_number = {nid: number for number, nid in enumerate(self.naval)}
         self.plane_to_act = plane["us_to_act"]
-        self.us_first = int(self.us_planes[0])
         #: The cells of the positions that score VP (a unit ashore there may change them).
         self.vp_cells = frozenset(p.cell for p in scen.positions if p.vp > 0)
         self.choice = plane["choice"]

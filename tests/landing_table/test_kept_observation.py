@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import pickle
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -168,4 +169,60 @@ def test_a_pickled_state_observes_as_its_original() -> None:
             assert np.array_equal(twin.observation("US"), state.observation("US"))
             twin.apply(player.choose(twin))
             assert same(twin)
+        state.apply(player.choose(state))
+
+
+def test_observation_into_writes_any_tensor_as_the_observation() -> None:
+    """Into a float32 tensor the numbers are copied as they are; into a tensor of another
+    type or a strided view numpy converts them: either way it equals the observation."""
+    state = fresh("omaha", seed=4)
+    player = GAME.bots["random"](seed=4)
+    size = GAME.observation_layout("omaha").size
+    for step in range(40):
+        obs = state.observation("US")
+        tensors: list[Any] = [
+            np.full(size, -1.0, dtype=np.float32),
+            np.full(size, -1.0, dtype=np.float64),
+            np.full(2 * size, -1.0, dtype=np.float32)[::2],
+        ]
+        for out in tensors:
+            state.observation_into("US", out)
+            assert np.array_equal(out, obs), (step, out.dtype, out.strides)
+        state.apply(player.choose(state))
+
+
+def test_a_clone_observed_between_journal_notes_keeps_its_own() -> None:
+    """A clone taken after its original moved on but before it observed again shares the
+    kept observation and each side's notes of what changed since: both, moved on apart
+    and observed in turn, equal a fresh build at every step."""
+    state = fresh("omaha", seed=12)
+    bots = GAME.bots["random"](seed=12), GAME.bots["random"](seed=13)
+    state.observation("US")
+    for step in range(120):
+        if state.is_terminal():
+            break
+        state.apply(bots[0].choose(state))  # noted, not yet read
+        if step % 9 == 0:
+            twin = state.clone()
+            assert isinstance(twin, LandingTableState)
+            for _ in range(3):
+                if not twin.is_terminal():
+                    twin.apply(bots[1].choose(twin))
+            assert same(twin) and same(state)
+
+
+def test_the_legal_numbers_survive_pickling_and_clones() -> None:
+    """The numbers the state reads off its sorted legal actions are those the action
+    space gives, in a pickled copy and a clone as in the original."""
+    state = fresh("omaha", seed=9)
+    space = GAME.action_space("omaha")
+    player = GAME.bots["random"](seed=9)
+    for step in range(80):
+        if state.is_terminal():
+            break
+        copies = [state, state.clone()]
+        if step % 10 == 0:  # (a pickle carries the scenario: slow)
+            copies.append(pickle.loads(pickle.dumps(state)))
+        for st in copies:
+            assert st.legal_codes() == tuple(sorted(space.encode(a) for a in st.legal_actions()))
         state.apply(player.choose(state))
