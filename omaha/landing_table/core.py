@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import enum
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -972,10 +972,9 @@ class Lookup:
         #: By the id of every action made here (kept alive here, so an id names one
         #: action for as long as this table lives): its notation (the legal actions are
         #: listed in its order), its number in the scenario's action space (-1 until an
-        #: agent asks for numbers: :meth:`number_actions`) and the action. An action's
-        #: hash is a Python call (attrs' cached hash), its id is not.
+        #: agent asks for it: :meth:`numbers`) and the action. An action's hash is a
+        #: Python call (attrs' cached hash), its id is not.
         self.keys_by_id: dict[int, tuple[str, int, Action]] = {}
-        self._encode: Callable[[Action], int] | None = None
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1048,28 +1047,23 @@ class Lookup:
         text = self._notation.get(action)
         return str(action) if text is None else text
 
-    def number_actions(self, encode: Callable[[Action], int]) -> None:
-        """Number the actions made here with ``encode`` (the scenario's action space):
-        those made so far now, every later one as it is made (once per scenario, so the
-        games of a scenario list their actions' numbers by id from then on)."""
-        if self._encode is None:
-            self._encode = encode
-            for text, _, action in list(self.keys_by_id.values()):
-                self.keys_by_id[id(action)] = (text, self._number(action), action)
-
-    def _number(self, action: Action) -> int:
-        """The number of ``action`` (-1: none yet, or none at all: encoding it again where
-        it is listed says why)."""
-        if self._encode is None:
-            return -1
-        try:
-            return self._encode(action)
-        except ValueError:
-            return -1
+    def numbers(self, listed: Iterable[Action], code_of: Callable[[Action], int]) -> list[int]:
+        """The numbers of ``listed`` (actions made here), those not known yet from
+        ``code_of`` (the scenario's action space; an action with no number raises, as
+        the kernel's encoding does), remembered in :attr:`keys_by_id`."""
+        keys = self.keys_by_id
+        out: list[int] = []
+        for action in listed:
+            text, code, _ = keys[id(action)]
+            if code < 0:
+                code = code_of(action)
+                keys[id(action)] = (text, code, action)
+            out.append(code)
+        return out
 
     def _made(self, action: Action) -> Action:
         text = self._notation[action] = str(action)
-        self.keys_by_id[id(action)] = (text, self._number(action), action)
+        self.keys_by_id[id(action)] = (text, -1, action)
         return action
 
 

@@ -95,18 +95,19 @@ class LandingTableState(LandingTableCore):
         return list(map(_THIRD, keys))
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of the listed actions: off the keys they were sorted by (when
-        ``legal`` is that list, as the kernel asks), once an agent has asked for numbers
-        (the scenario's :class:`~omaha.landing_table.core.Lookup` numbers its actions
-        from then on); else from the action space, as the kernel would."""
+        """The numbers of the listed actions, read off the keys they were sorted by
+        (when ``legal`` is that list, as the kernel asks); the scenario's
+        :class:`~omaha.landing_table.core.Lookup` works out from the action space and
+        remembers those not known yet. Any other list: from the action space, as the
+        kernel would."""
         keys = self._listed_keys
         if keys is not None and len(keys) == len(legal) and all(map(is_, map(_THIRD, keys), legal)):
             codes = list(map(_SECOND, keys))
             if -1 not in codes:
                 return codes
+            return self.lookup.numbers(legal, self.game.action_space(self.scenario.id).code_of)
         space = self.game.action_space(self.scenario.id)
-        self.lookup.number_actions(space.encode)
-        return [space.code_of(a) for a in legal]  # (an action with no number raises)
+        return [space.code_of(a) for a in legal]
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
