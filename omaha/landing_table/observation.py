@@ -161,6 +161,7 @@ class Observer:
         "us_planes",
         "vp_cells",
         "waits_at",
+        "waits_slice",
         "weapons",
         "where_at",
         "wn_in_reach",
@@ -318,6 +319,7 @@ class Observer:
         self.deciding_at = tuple(self.units_first + i * width + 8 for i in range(len(units)))
         self.where_at = tuple(self.units_first + i * width for i in range(len(units)))
         self.waits_at = tuple(self.units_first + i * width + 7 for i in range(len(units)))
+        self.waits_slice = slice(self.units_first + 7, self.units_first + len(units) * width, width)
         self.orders_at = self.decision_at["orders"]
 
     def share(self, i: int, steps: int, disrupted: bool) -> tuple[tuple[int, int], ...]:
@@ -959,6 +961,13 @@ def _keep_queue(core: LandingTableCore, k: Kept, listed: list[str]) -> None:
     ob, mv, cells, index, to_act = k.ob, k.mv, k.cells, k.ob.unit_index, k.ob.plane_to_act
     queue = set(listed)
     k.queue_of, k.queue_n, k.queue_list, k.queue_front = listed, len(listed), list(listed), 0
+    if not queue and len(k.queue) > 4:  # the phase is over: nobody waits (numpy clears all)
+        k.queue = queue
+        k.arr[to_act : to_act + ob.cells] = 0
+        k.arr[ob.waits_slice] = 0
+        for waits in ob.naval_waits.values():
+            mv[waits] = 0
+        return
     left, came = k.queue - queue, queue - k.queue
     k.queue = queue
     for uids, sign in ((left, -1), (came, 1)):
