@@ -256,6 +256,9 @@ class LandingTableCore(State[LandingTableScenario]):
     tracks_dirty: bool
     #: Whether the journal notes anything (any of the above).
     obs_noted: bool
+    #: Cache: the keys the legal actions were last sorted by (notation, number, action:
+    #: ``state.LandingTableState._legal_actions_in_order``), for their numbers.
+    listed_keys: list[tuple[str, int, Action]] | None = None
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
@@ -308,11 +311,12 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the kept observation (it holds a memoryview; it is built again
-        on first use)."""
+        on first use) and the sort keys of the legal actions (:attr:`listed_keys`).
+        ``copy.copy`` goes through here too: :meth:`_copy` shares them again."""
         fields = self.__dict__.copy()
         fields["obs_kept"] = None
         fields["obs_owned"] = False
-        fields.pop("_listed_keys", None)  # the state's sort keys (a cache, as obs_kept)
+        fields.pop("listed_keys", None)
         for name in ("units_dirty", "units_moved", "germans_dirty", "positions_dirty"):
             fields[name] = None
         return fields
@@ -343,12 +347,14 @@ class LandingTableCore(State[LandingTableScenario]):
         twin.ctx = _copy_data(self.ctx)
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
+        twin.listed_keys = self.listed_keys  # (never changed, only replaced)
         if self.obs_kept is not None:  # shared: each side notes its own changes from here
+            twin.obs_kept = self.obs_kept
             twin.units_dirty = set(self.units_dirty or ())
             twin.units_moved = set(self.units_moved or ())
             twin.germans_dirty = set(self.germans_dirty or ())
             twin.positions_dirty = set(self.positions_dirty or ())
-        self.obs_owned = twin.obs_owned = False
+            self.obs_owned = twin.obs_owned = False
         return twin
 
     # -- protocol basics ----------------------------------------------------------

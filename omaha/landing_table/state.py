@@ -47,9 +47,6 @@ Decision = dict[str, Any]
 class LandingTableState(LandingTableCore):
     """A game of D-Day at Omaha Beach (the US player against the charts)."""
 
-    #: The keys the legal actions were last sorted by (:meth:`_legal_actions_in_order`).
-    _listed_keys: list[tuple[str, int, Action]] | None = None
-
     def _setup(self) -> None:
         self.init_fields()
         turn.new_game(self)
@@ -89,9 +86,9 @@ class LandingTableState(LandingTableCore):
         try:
             keys = sorted(map(self.lookup.keys_by_id.__getitem__, map(id, actions)), key=_FIRST)
         except KeyError:  # an action the Lookup did not make (none is listed so)
-            self._listed_keys = None
+            self.listed_keys = None
             return sorted(actions, key=self.lookup.notation)
-        self._listed_keys = keys
+        self.listed_keys = keys
         return list(map(_THIRD, keys))
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
@@ -100,7 +97,7 @@ class LandingTableState(LandingTableCore):
         :class:`~omaha.landing_table.core.Lookup` works out from the action space and
         remembers those not known yet. Any other list: from the action space, as the
         kernel would."""
-        keys = self._listed_keys
+        keys = self.listed_keys
         if keys is not None and len(keys) == len(legal) and all(map(is_, map(_THIRD, keys), legal)):
             codes = list(map(_SECOND, keys))
             if -1 not in codes:

@@ -14,9 +14,10 @@ import pytest
 
 from omaha.landing_table.core import ASHORE
 from omaha.landing_table.observation import fresh_observation
+from omaha.landing_table.procedures import turn
 from omaha.landing_table.state import LandingTableState
 
-from .helpers import GAME, fresh
+from .helpers import GAME, fresh, place, quiet
 
 SCENARIOS = GAME.scenarios()
 
@@ -193,22 +194,27 @@ def test_observation_into_writes_any_tensor_as_the_observation() -> None:
 
 def test_a_clone_observed_between_journal_notes_keeps_its_own() -> None:
     """A clone taken after its original moved on but before it observed again shares the
-    kept observation and each side's notes of what changed since: both, moved on apart
-    and observed in turn, equal a fresh build at every step."""
-    state = fresh("omaha", seed=12)
-    bots = GAME.bots["random"](seed=12), GAME.bots["random"](seed=13)
-    state.observation("US")
-    for step in range(120):
-        if state.is_terminal():
-            break
-        state.apply(bots[0].choose(state))  # noted, not yet read
-        if step % 9 == 0:
+    kept observation and each side's notes of what changed since: both, observed at
+    once and after moving on apart, equal a fresh build."""
+    for bot in ("random", "heuristic"):
+        state = fresh("omaha", seed=12)
+        bots = GAME.bots[bot](seed=12), GAME.bots["random"](seed=13)
+        state.observation("US")
+        for step in range(150):
+            if state.is_terminal():
+                break
+            state.apply(bots[0].choose(state))  # noted, not yet read
             twin = state.clone()
             assert isinstance(twin, LandingTableState)
-            for _ in range(3):
-                if not twin.is_terminal():
-                    twin.apply(bots[1].choose(twin))
-            assert same(twin) and same(state)
+            if step % 2:  # the original moves on and reads first: the twin's stays as it was
+                state.apply(bots[0].choose(state))
+                assert same(state), (bot, step)
+            assert same(twin), (bot, step)
+            if not twin.is_terminal():
+                twin.apply(bots[1].choose(twin))
+                assert same(twin), (bot, step)
+            if step % 3 == 0 and not state.is_terminal():
+                assert same(state), (bot, step)
 
 
 def test_the_legal_numbers_survive_pickling_and_clones() -> None:
@@ -226,3 +232,25 @@ def test_the_legal_numbers_survive_pickling_and_clones() -> None:
         for st in copies:
             assert st.legal_codes() == tuple(sorted(space.encode(a) for a in st.legal_actions()))
         state.apply(player.choose(state))
+
+
+def test_an_exit_opened_or_closed_between_phases_shows_at_once() -> None:
+    """An exit opening or closing without a phase begun (the end phase's procedure run
+    by hand) shows in the next observation: the core notes it (``exits_changed``)."""
+    state = quiet(fresh("omaha"), turn=11)
+    place(state, "E/16", "E20")
+    with state.edit():
+        for pid in ("WN64", "WN65"):
+            state.pos[pid].unit = None
+            state.ger[pid].where = "eliminated"
+    state.observation("US")  # kept from here
+    turn.update_exits(state)
+    assert "E-1" in state.exits_open
+    assert same(state)
+    with state.edit():  # re-occupied, then read again before the exit closes
+        state.pos["WN65"].unit = "WN65"
+        state.ger["WN65"].where = "WN65"
+    state.observation("US")
+    turn.update_exits(state)
+    assert "E-1" not in state.exits_open
+    assert same(state)
