@@ -135,7 +135,7 @@ class Observer:
         "exit_cells",
         "flooded",
         "fof",
-        "german_planes",
+        "german_starts",
         "layout",
         "leader",
         "naval",
@@ -269,9 +269,8 @@ class Observer:
             at.setdefault(p.cell, []).append(i)
         self.cell_positions = {c: tuple(ii) for c, ii in at.items()}
         #: The first index of every plane a position's German unit and marker are shown on.
-        self.german_planes = np.array(
-            [plane[name] for name in GERMAN_PLANES] + sorted(self.weapons.values()),
-            dtype=np.intp,
+        self.german_starts = tuple(
+            [plane[name] for name in GERMAN_PLANES] + sorted(self.weapons.values())
         )
         #: Per US unit ashore: its share of the US planes (but ``us_to_act``) by its steps
         #: left and whether it is disrupted, as (first index of a plane, value) where not
@@ -413,10 +412,11 @@ def observation_layout(scen: LandingTableScenario) -> ObservationLayout:
 
 
 def _write_position(
-    out: Observation, ob: Observer, c: int, ps: PositionState, core: LandingTableCore
+    out: Any, ob: Observer, c: int, ps: PositionState, core: LandingTableCore
 ) -> bool:
     """One position's German unit and depth marker on cell ``c`` as the US may see
-    them (face down: only that one is there); whether a unit holds the position."""
+    them (face down: only that one is there), on ``out`` (an observation's numbers: a
+    memoryview of one, or the array); whether a unit holds the position."""
     plane = ob.plane
     unit = ps.unit
     if unit is not None:
@@ -819,7 +819,7 @@ def _keep_positions(
     units written since stand in (every position on such a cell, in scenario order, as
     :func:`fresh_observation` does), and their fields of fire; empty both notes. Whether
     one of them scores VP (the VP may change)."""
-    arr, plane, n, index = k.arr, ob.plane, ob.cells, ob.pos_index
+    arr, mv, plane, n, index = k.arr, k.mv, ob.plane, ob.cells, ob.pos_index
     pos, positions, ger = core.pos, core.scen.positions, core.ger
     noted = [*(pids or ()), *(ger[g].where for g in gids or ())]
     cells = sorted({ob.pos_cells[index[pid]] for pid in noted if pid in index})
@@ -830,9 +830,10 @@ def _keep_positions(
     vp = False
     for c in cells:
         vp = vp or c in ob.vp_cells
-        arr[ob.german_planes + c] = 0
+        for start in ob.german_starts:
+            mv[start + c] = 0
         for i in ob.cell_positions[c]:
-            occupied = _write_position(arr, ob, c, pos[positions[i].id], core)
+            occupied = _write_position(mv, ob, c, pos[positions[i].id], core)
             if occupied != k.occupied[i]:
                 if occupied:
                     arr[fire : fire + 3 * n] += ob.fof[i]
