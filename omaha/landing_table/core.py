@@ -256,9 +256,6 @@ class LandingTableCore(State[LandingTableScenario]):
     tracks_dirty: bool
     #: Whether the journal notes anything (any of the above).
     obs_noted: bool
-    #: Cache: the keys the legal actions were last sorted by (notation, number, action:
-    #: ``state.LandingTableState._legal_actions_in_order``), for their numbers.
-    listed_keys: list[tuple[str, int, Action]] | None = None
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
@@ -311,12 +308,10 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the kept observation (it holds a memoryview; it is built again
-        on first use) and the sort keys of the legal actions (:attr:`listed_keys`).
-        ``copy.copy`` goes through here too: :meth:`_copy` shares them again."""
+        on first use). ``copy.copy`` goes through here too: :meth:`_copy` shares it again."""
         fields = self.__dict__.copy()
         fields["obs_kept"] = None
         fields["obs_owned"] = False
-        fields.pop("listed_keys", None)
         for name in ("units_dirty", "units_moved", "germans_dirty", "positions_dirty"):
             fields[name] = None
         return fields
@@ -347,7 +342,6 @@ class LandingTableCore(State[LandingTableScenario]):
         twin.ctx = _copy_data(self.ctx)
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
-        twin.listed_keys = self.listed_keys  # (never changed, only replaced)
         if self.obs_kept is not None:  # shared: each side notes its own changes from here
             twin.obs_kept = self.obs_kept
             twin.units_dirty = set(self.units_dirty or ())
@@ -398,10 +392,6 @@ class LandingTableCore(State[LandingTableScenario]):
         if journal is not None:
             journal.add(uid)
             self.obs_noted = True
-        return self._own_us(uid)
-
-    def _own_us(self, uid: str) -> USState:
-        """US unit ``uid``, for writing, not noted in the journal."""
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
@@ -412,7 +402,10 @@ class LandingTableCore(State[LandingTableScenario]):
         """Whether unit ``uid`` has had its orders this US action phase: a field the
         observation does not read (it follows the queue), so the unit is not noted as
         written for it, as :meth:`own_us` notes every other write."""
-        self._own_us(uid).acted = acted
+        if uid not in self._owned_us:
+            self.us[uid] = self.us[uid].copy()
+            self._owned_us.add(uid)
+        self.us[uid].acted = acted
 
     def own_ger(self, gid: str) -> GermanState:
         """German unit ``gid``, for writing."""
@@ -803,12 +796,15 @@ class LandingTableCore(State[LandingTableScenario]):
         """A unit ashore moves to ``cell`` (noted in the journal as moved, unless it is
         noted as written otherwise: then the move is one more write)."""
         moved, written = self.units_moved, self.units_dirty
-        if moved is not None and written is not None and uid not in written:
+        if moved is None or written is None or uid in written:
+            s = self.own_us(uid)
+        else:
             moved.add(uid)
             self.obs_noted = True
-            s = self._own_us(uid)
-        else:
-            s = self.own_us(uid)
+            if uid not in self._owned_us:
+                self.us[uid] = self.us[uid].copy()
+                self._owned_us.add(uid)
+            s = self.us[uid]
         self._leave(uid, s.where)
         s.where = cell
         self._enter(uid, cell)
@@ -975,12 +971,12 @@ class Lookup:
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
         self._notation: dict[Action, str] = {}
-        #: By the id of every action made here (kept alive here, so an id names one
-        #: action for as long as this table lives): its notation (the legal actions are
-        #: listed in its order), its number in the scenario's action space (-1 until an
-        #: agent asks for it: :meth:`numbers`) and the action. An action's hash is a
-        #: Python call (attrs' cached hash), its id is not.
-        self.keys_by_id: dict[int, tuple[str, int, Action]] = {}
+        #: The actions made here by their ids (kept alive here, so an id names one action
+        #: for as long as this table lives), and the numbers in the scenario's action space
+        #: of those listed to an agent so far, by id (:meth:`numbers`): an action's hash
+        #: is a Python call (attrs' cached hash), its id is not.
+        self._made_ids: dict[int, Action] = {}
+        self.numbers_by_id: dict[int, int] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1054,22 +1050,23 @@ class Lookup:
         return str(action) if text is None else text
 
     def numbers(self, listed: Iterable[Action], code_of: Callable[[Action], int]) -> list[int]:
-        """The numbers of ``listed`` (actions made here), those not known yet from
-        ``code_of`` (the scenario's action space; an action with no number raises, as
-        the kernel's encoding does), remembered in :attr:`keys_by_id`."""
-        keys = self.keys_by_id
+        """The numbers of ``listed``: from :attr:`numbers_by_id`, those not known yet from
+        ``code_of`` (the scenario's action space; an action with no number raises, as the
+        kernel's encoding does), remembered by id for the actions made here."""
+        known, made = self.numbers_by_id, self._made_ids
         out: list[int] = []
         for action in listed:
-            text, code, _ = keys[id(action)]
-            if code < 0:
+            code = known.get(id(action))
+            if code is None:
                 code = code_of(action)
-                keys[id(action)] = (text, code, action)
+                if made.get(id(action)) is action:
+                    known[id(action)] = code
             out.append(code)
         return out
 
     def _made(self, action: Action) -> Action:
-        text = self._notation[action] = str(action)
-        self.keys_by_id[id(action)] = (text, -1, action)
+        self._notation[action] = str(action)
+        self._made_ids[id(action)] = action
         return action
 
 

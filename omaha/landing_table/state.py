@@ -13,7 +13,6 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import is_, itemgetter
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -78,33 +77,19 @@ class LandingTableState(LandingTableCore):
         return LEGAL[str(self.decision["kind"])](self, self.decision)
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
-        """Sorted by notation as the kernel sorts them: by the notation each action was
-        given once when it was made, found by the action's id with its number in the
-        action space (:attr:`Lookup.keys_by_id`). The sorted keys are kept:
-        :meth:`_codes_of_listed` reads the numbers off them."""
-        actions = self._legal_actions()
-        try:
-            keys = sorted(map(self.lookup.keys_by_id.__getitem__, map(id, actions)), key=_FIRST)
-        except KeyError:  # an action the Lookup did not make (none is listed so)
-            self.listed_keys = None
-            return sorted(actions, key=self.lookup.notation)
-        self.listed_keys = keys
-        return list(map(_THIRD, keys))
+        """Sorted by notation as the kernel sorts them, by the notation each action
+        was given once when it was made (:meth:`Lookup.action`)."""
+        return sorted(self._legal_actions(), key=self.lookup.notation)
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of the listed actions, read off the keys they were sorted by
-        (when ``legal`` is that list, as the kernel asks); the scenario's
-        :class:`~omaha.landing_table.core.Lookup` works out from the action space and
-        remembers those not known yet. Any other list: from the action space, as the
-        kernel would."""
-        keys = self.listed_keys
-        if keys is not None and len(keys) == len(legal) and all(map(is_, map(_THIRD, keys), legal)):
-            codes = list(map(_SECOND, keys))
-            if -1 not in codes:
-                return codes
+        """The numbers of the listed actions, by the ids of the actions the scenario's
+        :class:`~omaha.landing_table.core.Lookup` made (every listed action is one of
+        them): worked out from the action space the first time one is listed to an agent
+        (not when it is made: the direct API makes actions it never lists), remembered."""
+        try:
+            return list(map(self.lookup.numbers_by_id.__getitem__, map(id, legal)))
+        except KeyError:
             return self.lookup.numbers(legal, self.game.action_space(self.scenario.id).code_of)
-        space = self.game.action_space(self.scenario.id)
-        return [space.code_of(a) for a in legal]
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
@@ -199,9 +184,6 @@ def _end_step(st: LandingTableState) -> None:
     if st.result is None:
         turn.start_turn(st)
         landing.begin_phase(st)
-
-
-_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 #: The procedure step each phase runs (until a decision is pending).
