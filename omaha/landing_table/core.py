@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import enum
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -238,16 +238,24 @@ class LandingTableCore(State[LandingTableScenario]):
     _naval_targets: tuple[str, ...] | None
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
-    #: Cache: the observation kept up to date by the view (``view.Kept``), with the US
-    #: units, German units and positions written since it was last brought up to date
-    #: (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note them) and whether this
-    #: core may update it in place (a clone shares it until either side updates it, as
-    #: with the records).
+    #: Cache: the observation kept up to date (``observation.Kept``; None until an
+    #: observation is asked for), and whether this core may update it in place (a clone
+    #: shares it until either side updates it, as with the records).
     obs_kept: Any
-    units_dirty: set[str]
-    germans_dirty: set[str]
-    positions_dirty: set[str]
     obs_owned: bool
+    #: The journal of what changed since the kept observation was brought up to date,
+    #: written only while one is kept (None otherwise): the US units, German units and
+    #: positions written (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note
+    #: them), the US units that only moved (:meth:`move`), and whether a phase began (the
+    #: turn and the fire card change only with it), the deck was drawn from or an exit
+    #: opened or closed (:attr:`current_phase`, :meth:`draw_card`, :meth:`exits_changed`).
+    units_dirty: set[str] | None
+    units_moved: set[str] | None
+    germans_dirty: set[str] | None
+    positions_dirty: set[str] | None
+    tracks_dirty: bool
+    #: Whether the journal notes anything (any of the above).
+    obs_noted: bool
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
@@ -300,12 +308,12 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the kept observation (it holds a memoryview; it is built again
-        on first use)."""
+        on first use). ``copy.copy`` goes through here too: :meth:`_copy` shares it again."""
         fields = self.__dict__.copy()
         fields["obs_kept"] = None
         fields["obs_owned"] = False
-        for name in ("units_dirty", "germans_dirty", "positions_dirty"):
-            fields[name] = set()
+        for name in ("units_dirty", "units_moved", "germans_dirty", "positions_dirty"):
+            fields[name] = None
         return fields
 
     def _copy(self) -> LandingTableCore:
@@ -334,10 +342,13 @@ class LandingTableCore(State[LandingTableScenario]):
         twin.ctx = _copy_data(self.ctx)
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
-        twin.units_dirty = set(self.units_dirty)
-        twin.germans_dirty = set(self.germans_dirty)
-        twin.positions_dirty = set(self.positions_dirty)
-        self.obs_owned = twin.obs_owned = False
+        if self.obs_kept is not None:  # shared: each side notes its own changes from here
+            twin.obs_kept = self.obs_kept
+            twin.units_dirty = set(self.units_dirty or ())
+            twin.units_moved = set(self.units_moved or ())
+            twin.germans_dirty = set(self.germans_dirty or ())
+            twin.positions_dirty = set(self.positions_dirty or ())
+            self.obs_owned = twin.obs_owned = False
         return twin
 
     # -- protocol basics ----------------------------------------------------------
@@ -354,6 +365,7 @@ class LandingTableCore(State[LandingTableScenario]):
     def current_phase(self, phase: Phase) -> None:
         self._phase = phase
         self._phase_text = phase.value
+        self.tracks_dirty = self.obs_noted = True
 
     @property
     def turn_label(self) -> str:
@@ -376,7 +388,10 @@ class LandingTableCore(State[LandingTableScenario]):
     def own_us(self, uid: str) -> USState:
         """US unit ``uid``, for writing (every write to a unit goes through here or
         :meth:`set_acted`)."""
-        self.units_dirty.add(uid)
+        journal = self.units_dirty
+        if journal is not None:
+            journal.add(uid)
+            self.obs_noted = True
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
@@ -394,7 +409,10 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_ger(self, gid: str) -> GermanState:
         """German unit ``gid``, for writing."""
-        self.germans_dirty.add(gid)
+        journal = self.germans_dirty
+        if journal is not None:
+            journal.add(gid)
+            self.obs_noted = True
         if gid in self._owned_ger:
             return self.ger[gid]
         g = self.ger[gid] = self.ger[gid].copy()
@@ -403,7 +421,10 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_pos(self, pid: str) -> PositionState:
         """Position ``pid``, for writing."""
-        self.positions_dirty.add(pid)
+        journal = self.positions_dirty
+        if journal is not None:
+            journal.add(pid)
+            self.obs_noted = True
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()
@@ -458,10 +479,9 @@ class LandingTableCore(State[LandingTableScenario]):
         self._at = {cell: tuple(uids) for cell, uids in at.items()}
         self._comm = None
         self.obs_kept = None
-        self.units_dirty = set()
-        self.germans_dirty = set()
-        self.positions_dirty = set()
         self.obs_owned = False
+        self.units_dirty = self.units_moved = self.germans_dirty = self.positions_dirty = None
+        self.tracks_dirty = self.obs_noted = False
         self._forget_germans()
 
     def _drop_caches(self) -> None:
@@ -750,6 +770,7 @@ class LandingTableCore(State[LandingTableScenario]):
         deck = self._own_deck()
         cid = deck.draw(self.dice)
         deck.discard(cid)
+        self.tracks_dirty = self.obs_noted = True
         return self.scenario.cards[cid]
 
     def draw_from(self, cup: str) -> str:
@@ -772,8 +793,18 @@ class LandingTableCore(State[LandingTableScenario]):
         return s
 
     def move(self, uid: str, cell: int) -> None:
-        """A unit ashore moves to ``cell``."""
-        s = self.own_us(uid)
+        """A unit ashore moves to ``cell`` (noted in the journal as moved, unless it is
+        noted as written otherwise: then the move is one more write)."""
+        moved, written = self.units_moved, self.units_dirty
+        if moved is None or written is None or uid in written:
+            s = self.own_us(uid)
+        else:
+            moved.add(uid)
+            self.obs_noted = True
+            if uid not in self._owned_us:
+                self.us[uid] = self.us[uid].copy()
+                self._owned_us.add(uid)
+            s = self.us[uid]
         self._leave(uid, s.where)
         s.where = cell
         self._enter(uid, cell)
@@ -870,6 +901,7 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def exits_changed(self) -> None:
         """An exit opened or closed: vehicles may cross other draws."""
+        self.tracks_dirty = self.obs_noted = True
         self._forget_germans()
 
 
@@ -939,6 +971,12 @@ class Lookup:
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
         self._notation: dict[Action, str] = {}
+        #: The actions made here by their ids (kept alive here, so an id names one action
+        #: for as long as this table lives), and the numbers in the scenario's action space
+        #: of those listed to an agent so far, by id (:meth:`numbers`): an action's hash
+        #: is a Python call (attrs' cached hash), its id is not.
+        self._made_ids: dict[int, Action] = {}
+        self.numbers_by_id: dict[int, int] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1011,8 +1049,24 @@ class Lookup:
         text = self._notation.get(action)
         return str(action) if text is None else text
 
+    def numbers(self, listed: Iterable[Action], code_of: Callable[[Action], int]) -> list[int]:
+        """The numbers of ``listed``: from :attr:`numbers_by_id`, those not known yet from
+        ``code_of`` (the scenario's action space; an action with no number raises, as the
+        kernel's encoding does), remembered by id for the actions made here."""
+        known, made = self.numbers_by_id, self._made_ids
+        out: list[int] = []
+        for action in listed:
+            code = known.get(id(action))
+            if code is None:
+                code = code_of(action)
+                if made.get(id(action)) is action:
+                    known[id(action)] = code
+            out.append(code)
+        return out
+
     def _made(self, action: Action) -> Action:
         self._notation[action] = str(action)
+        self._made_ids[id(action)] = action
         return action
 
 

@@ -18,6 +18,7 @@ from omaha.landing_table import rules
 from omaha.landing_table.actions import ACTIONS
 from omaha.landing_table.bots import HeuristicBot
 from omaha.landing_table.components.charts import CHARTS
+from omaha.landing_table.observation import observation_layout
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
 from omaha.landing_table.scenario import (
     SHIPPED,
@@ -28,7 +29,6 @@ from omaha.landing_table.scenario import (
     resolve_files,
 )
 from omaha.landing_table.state import LandingTableState
-from omaha.landing_table.view import observation_layout
 
 
 class LandingTableGame(Game[LandingTableScenario]):

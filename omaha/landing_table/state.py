@@ -12,13 +12,13 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
-from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
+from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
 from omaha.landing_table.actions import (
     Attack,
@@ -66,7 +66,12 @@ class LandingTableState(LandingTableCore):
         kind = str(self.decision["kind"])
         return Pending(kind, "US", PROMPTS[kind](self, self.decision))
 
-    def _legal_actions(self) -> Iterable[Action]:
+    def _player_to_move(self) -> str | None:
+        """The owner of :attr:`pending` without wording its prompt: the US player owns
+        every decision (the Germans are the charts); nobody once the game is over."""
+        return None if self.result is not None or self.decision is None else "US"
+
+    def _legal_actions(self) -> list[Action]:
         if self.decision is None:
             return []
         return LEGAL[str(self.decision["kind"])](self, self.decision)
@@ -75,6 +80,16 @@ class LandingTableState(LandingTableCore):
         """Sorted by notation as the kernel sorts them, by the notation each action
         was given once when it was made (:meth:`Lookup.action`)."""
         return sorted(self._legal_actions(), key=self.lookup.notation)
+
+    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
+        """The numbers of the listed actions, by the ids of the actions the scenario's
+        :class:`~omaha.landing_table.core.Lookup` made (every listed action is one of
+        them): worked out from the action space the first time one is listed to an agent
+        (not when it is made: the direct API makes actions it never lists), remembered."""
+        try:
+            return list(map(self.lookup.numbers_by_id.__getitem__, map(id, legal)))
+        except KeyError:
+            return self.lookup.numbers(legal, self.game.action_space(self.scenario.id).code_of)
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
@@ -128,8 +143,11 @@ class LandingTableState(LandingTableCore):
     def view(self, player: str | None = None) -> View:
         return views.view(self, player)
 
-    def observation(self, player: str) -> Observation:
-        return views.observation(self, player)
+    #: What the US player knows, as numbers (``observation.observation``; the method
+    #: itself: agents ask at every decision).
+    observation = observations.observation
+    #: The observation written into an observer's tensor (``observation.observation_into``).
+    observation_into = observations.observation_into
 
     def returns(self) -> dict[str, float]:
         return views.returns(self)

@@ -11,8 +11,9 @@ import pytest
 from omaha.kernel.observation import Observation
 from omaha.landing_table.actions import Drift, Follow, Land, Move
 from omaha.landing_table.core import ASHORE, SCHEDULED, LandingTableCore, Phase
+from omaha.landing_table.observation import UNIT_FIELDS, observer
 from omaha.landing_table.state import LandingTableState
-from omaha.landing_table.view import UNIT_FIELDS, level_returns, observer
+from omaha.landing_table.view import level_returns
 
 from .helpers import GAME, fresh, place, quiet
 

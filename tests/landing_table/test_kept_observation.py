@@ -1,5 +1,5 @@
 """The observation kept up to date between decisions (issue 15's speed) equals the one
-built from nothing (:func:`view.fresh_observation`) at every decision, in clones that go
+built from nothing (:func:`observation.fresh_observation`) at every decision, in clones that go
 their own way, in restored snapshots and after ``state.edit()``."""
 
 from __future__ import annotations
@@ -7,15 +7,17 @@ from __future__ import annotations
 import copy
 import pickle
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
 from omaha.landing_table.core import ASHORE
+from omaha.landing_table.observation import fresh_observation
+from omaha.landing_table.procedures import turn
 from omaha.landing_table.state import LandingTableState
-from omaha.landing_table.view import fresh_observation
 
-from .helpers import GAME, fresh
+from .helpers import GAME, fresh, place, quiet
 
 SCENARIOS = GAME.scenarios()
 
@@ -169,3 +171,86 @@ def test_a_pickled_state_observes_as_its_original() -> None:
             twin.apply(player.choose(twin))
             assert same(twin)
         state.apply(player.choose(state))
+
+
+def test_observation_into_writes_any_tensor_as_the_observation() -> None:
+    """Into a float32 tensor the numbers are copied as they are; into a tensor of another
+    type or a strided view numpy converts them: either way it equals the observation."""
+    state = fresh("omaha", seed=4)
+    player = GAME.bots["random"](seed=4)
+    size = GAME.observation_layout("omaha").size
+    for step in range(40):
+        obs = state.observation("US")
+        tensors: list[Any] = [
+            np.full(size, -1.0, dtype=np.float32),
+            np.full(size, -1.0, dtype=np.float64),
+            np.full(2 * size, -1.0, dtype=np.float32)[::2],
+        ]
+        for out in tensors:
+            state.observation_into("US", out)
+            assert np.array_equal(out, obs), (step, out.dtype, out.strides)
+        state.apply(player.choose(state))
+
+
+def test_a_clone_observed_between_journal_notes_keeps_its_own() -> None:
+    """A clone taken after its original moved on but before it observed again shares the
+    kept observation and each side's notes of what changed since: both, observed at
+    once and after moving on apart, equal a fresh build."""
+    for bot in ("random", "heuristic"):
+        state = fresh("omaha", seed=12)
+        bots = GAME.bots[bot](seed=12), GAME.bots["random"](seed=13)
+        state.observation("US")
+        for step in range(150):
+            if state.is_terminal():
+                break
+            state.apply(bots[0].choose(state))  # noted, not yet read
+            twin = state.clone()
+            assert isinstance(twin, LandingTableState)
+            if step % 2:  # the original moves on and reads first: the twin's stays as it was
+                state.apply(bots[0].choose(state))
+                assert same(state), (bot, step)
+            assert same(twin), (bot, step)
+            if not twin.is_terminal():
+                twin.apply(bots[1].choose(twin))
+                assert same(twin), (bot, step)
+            if step % 3 == 0 and not state.is_terminal():
+                assert same(state), (bot, step)
+
+
+def test_the_legal_numbers_survive_pickling_and_clones() -> None:
+    """The numbers the state reads off its sorted legal actions are those the action
+    space gives, in a pickled copy and a clone as in the original."""
+    state = fresh("omaha", seed=9)
+    space = GAME.action_space("omaha")
+    player = GAME.bots["random"](seed=9)
+    for step in range(80):
+        if state.is_terminal():
+            break
+        copies = [state, state.clone()]
+        if step % 10 == 0:  # (a pickle carries the scenario: slow)
+            copies.append(pickle.loads(pickle.dumps(state)))
+        for st in copies:
+            assert st.legal_codes() == tuple(sorted(space.encode(a) for a in st.legal_actions()))
+        state.apply(player.choose(state))
+
+
+def test_an_exit_opened_or_closed_between_phases_shows_at_once() -> None:
+    """An exit opening or closing without a phase begun (the end phase's procedure run
+    by hand) shows in the next observation: the core notes it (``exits_changed``)."""
+    state = quiet(fresh("omaha"), turn=11)
+    place(state, "E/16", "E20")
+    with state.edit():
+        for pid in ("WN64", "WN65"):
+            state.pos[pid].unit = None
+            state.ger[pid].where = "eliminated"
+    state.observation("US")  # kept from here
+    turn.update_exits(state)
+    assert "E-1" in state.exits_open
+    assert same(state)
+    with state.edit():  # re-occupied, then read again before the exit closes
+        state.pos["WN65"].unit = "WN65"
+        state.ger["WN65"].where = "WN65"
+    state.observation("US")
+    turn.update_exits(state)
+    assert "E-1" not in state.exits_open
+    assert same(state)
