@@ -13,8 +13,8 @@ and ``apply``), the observation of the player to move, the legal action numbers 
 the mask; each also as a share of the decision.
 
 The same games played three ways, CPU time, medians over rounds; within a round the
-routes take turns game by game (each after a full garbage collection), so drift
-on a shared machine weighs on all of them alike. The games
+routes take turns game by game, so drift on a shared machine weighs on all of them
+alike. The games
 are random games recorded first (untimed: a uniform random choice among the legal
 actions, from each game's dice seed), then replayed move for move: through the protocol
 directly (``legal_actions``, ``apply``); through PettingZoo's AEC loop (``last()``
@@ -33,7 +33,6 @@ the same games: "observing, small seeds" for OpenSpiel) is the adapter's own wor
 from __future__ import annotations
 
 import argparse
-import gc
 import statistics
 import time
 from collections.abc import Callable
@@ -198,13 +197,13 @@ def measure(
     for _ in range(rounds):
         spent = dict.fromkeys(names, 0.0)
         decided = dict.fromkeys(names, 0)
-        # game by game, every route in turn (the first route of each game rotating), each
-        # after a full collection: the machine's drift and the collector's state weigh
-        # on every route alike
+        # game by game, every route in turn (the first route of each game rotating): the
+        # machine's drift weighs on every route alike (a full collection before each
+        # would not: it empties the interpreter's free lists, 10 us a decision of
+        # bloody's short games)
         for i in range(games):
             for name in names[i % len(names) :] + names[: i % len(names)]:
                 run, recorded = runs[name]
-                gc.collect()
                 decisions, seconds = run(game, scenario, recorded[i : i + 1])
                 spent[name] += seconds
                 decided[name] += decisions
