@@ -26,6 +26,7 @@ MODULE_SHAPE = frozenset(
         "state.py",
         "rules.py",
         "view.py",
+        "observation.py",
         "bots.py",
         "READINGS.md",
         "components",
