@@ -91,6 +91,22 @@ def test_openspiel_initial_states_are_clones_with_the_same_future_and_observatio
     assert fresh.returns() == [direct.returns()[p] for p in GAME.players]
 
 
+def test_openspiel_a_played_first_state_leaves_later_initial_states_untouched() -> None:
+    """The first initial position is handed over as it was set up (no clone); played to
+    the end, it leaves every later initial state at the beginning, with the same future."""
+    game = pyspiel.load_game("omaha_toy", {"seed": 12})
+    first = game.new_initial_state()
+    start = first.legal_actions()
+    while not first.is_terminal():
+        legal = first.legal_actions()
+        first.apply_action(legal[len(first.history()) % len(legal)])
+    later = game.new_initial_state()
+    assert later.history() == [] and later.legal_actions() == start
+    for action in first.history():
+        later.apply_action(action)
+    assert later.is_terminal() and later.returns() == first.returns()
+
+
 @pytest.mark.parametrize("name", ["omaha_toy", "omaha_toy_explicit"])
 def test_openspiel_legal_actions_answered_in_python_equal_pyspiel_own(name: str) -> None:
     """The state answers ``legal_actions`` and ``is_chance_node`` without pyspiel's C++

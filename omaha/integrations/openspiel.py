@@ -111,15 +111,20 @@ class OmahaGame(pyspiel.Game):  # type: ignore[misc]
         return self  # a game never changes once made: copies of a state share it
 
     def initial_position(self) -> State[Any]:
-        """A fresh sampled-mode position: a clone of the game's first one, built once.
-
-        pyspiel asks for initial states often (its observation tensor's shape is found on
-        a new one at every ``observation_tensor`` call), and a clone keeps the same future
-        at a fraction of a set-up's cost.
+        """A fresh sampled-mode position. The first is set up and handed over as it is
+        (an episode a loaded game, the usual case, costs one set-up, as on the direct
+        API); from the second on, clones of a kept one: pyspiel asks for initial states
+        often (its observation tensor's shape is found on a new one at every
+        ``observation_tensor`` call), and a clone keeps the same future at a fraction of
+        a set-up's cost.
         """
-        first = self.__dict__.get("_first")
+        fields = self.__dict__
+        if not fields.get("_handed_out"):
+            fields["_handed_out"] = True
+            return self.omaha.new_state(self.scenario, seed=self.seed)
+        first = fields.get("_first")
         if first is None:
-            first = self.__dict__["_first"] = self.omaha.new_state(self.scenario, seed=self.seed)
+            first = fields["_first"] = self.omaha.new_state(self.scenario, seed=self.seed)
         return first.clone()
 
     def initial_observation(self, player: int) -> np.ndarray:
