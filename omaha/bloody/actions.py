@@ -133,19 +133,24 @@ class EndActivation(Action):
     notation = "end activation"
 
 
+#: The action classes in the order of their notation (``add``, ``attack``, ``continue``,
+#: ... ``tank``): the action numbering (``game.field_domains``) numbers them class by
+#: class in this order, each class's actions in notation order, so an action's number is
+#: its place among all of them in notation order (the two ``play`` forms excepted, whose
+#: notations interleave card by card).
 ACTIONS: tuple[type[Action], ...] = (
-    ReturnCard,
+    AddSquare,
+    Attack,
+    Continue,
+    EndActivation,
+    Engineers,
+    Move,
     PlayCardAt,
     PlayCard,
-    Continue,
-    ChooseEvent,
-    Move,
-    Attack,
-    AddSquare,
-    ResolveAttack,
-    Engineers,
     Rally,
-    MoveTank,
+    ChooseEvent,
     Release,
-    EndActivation,
+    ResolveAttack,
+    ReturnCard,
+    MoveTank,
 )

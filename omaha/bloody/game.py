@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from omaha.errors import DataFileError
-from omaha.kernel.actions import Action
+from omaha.kernel.actions import Action, field_hints
 from omaha.kernel.metrics import (
     EXITS_OPENED,
     FIRST_WAVE_ASHORE,
@@ -26,7 +26,7 @@ from .actions import ACTIONS
 from .bots import HeuristicBot
 from .components.cards import TARGETED
 from .components.tokens import EVENT
-from .core import TANKS
+from .core import ActionCatalogue
 from .observation import observation_layout
 from .scenario import SHIPPED, BloodyScenario, load_scenario, validate_scenario
 from .state import BloodyState
@@ -90,8 +90,8 @@ class BloodyGame(Game[BloodyScenario]):
 
     # -- the agent surface (issue 15) ----------------------------------------------
     def field_domains(self, scenario: BloodyScenario) -> Mapping[str, Sequence[Any]]:
-        """Every value an action field can take in ``scenario``: exactly the actions of
-        the scenario's action catalogue (``core.ActionCatalogue``), about 11,000 in all."""
+        """Each action class's joint domain: exactly the actions of the scenario's action
+        catalogue (``core.ActionCatalogue``), 4,539 in solo, numbered in notation order."""
         return field_domains(scenario)
 
     def limits(self, scenario: str | Path | None = None) -> Limits:
@@ -101,30 +101,27 @@ class BloodyGame(Game[BloodyScenario]):
         return observation_layout(self.load_scenario(scenario))
 
 
-def field_domains(scen: BloodyScenario) -> dict[str, tuple[Any, ...]]:
-    """The finite domain of every action field, in board and counter order.
+def field_domains(scen: BloodyScenario) -> dict[str, tuple[tuple[Any, ...], ...]]:
+    """Each action class's joint domain: the field values of the scenario's catalogued
+    actions of that class (``core.ActionCatalogue``, every action the game can ever
+    list), in notation order.
 
-    Squares: a unit moves, attacks from, is added to an attack, engineers work and
-    cards aim only on land (3.2.b-e); reinforcements enter at C19-C27 (5.3.f); a
-    Random Event pairs a landed or First Wave square (5.2, 6.4) with a land square
-    (German tokens and Beach Obstacles are only on land). Numbers: card options
-    1..the most any card has (9.2), Engineer assets 1..the Game Track (8.5, 7.0).
+    The catalogue offers squares only where the rules allow them: a unit moves, attacks
+    from, is added to an attack, engineers work and cards aim only on land (3.2.b-e);
+    reinforcements enter at C19-C27 (5.3.f); a Random Event pairs a landed or First Wave
+    square (5.2, 6.4) with a neighbouring land square (German tokens and Beach Obstacles
+    are only on land); attacks come from a neighbouring land square (8.4.a). Numbers: card
+    options 1..the options of each card (9.2), Engineer assets 1..the Game Track (8.5,
+    7.0). The classes are numbered in :data:`~omaha.bloody.actions.ACTIONS` order, that of
+    their notation, so an action's number is its catalogue code (its place in notation
+    order), but for the two ``play`` forms (their notations interleave card by card).
     """
-    labels = scen.board.labels
-    land = tuple(labels[c] for c in sorted(scen.land))
-    options = max((len(card.options) for card in scen.cards.values()), default=1)
-    return {
-        "card": scen.card_ids,
-        "option": tuple(range(1, options + 1)),
-        "square": land,
-        "Release.square": tuple(labels[c] for c in scen.entry),
-        "target": land,
-        "us": tuple(labels[c] for c in sorted(scen.land | scen.first_wave)),
-        "german": land,
-        "unit": tuple(u.id for u in scen.units),
-        "tank": TANKS[: scen.tank_count],
-        "assets": tuple(range(1, scen.track_max + 1)),
-    }
+    joint: dict[str, list[tuple[Any, ...]]] = {cls.__name__: [] for cls in ACTIONS}
+    names = {cls: tuple(field_hints(cls)) for cls in ACTIONS}
+    for action in ActionCatalogue.of(scen).action:
+        cls = type(action)
+        joint[cls.__name__].append(tuple(getattr(action, name) for name in names[cls]))
+    return {name: tuple(rows) for name, rows in joint.items()}
 
 
 def limits(scen: BloodyScenario) -> Limits:

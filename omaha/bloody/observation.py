@@ -8,10 +8,9 @@ tokens count only by the back they show (Strongpoint or Encounter, 3.5.d-e).
 
 from __future__ import annotations
 
-import array
 import weakref
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -107,15 +106,14 @@ COUNTER_TRACKS = (
     "landing_mod",
     "attack_bonus",
 )
-#: The counters a kept observation compares at every call (the Game Track, the turn and
-#: the card modifiers: assigned in many places, eight numbers); the others (VP, exits,
-#: deck, discards) follow from what the journal names.
+#: The counters a kept observation compares at every call (assigned in many places):
+#: the Initiative and Engineers tokens (one or the other spent by most actions, 5.3)
+#: one by one, then these together (the turn, the ratings and the card modifiers). The
+#: other counters (VP, exits, deck, discards) follow from what the journal names.
 SCALAR_TRACKS = (
     "turn",
     "initiative_rating",
-    "initiative",
     "engineers_rating",
-    "engineers",
     "drift_mod",
     "landing_mod",
     "attack_bonus",
@@ -271,6 +269,7 @@ class _Observer:
         self.units = range(len(scen.units))
         #: the counters compared at every call, and those the journal brings
         self.scalar_at = [self.track[name] for name in SCALAR_TRACKS]
+        self.initiative_at, self.engineers_at = self.track["initiative"], self.track["engineers"]
         self.vp_at, self.exits_at = self.track["vp"], self.track["exits_cleared"]
         self.deck_at, self.discards_at = self.track["deck"], self.track["discards"]
         self.tank_plane = self.plane["us_tanks"]
@@ -429,8 +428,9 @@ class KeptObservation:
     only the units, squares, tanks, Gaps, attack and cards the procedures changed since
     the last call are read again (each against the copy of its fields remembered here,
     so a repeated entry costs nothing); the decision and the eight Game Track counters
-    (:data:`SCALAR_TRACKS`) are compared at every call. Whatever changes the fields
-    behind the procedures' back (``edit()``, a restored snapshot, unpickling) drops the
+    (the Initiative and Engineers tokens one by one, those of :data:`SCALAR_TRACKS`
+    together) are compared at every call. Whatever changes the fields behind the
+    procedures' back (``edit()``, a restored snapshot, unpickling) drops the
     kept observation: the next call builds it again.
 
     A new one starts from the scenario's constant part as if every unit were in the
@@ -439,8 +439,9 @@ class KeptObservation:
     path as the later calls. :func:`observation_from_scratch` is the reference it must
     equal.
 
-    The numbers live in an ``array.array`` (one number changes there without numpy's
-    machinery), seen by numpy through ``view`` for the copy handed out.
+    The numbers live in a numpy array, ``view`` (copied for each caller), and are
+    written through its memoryview, ``buf`` (one number changes there as a plain float
+    store, without numpy's machinery).
     """
 
     __slots__ = (
@@ -449,11 +450,13 @@ class KeptObservation:
         "bonus_vp",
         "buf",
         "disrupted",
+        "eng_token",
         "exits",
         "gap",
         "gaps",
         "hand",
         "in_box",
+        "init_token",
         "ob",
         "offered",
         "scalars",
@@ -469,7 +472,7 @@ class KeptObservation:
         ob = self.ob = _Observer.of(scen)
         #: True once a clone shares it: neither state writes to it, each copies it first
         self.shared = False
-        self._hold(array.array("f", ob.tokenless.tobytes()))
+        self._hold(ob.tokenless.copy())
         self.tokens: dict[int, list[tuple[str, bool]]] = {}
         self.bonus_vp, self.exits = len(ob.bonus), len(ob.exits)
         units = len(ob.units)
@@ -484,6 +487,7 @@ class KeptObservation:
         self.hand: list[str] = []
         self.offered: list[str] = []
         self.step: Step | None = None
+        self.init_token = self.eng_token = 0
         self.scalars: tuple[int, ...] = (0,) * len(ob.scalar_at)
 
     @classmethod
@@ -535,9 +539,9 @@ class KeptObservation:
         journal.flags = EVERYTHING_CHANGED
         return journal
 
-    def _hold(self, buf: array.array[float]) -> None:
-        self.buf = buf
-        self.view: Observation = np.frombuffer(buf, dtype=np.float32)
+    def _hold(self, numbers: Observation) -> None:
+        self.view = numbers
+        self.buf: Any = numbers.data  # a memoryview (typeshed types its items as int)
 
     def __reduce__(self) -> tuple[type[None], tuple[()]]:
         """Pickled as None (OpenSpiel pickles states): an unpickled state builds its kept
@@ -550,7 +554,7 @@ class KeptObservation:
         twin = KeptObservation.__new__(KeptObservation)
         for name in self.__slots__:
             setattr(twin, name, getattr(self, name))
-        twin._hold(array.array("f", self.buf))
+        twin._hold(self.view.copy())
         twin.where = list(self.where)
         twin.disrupted = list(self.disrupted)
         twin.tokens = dict(self.tokens)
@@ -605,12 +609,16 @@ class KeptObservation:
             if step in decision:
                 buf[decision[step]] = 1
             self.step = step
+        value = st.init_token
+        if value != self.init_token:
+            buf[ob.initiative_at] = self.init_token = value
+        value = st.eng_token
+        if value != self.eng_token:
+            buf[ob.engineers_at] = self.eng_token = value
         scalars = (
             st.turn,
             st.init_rating,
-            st.init_token,
             st.eng_rating,
-            st.eng_token,
             st.drift_mod,
             st.landing_mod,
             st.attack_bonus,

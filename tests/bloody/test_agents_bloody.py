@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 from bloody_helpers import GAME, cell, new, staged, unit
 
-from omaha.bloody.actions import EndActivation, Engineers, Move, PlayCardAt, Release
+from omaha.bloody.actions import (
+    Engineers,
+    Move,
+    MoveTank,
+    PlayCard,
+    PlayCardAt,
+    Release,
+)
 from omaha.bloody.core import ASIDE, BOX, DEAD, ActionCatalogue
 from omaha.bloody.state import BloodyState
 from omaha.kernel.encoding import EncodingError
@@ -46,18 +53,51 @@ def test_every_action_the_game_can_list_has_a_number_and_back() -> None:
     assert 4_000 < len(catalogue.action) <= space.size <= 100_000
 
 
-def test_the_numbering_follows_the_scenario_order() -> None:
+def test_the_numbering_follows_the_notation_order() -> None:
+    """The space numbers exactly the catalogue, class by class in the order of their
+    notation and each class in notation order: an action's number is its place among all
+    of them sorted by notation, but for the two ``play`` forms, whose notations interleave
+    card by card (each form in notation order, together over the same numbers)."""
     space = GAME.action_space()
-    labels = SCEN.board.labels
-    land = [labels[c] for c in sorted(SCEN.land)]
-    first_move = space.encode(Move(SCEN.units[0].id, land[0]))
-    # Move is a block of units x land squares, the unit the most significant field
-    assert space.encode(Move(SCEN.units[0].id, land[1])) == first_move + 1
-    assert space.encode(Move(SCEN.units[1].id, land[0])) == first_move + len(land)
-    assert space.decode(space.size - 1) == EndActivation()
-    assert space.encode(Engineers(land[0], SCEN.track_max)) - space.encode(
-        Engineers(land[0], 1)
-    ) == (SCEN.track_max - 1)
+    in_order = sorted(ActionCatalogue.of(SCEN).action, key=str)
+    assert space.size == len(in_order)
+    plays = [k for k, a in enumerate(in_order) if isinstance(a, PlayCard | PlayCardAt)]
+    assert plays == list(range(plays[0], plays[-1] + 1))
+    for k, action in enumerate(in_order):
+        if not isinstance(action, PlayCard | PlayCardAt):
+            assert space.encode(action) == k
+    for form in (PlayCardAt, PlayCard):
+        numbers = [space.encode(a) for a in in_order if isinstance(a, form)]
+        assert numbers == sorted(numbers)
+    assert sorted(space.encode(in_order[k]) for k in plays) == plays
+    assert space.decode(0) == in_order[0]
+    last = MoveTank(f"tank{SCEN.tank_count}", max(u.id for u in SCEN.units))
+    assert space.decode(space.size - 1) == in_order[-1] == last
+    # notation order is the printed order: with 1, with 10, ..., with 19, with 2, with 20
+    square = SCEN.board.labels[min(SCEN.land)]
+    assets = sorted(range(1, SCEN.track_max + 1), key=str)
+    first = space.encode(Engineers(square, 1))
+    assert [space.encode(Engineers(square, n)) for n in assets] == list(
+        range(first, first + SCEN.track_max)
+    )
+
+
+def test_legal_numbers_come_ascending_as_listed_without_a_card_play() -> None:
+    """The legal actions are listed in notation order, so their numbers come ascending
+    (the order agents get them in) whenever no card play is among them."""
+    space = GAME.action_space()
+    plain = 0
+    for seed in range(3):
+        st = new(seed)
+        b = GAME.bots["random"](seed=seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            numbers = [space.encode(a) for a in legal]
+            if not any(isinstance(a, PlayCard | PlayCardAt) for a in legal):
+                assert numbers == sorted(numbers) == list(st.legal_codes())
+                plain += 1
+            st.apply(b.choose(st))
+    assert plain > 20
 
 
 @pytest.mark.parametrize(
