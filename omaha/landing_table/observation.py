@@ -728,14 +728,42 @@ def _keep_waiting(core: LandingTableCore, k: Kept) -> None:
 
 
 def _start(core: LandingTableCore) -> Kept:
-    """A new :class:`Kept` for ``core``, with everything noted as changed (so that
-    :func:`up_to_date` writes all of it), and the journal started."""
+    """A new :class:`Kept` for ``core`` and the journal started. The units and positions
+    are written here in one pass (the units' table and their sums over the US planes by
+    numpy, as :func:`fresh_observation` writes them), with what :class:`Kept` remembers
+    of each; the tracks, the queue and the rest are noted as changed, so that
+    :func:`up_to_date` writes them."""
     ob = observer(core.scen)
     k = core.obs_kept = Kept(ob)
     core.obs_owned = True
-    core.units_dirty = set(ob.unit_index)
+    arr, mv = k.arr, k.mv
+    # the US units: their rows, and their shares of the US planes where they stand
+    table, sums = unit_table(core, ob)
+    first, width, count = ob.units_first, len(UNIT_FIELDS), len(ob.units)
+    arr[first : first + count * width].reshape(count, width)[:, : table.shape[1]] = table
+    start = int(ob.us_planes[0])
+    arr[start : start + sums.size] = sums
+    us, rows, cells, pairs = core.us, k.rows, k.cells, k.pairs
+    for i, (uid, strengths) in enumerate(ob.units):
+        s = us[uid]
+        rows[i] = unit_row(s, strengths)
+        if s.status == ASHORE:
+            cells[i] = s.where
+            pairs[i] = ob.share(i, s.steps, s.disrupted)
+            if ob.radio[i] and not s.disrupted and ob.radio_by_steps[i][s.steps]:
+                k.spotters[i] = s.where
+                _spot(ob, k, s.where, 1)
+    # the positions (each cell's in scenario order, as fresh_observation writes them)
+    pos, occupied = core.pos, k.occupied
+    for i, p in enumerate(core.scen.positions):
+        occupied[i] = _write_position(mv, ob, p.cell, pos[p.id], core)
+    fire = ob.plane["fire_intense"]
+    arr[fire : fire + 3 * ob.cells] = np.array(occupied, dtype=np.float32) @ ob.fof
+    k.naval.update(ob.wn_positions)
+    mv[ob.track_at.us_vp] = core.victory_points()[0]
+    core.units_dirty = set()
     core.units_moved = set()
-    core.positions_dirty = set(ob.pos_index)
+    core.positions_dirty = set()
     core.germans_dirty = set()
     core.tracks_dirty = core.obs_noted = True
     return k
