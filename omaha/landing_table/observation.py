@@ -330,7 +330,7 @@ class Observer:
         #: What a unit's share of the US planes gains where it stands when its steps or
         #: its disruption change, by (unit, steps, disrupted, steps, disrupted): see
         #: :meth:`delta`.
-        self.deltas: dict[tuple[int, int, bool, int, bool], tuple[tuple[int, int], ...]] = {}
+        self.deltas: dict[tuple[int, int, int, int, int], tuple[tuple[int, int], ...]] = {}
 
     def share(self, i: int, steps: int, disrupted: bool) -> tuple[tuple[int, int], ...]:
         """US unit ``i``'s share of the US planes (as :func:`unit_table` sums them; not
@@ -356,17 +356,18 @@ class Observer:
         return got
 
     def delta(
-        self, i: int, steps0: int, dis0: bool, steps1: int, dis1: bool
+        self, i: int, steps0: int, dis0: int, steps1: int, dis1: int
     ) -> tuple[tuple[int, int], ...]:
         """What US unit ``i``'s share of the US planes (:meth:`share`) gains, plane by
-        plane where it is not 0, when its steps or disruption change but not its hex."""
+        plane where it is not 0, when its steps or disruption (1 or 0, as a row holds
+        it) change but not its hex."""
         key = (i, steps0, dis0, steps1, dis1)
         got = self.deltas.get(key)
         if got is None:
             gains = dict.fromkeys(self.us_planes.tolist(), 0)
-            for start, value in self.share(i, steps0, dis0):
+            for start, value in self.share(i, steps0, bool(dis0)):
                 gains[start] -= value
-            for start, value in self.share(i, steps1, dis1):
+            for start, value in self.share(i, steps1, bool(dis1)):
                 gains[start] += value
             got = self.deltas[key] = tuple((start, v) for start, v in gains.items() if v)
         return got
