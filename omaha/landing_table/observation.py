@@ -131,7 +131,9 @@ class Observer:
         "cells",
         "choice",
         "deciding_at",
+        "deciding_of",
         "decision_at",
+        "deltas",
         "exit_cells",
         "flooded",
         "fof",
@@ -152,6 +154,7 @@ class Observer:
         "radio",
         "radio_by_steps",
         "static",
+        "strengths",
         "tide",
         "track",
         "track_at",
@@ -320,6 +323,14 @@ class Observer:
         self.waits_at = tuple(self.units_first + i * width + 7 for i in range(len(units)))
         self.waits_slice = slice(self.units_first + 7, self.units_first + len(units) * width, width)
         self.orders_at = self.decision_at["orders"]
+        #: By US unit id, the index of its ``deciding`` track (an orders decision's).
+        self.deciding_of = {uid: self.deciding_at[i] for uid, i in self.unit_index.items()}
+        #: Per US unit, its attack strength by steps left.
+        self.strengths = self._strengths
+        #: What a unit's share of the US planes gains where it stands when its steps or
+        #: its disruption change, by (unit, steps, disrupted, steps, disrupted): see
+        #: :meth:`delta`.
+        self.deltas: dict[tuple[int, int, int, int, int], tuple[tuple[int, int], ...]] = {}
 
     def share(self, i: int, steps: int, disrupted: bool) -> tuple[tuple[int, int], ...]:
         """US unit ``i``'s share of the US planes (as :func:`unit_table` sums them; not
@@ -342,6 +353,23 @@ class Observer:
             got = known[(steps, disrupted)] = tuple(
                 (plane[name], int(value)) for name, value in values if value
             )
+        return got
+
+    def delta(
+        self, i: int, steps0: int, dis0: int, steps1: int, dis1: int
+    ) -> tuple[tuple[int, int], ...]:
+        """What US unit ``i``'s share of the US planes (:meth:`share`) gains, plane by
+        plane where it is not 0, when its steps or disruption (1 or 0, as a row holds
+        it) change but not its hex."""
+        key = (i, steps0, dis0, steps1, dis1)
+        got = self.deltas.get(key)
+        if got is None:
+            gains = dict.fromkeys(self.us_planes.tolist(), 0)
+            for start, value in self.share(i, steps0, bool(dis0)):
+                gains[start] -= value
+            for start, value in self.share(i, steps1, bool(dis1)):
+                gains[start] += value
+            got = self.deltas[key] = tuple((start, v) for start, v in gains.items() if v)
         return got
 
 
@@ -652,12 +680,25 @@ def up_to_date(core: LandingTableCore) -> Kept:
     elif not core.obs_owned:  # shared with a clone: copy before writing
         k = core.obs_kept = k.copy()
         core.obs_owned = True
+    if k.us_phase and not core.tracks_dirty:
+        # the US action phase goes on: who still waits first (a unit that had its orders
+        # and moved is then no longer counted where it went), then what the journal notes
+        _keep_waiting(core, k)
+        if core.obs_noted:
+            core.obs_noted = False
+            _keep_noted(core, k)
+        return k
     if core.obs_noted:
         core.obs_noted = False
         _keep_noted(core, k)
-    if not k.us_phase:
-        return k
-    # the US action phase: the queue, the attacks declared, obstacles cleared, Heroes
+    if k.us_phase:
+        _keep_waiting(core, k)
+    return k
+
+
+def _keep_waiting(core: LandingTableCore, k: Kept) -> None:
+    """In the US action phase: the queue, the attacks declared, obstacles cleared, Heroes
+    (read in O(1) when unchanged: see :class:`Kept`)."""
     queue = core.queue
     n = len(queue)
     if queue is not k.queue_of or n != k.queue_n:
@@ -676,25 +717,54 @@ def up_to_date(core: LandingTableCore) -> Kept:
                     mv[ob.waits_at[i]] = 0
         else:
             _keep_queue(core, k, queue)
-    if core.attacked is not k.attacked_of or len(core.attacked) != k.attacked_n:
+    attacked = core.attacked
+    if attacked is not k.attacked_of or len(attacked) != k.attacked_n:
         _keep_attacked(core, k.ob, k)
-    if core.cleared is not k.cleared_of or len(core.cleared) != k.cleared_n:
+    cleared = core.cleared
+    if cleared is not k.cleared_of or len(cleared) != k.cleared_n:
         _keep_cleared(core, k.ob, k)
     if core.heroes != k.heroes:
         k.heroes = core.heroes
         k.mv[k.ob.track_at.heroes] = core.heroes
-    return k
 
 
 def _start(core: LandingTableCore) -> Kept:
-    """A new :class:`Kept` for ``core``, with everything noted as changed (so that
-    :func:`up_to_date` writes all of it), and the journal started."""
+    """A new :class:`Kept` for ``core`` and the journal started. The units and positions
+    are written here in one pass (the units' table and their sums over the US planes by
+    numpy, as :func:`fresh_observation` writes them), with what :class:`Kept` remembers
+    of each; the tracks, the queue and the rest are noted as changed, so that
+    :func:`up_to_date` writes them."""
     ob = observer(core.scen)
     k = core.obs_kept = Kept(ob)
     core.obs_owned = True
-    core.units_dirty = set(ob.unit_index)
+    arr, mv = k.arr, k.mv
+    # the US units: their rows, and their shares of the US planes where they stand
+    table, sums = unit_table(core, ob)
+    first, width, count = ob.units_first, len(UNIT_FIELDS), len(ob.units)
+    arr[first : first + count * width].reshape(count, width)[:, : table.shape[1]] = table
+    start = int(ob.us_planes[0])
+    arr[start : start + sums.size] = sums
+    us, rows, cells, pairs = core.us, k.rows, k.cells, k.pairs
+    for i, (uid, strengths) in enumerate(ob.units):
+        s = us[uid]
+        rows[i] = unit_row(s, strengths)
+        if s.status == ASHORE:
+            cells[i] = s.where
+            pairs[i] = ob.share(i, s.steps, s.disrupted)
+            if ob.radio[i] and not s.disrupted and ob.radio_by_steps[i][s.steps]:
+                k.spotters[i] = s.where
+                _spot(ob, k, s.where, 1)
+    # the positions (each cell's in scenario order, as fresh_observation writes them)
+    pos, occupied = core.pos, k.occupied
+    for i, p in enumerate(core.scen.positions):
+        occupied[i] = _write_position(mv, ob, p.cell, pos[p.id], core)
+    fire = ob.plane["fire_intense"]
+    arr[fire : fire + 3 * ob.cells] = np.array(occupied, dtype=np.float32) @ ob.fof
+    k.naval.update(ob.wn_positions)
+    mv[ob.track_at.us_vp] = core.victory_points()[0]
+    core.units_dirty = set()
     core.units_moved = set()
-    core.positions_dirty = set(ob.pos_index)
+    core.positions_dirty = set()
     core.germans_dirty = set()
     core.tracks_dirty = core.obs_noted = True
     return k
@@ -845,16 +915,24 @@ def _keep_positions(
 
 
 def _keep_units(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[str]) -> bool:
-    """Write again the fields of the units written since that changed, and move their
-    share of the US planes; whether a unit came ashore, left or moved where it may
-    change the VP. (The order the units are taken in changes nothing: the planes add
-    small whole numbers.)"""
-    mv, us, index, units, rows = k.mv, core.us, ob.unit_index, ob.units, k.rows
-    cells, pairs, first, width = k.cells, k.pairs, ob.units_first, len(UNIT_FIELDS)
+    """Write again the fields of the units written since that changed (their row as
+    :func:`unit_row` gives it, written out here: this runs for every unit written), and
+    move or change their share of the US planes; whether a unit came ashore, left or
+    moved where it may change the VP. (The order the units are taken in changes nothing:
+    the planes add small whole numbers.)"""
+    mv, us, index, strengths, rows = k.mv, core.us, ob.unit_index, ob.strengths, k.rows
+    cells, pairs, where_at = k.cells, k.pairs, ob.where_at
     vp = False
     for uid in uids:
         i = index[uid]
-        new = unit_row(us[uid], units[i][1])
+        s = us[uid]
+        status, steps1, dis1 = s.status, s.steps, s.disrupted
+        if status == ASHORE:
+            new = (s.where + 1, 1, steps1, strengths[i][steps1], 0, 0, dis1)
+        elif status == SCHEDULED:
+            new = (0, 0, steps1, strengths[i][steps1], s.turn, s.box, dis1)
+        else:
+            new = (0, _STATUS_CODE[status], steps1, strengths[i][steps1], 0, 0, dis1)
         old = rows[i]
         if new == old:
             continue
@@ -862,8 +940,8 @@ def _keep_units(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[st
         if old is None:
             old = NO_ROW
             vp = True
-        at = first + i * width
-        where1, status1, steps1, strength1, turn1, box1, dis1 = new
+        at = where_at[i]
+        where1, status1, _, strength1, turn1, box1, _ = new
         _, status0, steps0, strength0, turn0, box0, dis0 = old
         cell0, cell1 = cells[i], where1 - 1  # (the row's where is stale after a move)
         if cell0 != cell1:
@@ -883,8 +961,19 @@ def _keep_units(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[st
             mv[at + 6] = dis1
         # its share of the US planes, taken from where it was and put where it is
         share = pairs[i]
-        if share is not None and status1 == 1 and steps0 == steps1 and dis0 == dis1:
-            if cell0 != cell1:
+        if share is not None and status1 == 1:  # ashore before and after
+            if steps0 != steps1 or dis0 != dis1:
+                if cell0 == cell1:  # hit, disrupted or rallied where it stands
+                    for start, value in ob.delta(i, steps0, dis0, steps1, dis1):
+                        mv[start + cell1] += value
+                    pairs[i] = ob.share(i, steps1, dis1)
+                else:
+                    for start, value in share:
+                        mv[start + cell0] -= value
+                    share = pairs[i] = ob.share(i, steps1, dis1)
+                    for start, value in share:
+                        mv[start + cell1] += value
+            elif cell0 != cell1:
                 for start, value in share:
                     mv[start + cell0] -= value
                     mv[start + cell1] += value
@@ -892,7 +981,7 @@ def _keep_units(core: LandingTableCore, ob: Observer, k: Kept, uids: Iterable[st
             if share is not None:
                 for start, value in share:
                     mv[start + cell0] -= value
-            share = pairs[i] = ob.share(i, steps1, bool(dis1)) if status1 == 1 else None
+            share = pairs[i] = ob.share(i, steps1, dis1) if status1 == 1 else None
             if share is not None:
                 for start, value in share:
                     mv[start + cell1] += value
@@ -1024,7 +1113,10 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     obs = k.arr.copy()
     d = core.decision
     if d is not None:
-        _write_pending(core, k.ob, d, obs.data)
+        if d.get("kind") == "orders":  # the most frequent: one unit's orders
+            _write_orders(core, k.ob, d, obs.data)
+        else:
+            _write_pending(core, k.ob, d, obs.data)
     return obs
 
 
@@ -1042,7 +1134,21 @@ def observation_into(core: LandingTableCore, player: str, out: Observation) -> N
         view = out
     d = core.decision
     if d is not None:
-        _write_pending(core, k.ob, d, view)
+        if d.get("kind") == "orders":
+            _write_orders(core, k.ob, d, view)
+        else:
+            _write_pending(core, k.ob, d, view)
+
+
+def _write_orders(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Any) -> None:
+    """An orders decision, written on ``obs`` as :func:`_write_pending` writes it: the
+    unit's ``deciding`` track and its hex (none for a Naval Fire Marker), the decision."""
+    uid = d.get("unit")
+    at = ob.deciding_of.get(uid)  # type: ignore[arg-type]
+    if at is not None:
+        obs[at] = 1
+        obs[ob.choice + core.us[uid].where] = 1  # type: ignore[index]
+    obs[ob.orders_at] = 1
 
 
 def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Any) -> None:
