@@ -335,15 +335,7 @@ class BloodyState(BloodyCore):
         return seen.build_view(self, player)
 
     def observation(self, player: str) -> Observation:
-        kept, journal = self._observed, self._journal
-        if kept is None or journal is None or kept.shared or player != "US":
-            return self._kept(player).view.copy()
-        try:  # the common case, without a call more
-            kept.update(self, journal)
-        except BaseException:
-            self._observed = self._journal = None  # half-updated: built again next time
-            raise
-        return kept.view.copy()
+        return self._kept(player).view.copy()
 
     def observation_into(self, player: str, out: Observation) -> None:
         """The kept observation copied straight into ``out`` (OpenSpiel's observer)."""
