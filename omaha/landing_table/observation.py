@@ -1113,10 +1113,7 @@ def observation(core: LandingTableCore, player: str) -> Observation:
     obs = k.arr.copy()
     d = core.decision
     if d is not None:
-        if d.get("kind") == "orders":  # the most frequent: one unit's orders
-            _write_orders(core, k.ob, d, obs.data)
-        else:
-            _write_pending(core, k.ob, d, obs.data)
+        _write_pending(core, k.ob, d, obs.data)
     return obs
 
 
@@ -1134,10 +1131,7 @@ def observation_into(core: LandingTableCore, player: str, out: Observation) -> N
         view = out
     d = core.decision
     if d is not None:
-        if d.get("kind") == "orders":
-            _write_orders(core, k.ob, d, view)
-        else:
-            _write_pending(core, k.ob, d, view)
+        _write_pending(core, k.ob, d, view)
 
 
 def _write_orders(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs: Any) -> None:
@@ -1156,15 +1150,10 @@ def _write_pending(core: LandingTableCore, ob: Observer, d: dict[str, Any], obs:
     of one, or the array) as :func:`fresh_observation` writes it."""
     kind = d.get("kind")
     if kind == "orders":  # the most frequent: one unit's orders
-        uid = d.get("unit")
-        i = ob.unit_index.get(uid)  # type: ignore[arg-type]
-        if i is not None:
-            obs[ob.deciding_at[i]] = 1
-            obs[ob.choice + core.us[uid].where] = 1  # type: ignore[index]
-        obs[ob.orders_at] = 1
+        _write_orders(core, ob, d, obs)
         return
     plane, track = ob.plane, ob.track
-    deciding = d.get("unit") if kind in ("land", "drift", "follow", "orders") else None
+    deciding = d.get("unit") if kind in ("land", "drift", "follow") else None
     if deciding in ob.unit_index:
         obs[ob.deciding_at[ob.unit_index[str(deciding)]]] = 1
     choice = plane["choice"]
