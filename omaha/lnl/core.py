@@ -619,19 +619,18 @@ class LnlCore(State[LnlScenario]):
 
     def clear_moved(self) -> None:
         """A movement phase begins: no unit has moved yet."""
-        moved, journal = self.moved, self.journal
-        for u, was in enumerate(moved):
-            if was:
-                moved[u] = False
-                if journal is not None:
-                    journal.units.add(u)
+        self._clear_marks(self.moved)
 
     def clear_assaulted(self) -> None:
         """A close assault phase begins: no unit has assaulted yet."""
-        assaulted, journal = self.assaulted, self.journal
-        for u, was in enumerate(assaulted):
+        self._clear_marks(self.assaulted)
+
+    def _clear_marks(self, marks: list[bool]) -> None:
+        """Every unit's mark in ``marks`` off, each unit that had one noted in the journal."""
+        journal = self.journal
+        for u, was in enumerate(marks):
             if was:
-                assaulted[u] = False
+                marks[u] = False
                 if journal is not None:
                     journal.units.add(u)
 
