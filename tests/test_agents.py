@@ -3,6 +3,8 @@ observations, returns, limits, and the explicit-chance mode."""
 
 from __future__ import annotations
 
+import pickle
+
 import attrs
 import numpy as np
 import pytest
@@ -63,6 +65,26 @@ def test_numbers_outside_the_space_and_actions_outside_their_domains_are_refused
         space.encode(Select("nobody"))
     with pytest.raises(EncodingError, match="outside its domain"):
         space.encode(Step(["A1"]))  # type: ignore[arg-type]
+
+
+def test_numbers_remembered_by_identity_are_what_encoding_gives() -> None:
+    """``ActionSpace.codes_of`` (the games whose legal actions are interned use it): the
+    same numbers as ``encode`` for the same objects asked again, for equal objects made
+    anew, after a pickle (which leaves the identity memo behind), and an action with no
+    number refused without anything remembered for the rest."""
+    scen = GAME.load_scenario()
+    space = ActionSpace(GAME.action_classes(), GAME.field_domains(scen))  # a memo of its own
+    listed = [Select(sid) for sid, _ in scen.us] + [Step(scen.board.labels[0]), Hold()]
+    expected = [space.encode(a) for a in listed]
+    assert space.codes_of(listed) == expected
+    assert space.codes_of(listed) == expected  # now every one by identity
+    assert space.codes_of(list(reversed(listed))) == expected[::-1]
+    assert space.codes_of([attrs.evolve(a) for a in listed]) == expected  # equal, new
+    again = pickle.loads(pickle.dumps(space))
+    assert again.codes_of(listed) == expected
+    with pytest.raises(EncodingError, match="outside its domain"):
+        space.codes_of([listed[0], Select("nobody")])
+    assert space.codes_of(listed[:1]) == expected[:1]
 
 
 @attrs.frozen

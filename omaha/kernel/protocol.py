@@ -462,6 +462,9 @@ class State(ABC, Generic[S]):
     _mover: tuple[str | None] | None  # the player to move, once asked (kept like _legal)
     _coded: Action | None  # the listed action action_of_code last gave (kept like _legal)
     _broken: str | None
+    #: The scenario's action space once asked (:meth:`_action_space`): shared, never
+    #: changed, so clones and copies keep it.
+    _space: ActionSpace | None = None
 
     # -- what a game implements ----------------------------------------------
     @abstractmethod
@@ -758,12 +761,18 @@ class State(ABC, Generic[S]):
             self._listed_numbers = aligned
         return aligned
 
+    def _action_space(self) -> ActionSpace:
+        """The scenario's action space, looked up once a state (agents' calls read
+        ``self._space or self._action_space()``: an attribute, after the first)."""
+        space = self._space = self.game.action_space(self.scenario.id)
+        return space
+
     def _codes_of_listed(self, legal: Sequence[Action]) -> ListedNumbers:
         """The number of each of ``legal`` (the listed actions), in their order. A game
         that knows them more cheaply than by encoding each action (a catalogue numbered
         once per scenario) overrides this, and may give them as an ``intp`` array; the
         result must be what encoding gives."""
-        code_of = self.game.action_space(self.scenario.id).code_of
+        code_of = (self._space or self._action_space()).code_of
         return [code_of(a) for a in legal]
 
     def action_of_code(self, code: object) -> Action:
@@ -783,7 +792,7 @@ class State(ABC, Generic[S]):
         else:
             action = self._coded = self.legal_actions()[k]
             return action
-        space = self.game.action_space(self.scenario.id)
+        space = self._space or self._action_space()
         try:
             named = space.decode(code)
         except ValueError:
@@ -795,7 +804,7 @@ class State(ABC, Generic[S]):
     def action_mask(self) -> npt.NDArray[np.int8]:
         """1 for every legal action number, 0 elsewhere (PettingZoo's mask): a new
         array each call (the caller may keep or change it)."""
-        mask = np.zeros(self.game.action_space(self.scenario.id).size, dtype=np.int8)
+        mask = np.zeros((self._space or self._action_space()).size, dtype=np.int8)
         index = self._listed_index
         if index is None:  # an index array is built faster than numpy's own conversion
             listed = self._listed_action_numbers()

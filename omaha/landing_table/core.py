@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import enum
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -971,12 +971,6 @@ class Lookup:
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
         self._notation: dict[Action, str] = {}
-        #: The actions made here by their ids (kept alive here, so an id names one action
-        #: for as long as this table lives), and the numbers in the scenario's action space
-        #: of those listed to an agent so far, by id (:meth:`numbers`): an action's hash
-        #: is a Python call (attrs' cached hash), its id is not.
-        self._made_ids: dict[int, Action] = {}
-        self.numbers_by_id: dict[int, int] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1049,24 +1043,8 @@ class Lookup:
         text = self._notation.get(action)
         return str(action) if text is None else text
 
-    def numbers(self, listed: Iterable[Action], code_of: Callable[[Action], int]) -> list[int]:
-        """The numbers of ``listed``: from :attr:`numbers_by_id`, those not known yet from
-        ``code_of`` (the scenario's action space; an action with no number raises, as the
-        kernel's encoding does), remembered by id for the actions made here."""
-        known, made = self.numbers_by_id, self._made_ids
-        out: list[int] = []
-        for action in listed:
-            code = known.get(id(action))
-            if code is None:
-                code = code_of(action)
-                if made.get(id(action)) is action:
-                    known[id(action)] = code
-            out.append(code)
-        return out
-
     def _made(self, action: Action) -> Action:
         self._notation[action] = str(action)
-        self._made_ids[id(action)] = action
         return action
 
 

@@ -82,14 +82,10 @@ class LandingTableState(LandingTableCore):
         return sorted(self._legal_actions(), key=self.lookup.notation)
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of the listed actions, by the ids of the actions the scenario's
-        :class:`~omaha.landing_table.core.Lookup` made (every listed action is one of
-        them): worked out from the action space the first time one is listed to an agent
-        (not when it is made: the direct API makes actions it never lists), remembered."""
-        try:
-            return list(map(self.lookup.numbers_by_id.__getitem__, map(id, legal)))
-        except KeyError:
-            return self.lookup.numbers(legal, self.game.action_space(self.scenario.id).code_of)
+        """The numbers of the listed actions, remembered by identity (every listed action
+        is one the scenario's :class:`~omaha.landing_table.core.Lookup` made, the same
+        object each time: ``ActionSpace.codes_of``)."""
+        return (self._space or self._action_space()).codes_of(legal)
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""

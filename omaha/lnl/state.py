@@ -29,7 +29,6 @@ from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action, sort_key
-from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import register_templates
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
@@ -110,49 +109,6 @@ _PURE = (
     Move,
     With,
 )
-
-
-class ActionNumbers:
-    """A scenario's action numbers, by the listed action objects themselves.
-
-    The legal actions are interned (:mod:`omaha.lnl.actions`): the same object each
-    time, so its number is found by its ``id`` (a C-level dict hit, no hashing of
-    the action in Python). Each object numbered is held here, so its ``id`` is never
-    another object's; at most :attr:`LIMIT` are, then the catalogue starts again. It
-    lives with the scenario (``derived``), so it is pickled with a state: ids mean
-    nothing in another process, so it is pickled empty.
-    """
-
-    LIMIT = 100_000
-
-    def __init__(self, space: ActionSpace) -> None:
-        self.space = space
-        self.by_id: dict[int, int] = {}
-        self.held: list[Action] = []
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"space": self.space}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.space = state["space"]
-        self.by_id = {}
-        self.held = []
-
-    def codes(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of ``legal``, in their order (what encoding each gives)."""
-        by_id = self.by_id
-        try:
-            return [by_id[id(a)] for a in legal]
-        except KeyError:
-            return [by_id[id(a)] if id(a) in by_id else self._remember(a) for a in legal]
-
-    def _remember(self, action: Action) -> int:
-        if len(self.held) >= self.LIMIT:
-            self.by_id.clear()
-            self.held.clear()
-        code = self.by_id[id(action)] = self.space.encode(action)
-        self.held.append(action)
-        return code
 
 
 PHASE_NAMES: dict[Stage, str] = {
@@ -266,12 +222,9 @@ class LnlState(LnlCore):
         return OPTIONS[self.decision()](self)
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The listed actions' numbers, from the scenario's catalogue (:class:`ActionNumbers`)."""
-        numbers = self.scen.derived.get("action numbers")
-        if numbers is None:
-            space = self.game.action_space(self.scenario.id)
-            numbers = self.scen.derived["action numbers"] = ActionNumbers(space)
-        return numbers.codes(legal)
+        """The listed actions' numbers, remembered by identity (the legal actions are
+        interned, :mod:`omaha.lnl.actions`: ``ActionSpace.codes_of``)."""
+        return (self._space or self._action_space()).codes_of(legal)
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
         """Placements come in notation order already (up to 200 a decision at the
