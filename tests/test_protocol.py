@@ -78,7 +78,7 @@ def test_unexpected_error_marks_state_unusable() -> None:
 def test_snapshot_envelope_and_refusals() -> None:
     state = GAME.new_state(seed=4)
     env = json.loads(state.to_json())
-    assert env["format"] == "omaha-snapshot" and env["version"] == 1 and env["game"] == "toy"
+    assert env["format"] == "omaha-snapshot" and env["version"] == 2 and env["game"] == "toy"
     assert set(env) == {
         "format",
         "version",
@@ -88,6 +88,7 @@ def test_snapshot_envelope_and_refusals() -> None:
         "seed",
         "rng",
         "actions",
+        "decisions",
         "log",
         "state",
     }

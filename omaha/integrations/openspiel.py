@@ -13,7 +13,12 @@ likely; see :mod:`omaha.kernel.chance`). Players are numbered in the order of
 ``Game.players``; actions are the fixed numbering of ``Game.action_space``;
 observations are ``State.observation``; returns ``State.returns``. States
 serialize through OpenSpiel's history (the game is a function of its seed and
-its actions, chance outcomes included).
+its actions, chance outcomes included). ``information_state_string`` is
+``State.information_state`` and ``resample_from_infostate`` is ``State.resample``
+with a seed drawn from the sampler, so OpenSpiel's information-set search
+(``open_spiel.python.algorithms.ismcts.ISMCTSBot``) plays every game without
+seeing what its side cannot. No information-state tensor is offered: games run
+to 10^5 decisions and more, too long for a fixed-size perfect-recall tensor.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import numpy as np
 import pyspiel
 
 from omaha.kernel.chance import ChanceState
+from omaha.kernel.dice import MAX_SEED
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import Game, Limits, State
 from omaha.registry import games, load
@@ -62,6 +68,25 @@ class _Observer:
         if inner is None:
             return "chance event pending"
         return inner.view(self.game.omaha.players[player]).summary()
+
+
+class _InformationObserver:
+    """OpenSpiel's perfect-recall observer: the string is ``State.information_state``
+    (no tensor: see the module doc)."""
+
+    def __init__(self, game: OmahaGame) -> None:
+        self.game = game
+        self.tensor = None
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: OmahaState, player: int) -> None:
+        pass
+
+    def string_from(self, state: OmahaState, player: int) -> str:
+        inner = state.position()
+        if inner is None:
+            return f"chance event pending after {state.history_str()}"
+        return inner.information_state(self.game.omaha.players[player])
 
 
 _BOUNDS: dict[tuple[Game[Any], str], tuple[ObservationLayout, Limits]] = {}
@@ -134,7 +159,11 @@ class OmahaGame(pyspiel.Game):  # type: ignore[misc]
             seen[player] = self.initial_position().observation(self.omaha.players[player])
         return seen[player]
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Any = None
+    ) -> _Observer | _InformationObserver:
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return _InformationObserver(self)
         return _Observer(self)
 
 
@@ -219,6 +248,23 @@ class OmahaState(pyspiel.State):  # type: ignore[misc]
         else:
             chance.apply(self.space.decode(int(action)))
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OmahaState:
+        """A state ``player_id`` cannot tell from this one, its hidden parts drawn afresh
+        (``State.resample``, seeded by a draw of ``probability_sampler``), at a decision
+        node of that player's or another's (not at a chance node)."""
+        player = self.players[player_id]
+        seed = int(probability_sampler() * MAX_SEED)
+        twin = OmahaState(self.get_game())
+        if self.chance is None:
+            inner = self.position()
+            assert inner is not None
+            twin.inner = inner.resample(player, seed)
+            return twin
+        if self.chance.is_chance_node():
+            raise pyspiel.SpielError("resample_from_infostate at a chance node")
+        twin.chance = self.chance.resample(player, seed)
+        return twin
+
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {action}"
@@ -255,7 +301,7 @@ def _game_type(game: Game[Any], explicit: bool) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=len(game.players),
         min_num_players=len(game.players),
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,

@@ -108,6 +108,18 @@ class ChanceState:
         twin._state = None if self._state is None else self._state.clone()
         return twin
 
+    def resample(self, player: str, seed: int) -> ChanceState:
+        """At a decision node: the same mode over ``state.resample(player, seed)``, its
+        chance events chosen from outside again."""
+        twin = ChanceState.__new__(ChanceState)
+        twin.game, twin.scenario = self.game, self.scenario
+        twin._base, twin._step, twin._outcomes = None, None, []
+        twin._count, twin._low = 0, 0
+        state = self.state.resample(player, seed)
+        state.dice = ChanceDice()
+        twin._state = state
+        return twin
+
     def _resolve(self) -> None:
         try:
             if self._base is None:

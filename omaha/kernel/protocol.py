@@ -52,6 +52,14 @@ from omaha.kernel.dice import (
 )
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
+from omaha.kernel.information import (
+    Decision,
+    Folded,
+    Unseen,
+    fold,
+    start,
+    unseen_event,
+)
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
@@ -273,6 +281,7 @@ class Game(ABC, Generic[S]):
             State._init_base(state, self, scen, dice_from_data(env["rng"]), env["seed"])
             state.log = [Event.from_data(e) for e in env["log"]]
             state.actions = [self.action_from_data(a) for a in env["actions"]]
+            state.decisions = _decisions_from_data(env["decisions"], len(state.actions))
             state._restore(env["state"])
             problems = state.invariants()
         except RecordError:
@@ -439,6 +448,8 @@ class State(ABC, Generic[S]):
         state.seed = seed
         state.log = []
         state.actions = []
+        state.decisions = []
+        state._seen = {}
         state._legal = None
         state._legal_set = None
         state._legal_numbers = None
@@ -454,6 +465,9 @@ class State(ABC, Generic[S]):
     seed: int | None
     log: list[Event]
     actions: list[Action]
+    #: Where in the log each recorded action was taken, and by whom (information sets).
+    decisions: list[Decision]
+    _seen: dict[str, Folded]  # each player's history folded so far (information_state)
     _legal: tuple[Action, ...] | None
     _legal_set: frozenset[Action] | None
     _legal_numbers: tuple[int, ...] | None
@@ -614,8 +628,10 @@ class State(ABC, Generic[S]):
             self.game.codec.check(action)
             if not self.is_legal(action):
                 self._check_plan(action)
+        decision = (len(self.log), self.current_player())
         self._do(action)
         self.actions.append(action)
+        self.decisions.append(decision)
         self._settle()
 
     @contextlib.contextmanager
@@ -740,6 +756,75 @@ class State(ABC, Generic[S]):
         calls writes it straight from there."""
         out[...] = self.observation(player)
 
+    # -- information sets (omaha.kernel.information) ---------------------------
+    def _event_seen_by(self, event: Event, player: str) -> Event | None:
+        """What ``player`` saw of ``event``: the event itself (the default: every event
+        is public), a copy without what was hidden from them, or None when they did not
+        see it happen. Must give its own result back for that result (a resampled
+        state's log holds it)."""
+        return event
+
+    def _action_seen_by(self, action: Action, actor: str | None, player: str) -> str | None:
+        """What ``player`` saw of ``action``, taken by ``actor``: its notation (the
+        default), a shorter text when part of it is hidden from them, or None."""
+        return str(action)
+
+    def _redraw_hidden(self, player: str, dice: Dice) -> None:
+        """Draw afresh, on this resampled copy, every part of the position hidden from
+        ``player``, from the rules' distribution given what they saw (``dice`` for
+        every draw: :func:`~omaha.kernel.information.shuffled` deals a pool anew). The
+        default draws nothing: a game with nothing hidden but its
+        future, which the resample's new dice already change."""
+
+    def _hidden_parts(self, player: str) -> tuple[object, ...]:
+        """Every part of the position hidden from ``player``, as comparable values (what
+        ``_redraw_hidden`` draws afresh): the tests check that resamples draw them anew.
+        Empty for a game that hides nothing but its future."""
+        return ()
+
+    def information_state(self, player: str) -> str:
+        """Everything ``player`` has observed and done so far, as a canonical string:
+        equal for two states exactly when their histories look the same to ``player``.
+        Kept per player and brought up to date from the log when asked."""
+        self._usable()
+        if player not in self.game.players:
+            raise ValueError(f"{player!r} is not a player of {self.game.name}")
+        folded = self._seen.get(player) or start(self.scenario.hash, player)
+        folded = self._seen[player] = fold(
+            folded,
+            self.log,
+            self.decisions,
+            self.actions,
+            lambda event: self._event_seen_by(event, player),
+            lambda action, actor: self._action_seen_by(action, actor, player),
+        )
+        return f"{self.game.name}:{player}:{folded[2].hex()}"
+
+    def resample(self, player: str, seed: int) -> State[S]:
+        """A state ``player`` cannot tell from this one (the same information state),
+        with every part hidden from them drawn afresh and new dice seeded by ``seed``:
+        a world for search. Its history is what ``player`` saw, so it is not a record
+        that replays."""
+        self.information_state(player)  # brought up to date: the twin starts from it
+        twin = self.clone(seed=seed)
+        twin.log = []
+        for event in self.log:
+            seen = self._event_seen_by(event, player)
+            twin.log.append(unseen_event(event) if seen is None else seen)
+        actors = [actor for _, actor in self.decisions]
+        for k, action in enumerate(self.actions):
+            if isinstance(action, Unseen):
+                continue
+            text = self._action_seen_by(action, actors[k], player)
+            if text != str(action):
+                twin.actions[k] = Unseen("" if text is None else text)
+        # the fold so far holds for the twin's log too (it is the player's view of this
+        # one); the conformance tests hold it to a fold of the twin's log from nothing
+        twin._seen = {player: self._seen[player]}
+        twin._redraw_hidden(player, twin.dice)
+        twin._invalidate()
+        return twin
+
     def legal_codes(self) -> tuple[int, ...]:
         """The numbers of the legal actions in the scenario's action space, ascending;
         worked out once a decision (agents ask for them, or a mask, at every step)."""
@@ -839,6 +924,8 @@ class State(ABC, Generic[S]):
         twin.dice = self.dice.copy()
         twin.log = list(self.log)  # events are never changed once written
         twin.actions = list(self.actions)  # actions are frozen
+        twin.decisions = list(self.decisions)
+        twin._seen = dict(self._seen)  # its values are immutable tuples
         return twin
 
     def to_json(self) -> str:
@@ -853,6 +940,7 @@ class State(ABC, Generic[S]):
             "seed": self.seed,
             "rng": self.dice.to_data(),
             "actions": [a.to_data() for a in self.actions],
+            "decisions": [list(d) for d in self.decisions],
             "log": [e.to_data() for e in self.log],
             "state": self._dump(),
         }
@@ -891,6 +979,21 @@ class State(ABC, Generic[S]):
 
     def __str__(self) -> str:
         return self.view(None).summary()
+
+
+def _decisions_from_data(data: Any, n_actions: int) -> list[Decision]:
+    """A snapshot's decisions: one ``[log position, player]`` per recorded action."""
+    if not isinstance(data, list) or len(data) != n_actions:
+        raise ValueError(f"decisions: one per action expected, got {data!r:.80}")
+    out: list[Decision] = []
+    for item in data:
+        at, actor = item
+        if isinstance(at, bool) or not isinstance(at, int) or not (
+            actor is None or isinstance(actor, str)
+        ):
+            raise ValueError(f"decisions: {item!r:.80} is not [log position, player]")
+        out.append((at, actor))
+    return out
 
 
 #: Types a log detail keeps as it is (checked first: every event of every game comes here).

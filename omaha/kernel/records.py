@@ -21,7 +21,7 @@ from omaha.errors import RecordError
 from omaha.kernel.dice import check_seed
 
 SNAPSHOT_FORMAT = "omaha-snapshot"
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
 RECORD_FORMAT = "omaha-record"
 RECORD_VERSION = 1
 

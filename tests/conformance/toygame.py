@@ -29,7 +29,9 @@ from omaha.kernel.actions import Action
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, content_hash
 from omaha.kernel.decks import Cup, Deck
+from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
+from omaha.kernel.information import shuffled
 from omaha.kernel.metrics import Metric
 from omaha.kernel.movement import MovementGraph
 from omaha.kernel.observation import Observation, ObservationLayout
@@ -383,6 +385,7 @@ class ToyState(State[ToyScenario]):
                     self.revealed.add(n)
 
     def _fire(self, target: str) -> None:
+        self.revealed.add(self._mg())  # firing gives its position away (the log names it)
         roll = self.dice.d6()
         result = "no effect"
         if roll >= 5:
@@ -431,6 +434,22 @@ class ToyState(State[ToyScenario]):
         self.result = outcome
         self.moving = None
         self.note("toy.end", "toy 5", result=str(outcome))
+
+    # -- information sets ---------------------------------------------------------
+    def _hidden_parts(self, player: str) -> tuple[object, ...]:
+        """What the US does not know: which token lies at each unrevealed position."""
+        if player != "US":
+            return ()
+        return tuple(sorted((c, t) for c, t in self.hidden.items() if c not in self.revealed))
+
+    def _redraw_hidden(self, player: str, dice: Dice) -> None:
+        """The tokens of the unrevealed positions dealt anew among them (they were
+        drawn from one cup at set-up, so every deal is equally likely)."""
+        if player != "US":
+            return
+        cells = sorted(c for c in self.hidden if c not in self.revealed)
+        tokens = shuffled([self.hidden[c] for c in cells], dice)
+        self.hidden.update(zip(cells, tokens, strict=True))
 
     # -- views and snapshots -----------------------------------------------------
     def view(self, player: str | None = None) -> View:
