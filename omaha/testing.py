@@ -27,10 +27,20 @@ from typing import Any
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import ScriptedDice
+from omaha.kernel.events import Event
 from omaha.kernel.protocol import Game, State
 from omaha.registry import load
 
-__all__ = ["assert_illegal", "pin_dice", "play", "start"]
+__all__ = [
+    "assert_illegal",
+    "hidden_parts",
+    "information_from_scratch",
+    "pin_dice",
+    "play",
+    "seen_action",
+    "seen_event",
+    "start",
+]
 
 
 def _game(game: str | Game[Any]) -> Game[Any]:
@@ -87,3 +97,27 @@ def assert_illegal(state: State[Any], action: str | Action, match: str | None = 
     if state.dice.count != drawn or state.to_json() != before:
         raise AssertionError(f"refused {action} changed the state")
     return message
+
+
+# -- information sets: the game's hooks, for tests that check what a player saw ------------
+def information_from_scratch(state: State[Any], player: str) -> str:
+    """``state.information_state(player)`` folded from its whole history, nothing kept
+    (what the kept fold must equal)."""
+    twin = state.clone()
+    twin._seen = {}
+    return twin.information_state(player)
+
+
+def hidden_parts(state: State[Any], player: str) -> tuple[object, ...]:
+    """Every part of the position hidden from ``player`` (what a resample draws anew)."""
+    return state._hidden_parts(player)
+
+
+def seen_event(state: State[Any], event: Event, player: str) -> Event | None:
+    """What ``player`` saw of a log event (None: nothing)."""
+    return state._event_seen_by(event, player)
+
+
+def seen_action(state: State[Any], index: int, player: str) -> str | None:
+    """What ``player`` saw of the ``index``-th recorded action (None: nothing)."""
+    return state._action_seen_by(state.actions[index], state.decisions[index][1], player)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from test_api import CASES, IDS, STEP_CAP
 
+from omaha import testing
 from omaha.kernel.information import UNSEEN_KIND, Unseen
 from omaha.kernel.protocol import Game, State
 
@@ -21,13 +22,6 @@ HIDING = {"toy"}
 SEEDS = int(os.environ.get("OMAHA_INFORMATION_SEEDS", "2"))
 #: Long random games (TCS d-day, landing) are checked on their first decisions.
 DECISION_CAP = 400
-
-
-def from_scratch(state: State[Any], player: str) -> str:
-    """The information state folded from the state's whole history, nothing kept."""
-    twin = state.clone()
-    twin._seen = {}
-    return twin.information_state(player)
 
 
 def _checkpoints(game: Game[Any], scenario: str, seed: int, bot: str) -> list[State[Any]]:
@@ -69,21 +63,21 @@ def test_resamples_agree_with_what_the_player_saw(game: Game[Any], scenario: str
             for state in _checkpoints(game, scenario, seed, bot):
                 for player in game.players:
                     key = state.information_state(player)
-                    assert from_scratch(state, player) == key
+                    assert testing.information_from_scratch(state, player) == key
                     before = state.to_json()
                     twins = [state.resample(player, s) for s in (11, 12, 13)]
                     assert state.to_json() == before  # resampling changes nothing here
                     for twin in twins:
                         assert twin.information_state(player) == key
-                        assert from_scratch(twin, player) == key
+                        assert testing.information_from_scratch(twin, player) == key
                         assert twin.invariants() == [], twin.invariants()
                         assert np.array_equal(twin.observation(player), state.observation(player))
                         if player == state.current_player():  # their own options
                             assert twin.legal_actions() == state.legal_actions()
-                    parts = [t._hidden_parts(player) for t in twins]
-                    if state._hidden_parts(player):
+                    parts = [testing.hidden_parts(t, player) for t in twins]
+                    if testing.hidden_parts(state, player):
                         hidden_seen += 1
-                        differed += any(p != state._hidden_parts(player) for p in parts)
+                        differed += any(p != testing.hidden_parts(state, player) for p in parts)
     if game.name in HIDING:
         assert hidden_seen > 0, "the game hides nothing in these games"
         assert differed > 0, "resamples never drew a hidden part anew"
@@ -106,7 +100,7 @@ def test_resamples_play_on_to_an_end(game: Game[Any], scenario: str) -> None:
             steps += 1
             key = twin.information_state(player)
             if steps % 50 == 0:
-                assert from_scratch(twin, player) == key
+                assert testing.information_from_scratch(twin, player) == key
         assert twin.is_terminal() or steps == DECISION_CAP
 
 
@@ -120,10 +114,10 @@ def test_what_a_resample_keeps_of_hidden_history(game: Game[Any], scenario: str)
             twin = state.resample(player, 8)
             assert len(twin.log) == len(state.log)
             for event, mine in zip(state.log, twin.log, strict=True):
-                seen = state._event_seen_by(event, player)
+                seen = testing.seen_event(state, event, player)
                 assert mine == seen or (seen is None and mine.kind == UNSEEN_KIND)
             for k, (action, mine) in enumerate(zip(state.actions, twin.actions, strict=True)):
-                text = state._action_seen_by(action, state.decisions[k][1], player)
+                text = testing.seen_action(state, k, player)
                 if text == str(action):
                     assert mine is action
                 else:
