@@ -10,6 +10,7 @@ starts and output files are written atomically.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -266,6 +267,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", type=Path, help="write one row per run here (CSV)")
     p.add_argument("--plot", type=Path, help="draw the distributions here (.png or .svg)")
     p.set_defaults(run=cmd_compare)
+
+    p = sub.add_parser(
+        "ladder",
+        help="every pair of a game's bots on paired seeds, and a rating per bot",
+        description="Every bot that can play each side meets every bot of the other side "
+        "(solo games: every bot on the same seeds), GAMES games a match on the same seeds, "
+        "with win shares (Wilson 95%% intervals), mean returns and a Bradley-Terry rating "
+        "on the Elo scale with a bootstrap interval. A bot that takes a budget is entered "
+        "as NAME:BUDGET (search:64).",
+    )
+    p.add_argument("game", help="the game (omaha list shows them)")
+    p.add_argument("--scenario", help="shipped scenario id or path (default: the game's)")
+    p.add_argument("--games", type=int_in(2, 100_000), default=20, help="games a match (20)")
+    p.add_argument("--bots", help="comma-separated bots to enter (default: every bot)")
+    p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
+    p.add_argument("--json", type=Path, help="write every game and the ratings here (JSON)")
+    p.add_argument("--quiet", action="store_true", help="no line per finished match")
+    p.set_defaults(run=cmd_ladder)
 
     p = sub.add_parser("serve", help="play in the browser, served from this machine")
     p.add_argument("game", nargs="?", default="lnl", help="the game to start with (default lnl)")
@@ -532,6 +551,25 @@ def cmd_compare(args: argparse.Namespace) -> int:
         written.append(f"the distributions in {args.plot}")
     if written:
         print("\nwrote " + "; ".join(written))
+    return 0
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    from omaha import ladder
+
+    if args.json:
+        output_file(args.json, "--json", (".json",))
+    entrants = (
+        [ladder.Entrant.parse(b.strip()) for b in args.bots.split(",") if b.strip()]
+        if args.bots
+        else None
+    )
+    done = None if args.quiet else (lambda label: print(f"played {label}", file=sys.stderr))
+    result = ladder.ladder(args.game, args.scenario, args.games, entrants, args.seed, done)
+    print(ladder.table(result))
+    if args.json:
+        write_atomic(args.json, json.dumps(ladder.to_data(result), indent=1) + "\n")
+        print(f"\nwrote every game and the ratings in {args.json}")
     return 0
 
 
