@@ -71,6 +71,36 @@ def unseen_event(event: Event) -> Event:
     return Event(UNSEEN_KIND, event.turn, event.phase, None, "")
 
 
+@attrs.define
+class SeenHistory:
+    """A player's view of a state's log and actions, built as far as it has been asked
+    (a resample's history is a copy of it): unseen events as placeholders, actions seen
+    in part as :class:`Unseen`."""
+
+    log: list[Event] = attrs.Factory(list)
+    actions: list[Action] = attrs.Factory(list)
+
+    def extend(
+        self,
+        log: Sequence[Event],
+        decisions: Sequence[Decision],
+        actions: Sequence[Action],
+        event_seen: Callable[[Event], Event | None],
+        action_seen: Callable[[Action, str | None], str | None],
+    ) -> None:
+        """Bring the view up to the end of ``log`` and ``actions`` (they only grow)."""
+        for event in log[len(self.log) :]:
+            seen = event_seen(event) if event.kind != UNSEEN_KIND else None
+            self.log.append(unseen_event(event) if seen is None else seen)
+        for k in range(len(self.actions), len(actions)):
+            action = actions[k]
+            if not isinstance(action, Unseen):
+                text = action_seen(action, decisions[k][1])
+                if text != str(action):
+                    action = Unseen("" if text is None else text)
+            self.actions.append(action)
+
+
 def start(scenario_hash: str, player: str) -> Folded:
     """The fold of a player's history before anything happened."""
     return 0, 0, _digest(b"", f"{scenario_hash}|{player}")

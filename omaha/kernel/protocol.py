@@ -52,14 +52,7 @@ from omaha.kernel.dice import (
 )
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
-from omaha.kernel.information import (
-    Decision,
-    Folded,
-    Unseen,
-    fold,
-    start,
-    unseen_event,
-)
+from omaha.kernel.information import Decision, Folded, SeenHistory, fold, start
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
@@ -450,6 +443,7 @@ class State(ABC, Generic[S]):
         state.actions = []
         state.decisions = []
         state._seen = {}
+        state._views = {}
         state._legal = None
         state._legal_set = None
         state._legal_numbers = None
@@ -468,6 +462,9 @@ class State(ABC, Generic[S]):
     #: Where in the log each recorded action was taken, and by whom (information sets).
     decisions: list[Decision]
     _seen: dict[str, Folded]  # each player's history folded so far (information_state)
+    #: Each player's view of the history as far as a resample needed it (not copied by
+    #: clones: a copy's view is built again if it is resampled).
+    _views: dict[str, SeenHistory]
     _legal: tuple[Action, ...] | None
     _legal_set: frozenset[Action] | None
     _legal_numbers: tuple[int, ...] | None
@@ -806,18 +803,19 @@ class State(ABC, Generic[S]):
         a world for search. Its history is what ``player`` saw, so it is not a record
         that replays."""
         self.information_state(player)  # brought up to date: the twin starts from it
+        view = self._views.get(player)
+        if view is None:
+            view = self._views[player] = SeenHistory()
+        view.extend(
+            self.log,
+            self.decisions,
+            self.actions,
+            lambda event: self._event_seen_by(event, player),
+            lambda action, actor: self._action_seen_by(action, actor, player),
+        )
         twin = self.clone(seed=seed)
-        twin.log = []
-        for event in self.log:
-            seen = self._event_seen_by(event, player)
-            twin.log.append(unseen_event(event) if seen is None else seen)
-        actors = [actor for _, actor in self.decisions]
-        for k, action in enumerate(self.actions):
-            if isinstance(action, Unseen):
-                continue
-            text = self._action_seen_by(action, actors[k], player)
-            if text != str(action):
-                twin.actions[k] = Unseen("" if text is None else text)
+        twin.log = list(view.log)
+        twin.actions = list(view.actions)
         # the fold so far holds for the twin's log too (it is the player's view of this
         # one); the conformance tests hold it to a fold of the twin's log from nothing
         twin._seen = {player: self._seen[player]}
@@ -926,6 +924,7 @@ class State(ABC, Generic[S]):
         twin.actions = list(self.actions)  # actions are frozen
         twin.decisions = list(self.decisions)
         twin._seen = dict(self._seen)  # its values are immutable tuples
+        twin._views = {}
         return twin
 
     def to_json(self) -> str:
