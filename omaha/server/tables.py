@@ -38,14 +38,14 @@ class Table:
     """One game in progress: its session, lock, seats and rendered boards."""
 
     id: str
-    session: Session
+    session: Session = attrs.field(repr=False)
     owner: str  # the browser that started it
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     seats: dict[str, str] = attrs.field(factory=dict)  # side -> invited browser
     invites: dict[str, str] = attrs.field(factory=dict)  # secret -> side
     version: int = 0
     used: float = attrs.field(factory=time.monotonic)
-    _boards: dict[str | None, tuple[int, str, str]] = attrs.field(factory=dict)
+    _boards: dict[str | None, tuple[int, str, str]] = attrs.field(factory=dict, repr=False)
 
     @property
     def tag(self) -> str:
@@ -228,11 +228,15 @@ class Store:
         return self.open(browser, self.start())
 
     def open(self, browser: str, session: Session) -> Table:
-        """Seat ``browser`` at a new table of its own, playing ``session``."""
+        """Seat ``browser`` at a new table of its own, playing ``session``; its previous
+        table goes unless an invited browser still plays there."""
         table = Table(secrets.token_hex(6), session, browser)
         with self.lock:
             if browser not in self.browsers:
                 raise KeyError(browser)
+            old = self.tables.get(self.browsers[browser].table)
+            if old is not None and old.owner == browser and not old.seats:
+                del self.tables[old.id]
             self.tables[table.id] = table
             self._touch(browser, table)
             self._evict()

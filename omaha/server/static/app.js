@@ -157,6 +157,7 @@ async function poll() {
 const choose = (n) => act("/api/choose", {n});
 window.omahaState = () => current; // for tests and curious users
 window.omahaRenders = () => renders;
+window.omahaBoard = () => svgEtag; // which board the page shows (its etag)
 
 $("board").addEventListener("click", (event) => {
   const piece = event.target.closest("g.piece[data-id]");
