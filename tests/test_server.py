@@ -475,3 +475,47 @@ def test_loaded_records_name_only_offered_scenarios_and_are_bounded(server: Omah
         )
         assert sock.recv(4096).startswith(b"HTTP/1.0 413")
     assert same_game(before, you.state())
+
+
+def test_connections_past_the_bound_are_answered_503_at_once() -> None:
+    srv = start(max_connections=2, io_timeout=2.0)
+    try:
+        you = Browser(srv)
+        held = [socket.create_connection(("127.0.0.1", you.port), timeout=10) for _ in range(2)]
+        for sock in held:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\n")  # headers never finished
+        time.sleep(0.2)
+        began = time.monotonic()
+        status, _, _ = you.call("GET", "/api/state")
+        assert status == 503 and time.monotonic() - began < 1.0
+        for sock in held:
+            sock.close()
+        deadline = time.monotonic() + 5
+        while you.call("GET", "/api/state")[0] != 200:  # the slots come back
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_serving_beyond_loopback_warns_and_still_needs_the_token() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "omaha.server", "lnl", "--host", "0.0.0.0", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None and process.stdout is not None
+        warning = process.stderr.readline()
+        assert warning.startswith("omaha: WARNING: serving on 0.0.0.0, not loopback only")
+        link = process.stdout.readline()
+        assert "/?token=" in link
+        port = int(link.split("/?token=")[0].rsplit(":", 1)[1])
+        anyone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        anyone.request("GET", "/api/state")
+        assert anyone.getresponse().status == 401
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -248,16 +248,21 @@ class Store:
         with self.lock:
             self._evict()
             table = next((t for t in self.tables.values() if secret in t.invites), None)
-            if table is None:
+        if table is None:
+            return None
+        browser = secrets.token_urlsafe(24)
+        with table.lock:  # seats and invitations change under the table's own lock
+            side = table.invites.pop(secret, None)
+            if side is None:
                 return None
-            side = table.invites.pop(secret)
-            browser = secrets.token_urlsafe(24)
-            self.browsers[browser] = Seat(table.id, invited=True)
             table.seats[side] = browser
+            table.changed()
+        with self.lock:
+            if table.id not in self.tables:  # dropped meanwhile: the seat leads nowhere
+                return None
+            self.browsers[browser] = Seat(table.id, invited=True)
             self._touch(browser, table)
             self._bound_browsers()
-        with table.lock:
-            table.changed()
         return browser
 
     # -- bounds -------------------------------------------------------------------
