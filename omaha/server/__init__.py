@@ -6,8 +6,9 @@ roll with the rule cited; undo, save and load of game records; bots move for the
 sides nobody plays. Each browser that opens the printed link (it carries a random
 token) plays its own game; a second person joins one side of a game by an
 invitation link. Built on the standard library's ``http.server`` (no framework,
-no dependency; the page loads nothing from outside): ``app`` (HTTP, checks and
-routes), ``bodies`` (request bodies by type), ``tables`` (games, seats, bounds),
+no dependency; the page loads nothing from outside): ``app`` (the server and its
+routes), ``guard`` (the checks every request passes), ``bodies`` (request bodies
+by type), ``tables`` (games, seats, bounds), ``starting`` (new and loaded games),
 ``scenarios`` (the scenarios offered).
 """
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ipaddress
 import json
 import secrets
 import socket
@@ -35,19 +34,14 @@ import threading
 import traceback
 from collections.abc import Callable, Sequence
 from http import HTTPStatus
-from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import attrs
-
 from omaha.errors import DataFileError, IllegalAction
-from omaha.kernel.records import GameRecord
-from omaha.registry import games, load
-from omaha.server import bodies
+from omaha.server import bodies, guard, starting
 from omaha.server.bodies import BadRequest
 from omaha.server.scenarios import Catalogue
 from omaha.server.tables import Gone, Refused, Store, Table
@@ -67,55 +61,6 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data: blob:; frame-ancestors 'none'",
 }
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-
-
-def default_bots(game_name: str, human: str | None = None) -> dict[str, str]:
-    """Bots for every side but ``human`` (default: the first side): the game's strongest."""
-    game = load(game_name)
-    human = human or game.players[0]
-    pick = next(b for b in ("heuristic", "historical", "solitaire", "random") if b in game.bots)
-    lineup = game.lineup(pick)
-    return {side: lineup[side] for side in game.players if side != human}
-
-
-def games_info(catalogue: Catalogue) -> list[dict[str, Any]]:
-    out = []
-    for name in games():
-        game = load(name)
-        out.append(
-            {
-                "name": name,
-                "title": game.title,
-                "players": list(game.players),
-                "scenarios": catalogue.names(name),
-                "bots": [
-                    {"name": bot, "sides": list(game.bot_sides(bot))} for bot in sorted(game.bots)
-                ],
-            }
-        )
-    return out
-
-
-def is_loopback(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
-    """The Host headers a request may carry (None: any, when bound to every address)."""
-    if host in ("", "0.0.0.0", "::"):
-        return None
-    names = {host, *LOOPBACK_NAMES} if is_loopback(host) else {host}
-    out = set()
-    for name in names:
-        shown = f"[{name}]" if ":" in name else name
-        out.add(f"{shown}:{port}".lower())
-        if port == 80:
-            out.add(shown.lower())
-    return frozenset(out)
 
 
 class OmahaServer(ThreadingHTTPServer):
@@ -145,7 +90,7 @@ class OmahaServer(ThreadingHTTPServer):
                            max_age=max_age)  # fmt: skip
         self.catalogue = Catalogue(scenarios)
         self.io_timeout = io_timeout
-        self.hosts = allowed_hosts(address[0], self.server_address[1])
+        self.hosts = guard.allowed_hosts(address[0], self.server_address[1])
         self.cookie = f"omaha-{self.server_address[1]}"
         self.slots = threading.BoundedSemaphore(max_connections)
 
@@ -239,44 +184,12 @@ class Handler(BaseHTTPRequestHandler):
             with contextlib.suppress(OSError):
                 self._json({"error": "the server failed on this request"}, 500)
 
-    # -- the checks every request passes -------------------------------------------
-    def _check_host(self) -> str:
-        host = (self.headers.get("Host") or "").strip().lower()
-        if self.server.hosts is not None and host not in self.server.hosts:
-            raise BadRequest(f"this server does not answer to the host {host[:80]!r}", 403)
-        return host
-
-    def _check_origin(self, host: str) -> None:
-        origin = self.headers.get("Origin")
-        if origin is not None and origin.strip().lower() != f"http://{host}":
-            raise BadRequest("a request from another site is refused", 403)
-        site = self.headers.get("Sec-Fetch-Site")
-        if site is not None and site not in ("same-origin", "none"):
-            raise BadRequest("a request from another site is refused", 403)
-
-    def _cookie(self) -> str | None:
-        try:
-            jar = SimpleCookie(self.headers.get("Cookie") or "")
-        except CookieError:
-            return None
-        morsel = jar.get(self.server.cookie)
-        return morsel.value if morsel is not None else None
-
-    def _token_ok(self, query: dict[str, list[str]]) -> bool:
-        given = query.get("token", [""])[0]
-        scheme, _, value = (self.headers.get("Authorization") or "").partition(" ")
-        if scheme.lower() == "token":
-            given = value.strip()
-        return bool(given) and secrets.compare_digest(
-            given.encode("utf-8", "replace"), self.server.token.encode()
-        )
-
     def _browser(self, query: dict[str, list[str]]) -> str:
         """This request's browser: its cookie, or the token (a new browser and cookie)."""
-        cookie = self._cookie()
-        if cookie is not None and self.server.store.seat(cookie) is not None:
-            return cookie
-        if self._token_ok(query):
+        known = guard.cookie(self.headers, self.server.cookie)
+        if known is not None and self.server.store.seat(known) is not None:
+            return known
+        if guard.has_token(self.headers, query, self.server.token):
             self.cookie_out = self.server.store.new_browser()
             return self.cookie_out
         raise BadRequest(
@@ -285,30 +198,9 @@ class Handler(BaseHTTPRequestHandler):
             401,
         )
 
-    def _read_body(self, limit: int) -> bytes:
-        """The whole body, read under the socket timeout and before any lock."""
-        kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-        if kind != "application/json":
-            raise BadRequest("a request body must be JSON (Content-Type: application/json)", 415)
-        length = self.headers.get("Content-Length")
-        if length is None:
-            raise BadRequest("a request needs a Content-Length", 411)
-        if not length.strip().isdigit() or len(length) > 12:
-            raise BadRequest(f"Content-Length {length[:20]!r} is not a length")
-        size = int(length)
-        if size > limit:
-            raise BadRequest(f"the request is larger than {limit} bytes", 413)
-        try:
-            raw = self.rfile.read(size)
-        except TimeoutError:
-            raise BadRequest("the request body did not arrive in time", 408) from None
-        if len(raw) < size:
-            raise BadRequest("the request body ended early")
-        return raw
-
     # -- routes -------------------------------------------------------------------
     def _route(self, method: str) -> None:
-        host = self._check_host()
+        host = guard.check_host(self.headers, self.server.hosts)
         url = urlsplit(self.path)
         path, query = url.path, parse_qs(url.query)
         if method == "GET" and path in STATIC:
@@ -321,18 +213,18 @@ class Handler(BaseHTTPRequestHandler):
             return
         if not path.startswith("/api/"):
             raise BadRequest("not found", 404)
-        self._check_origin(host)
+        guard.check_origin(self.headers, host)
         browser = self._browser(query)
         if method == "GET":
             self._get(path, query, browser)
             return
-        data = bodies.parse(self._read_body(MAX_BODY))
+        data = bodies.parse(guard.read_body(self.headers, self.rfile, MAX_BODY))
         self._post(path, data, browser)
 
     def _index(self, query: dict[str, list[str]]) -> None:
         store = self.server.store
-        cookie = self._cookie()
-        seat = store.seat(cookie) if cookie else None
+        known = guard.cookie(self.headers, self.server.cookie)
+        seat = store.seat(known) if known else None
         if "invite" in query:
             browser = store.join(query["invite"][0])
             if browser is None:
@@ -341,7 +233,7 @@ class Handler(BaseHTTPRequestHandler):
                 return
             self.cookie_out = browser
         elif "token" in query:
-            if not self._token_ok(query):
+            if not guard.has_token(self.headers, query, self.server.token):
                 self._page(401, "This is not the token of this server: open the link "
                                 "<code>omaha serve</code> printed.")  # fmt: skip
                 return
@@ -367,7 +259,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _get(self, path: str, query: dict[str, list[str]], browser: str) -> None:
         if path == "/api/games":
-            self._json(games_info(self.server.catalogue))
+            self._json(starting.games_info(self.server.catalogue))
             return
         if path not in ("/api/state", "/api/record"):
             raise BadRequest("not found", 404)
@@ -395,7 +287,14 @@ class Handler(BaseHTTPRequestHandler):
             seat = self.server.store.seat(browser)
             if seat is not None and seat.invited:
                 raise BadRequest("this browser plays by invitation: it cannot start games", 403)
-            session = self._new(data) if path == "/api/new" else self._load(data, browser)
+            catalogue = self.server.catalogue
+            if path == "/api/new":
+                session = starting.new_session(data, catalogue)
+            else:
+                current = self.server.store.current(browser)
+                session = starting.loaded_session(
+                    data, catalogue, MAX_BODY, current.session if current else None
+                )
             table = self.server.store.open(browser, session)
             with table.lock:
                 self._json(table.info(browser, self._have_svg()))
@@ -435,76 +334,6 @@ class Handler(BaseHTTPRequestHandler):
                 raise BadRequest(str(exc)) from None
             self._json(table.info(browser, self._have_svg()))
 
-    def _new(self, data: dict[str, Any]) -> Session:
-        bodies.only(data, "game", "scenario", "seed", "bots", "human")
-        name = bodies.text(data, "game") or "lnl"
-        if name not in games():
-            raise BadRequest(f"there is no game named {name[:80]!r} (games: {', '.join(games())})")
-        game = load(name)
-        human = bodies.text(data, "human")
-        if human is not None and human not in game.players:
-            raise BadRequest(f"{name} has no side {human[:80]!r}")
-        seed = bodies.seed(data)
-        bots = bodies.bots(data)
-        bots = default_bots(name, human) if bots is None else bots
-        check_bots(name, bots)
-        try:
-            scenario = self.server.catalogue.resolve(name, bodies.text(data, "scenario"))
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
-        try:
-            return Session(name, scenario, seed=seed, bots=bots)
-        except DataFileError as exc:
-            if isinstance(scenario, Path):  # the folder's file: its messages stay here
-                print(f"omaha serve: {exc}", file=sys.stderr)
-                raise BadRequest(f"scenario {scenario.name!r} cannot be played: "
-                                 "`omaha validate` it") from None  # fmt: skip
-            raise BadRequest(str(exc)) from None
-        except (ValueError, KeyError) as exc:
-            raise BadRequest(str(exc.args[0] if exc.args else exc)) from None
-
-    def _load(self, data: dict[str, Any], browser: str) -> Session:
-        bodies.only(data, "record", "bots")
-        text = bodies.text(data, "record", MAX_BODY) or ""
-        bots = bodies.bots(data)
-        try:
-            record = GameRecord.from_json(text, "the loaded record")
-            if record.game not in games():
-                raise BadRequest(
-                    f"the record is of a game not installed here ({record.game[:80]!r})"
-                )
-            scenario = self.server.catalogue.for_record(record.game, record.scenario)
-            record = attrs.evolve(record, scenario=str(scenario), files=())
-            if bots is None:
-                current = self.server.store.current(browser)
-                if current is not None and current.session.game.name == record.game:
-                    bots = dict(current.session.bot_names)
-            bots = default_bots(record.game) if bots is None else bots
-            check_bots(record.game, bots)
-            return Session.from_record(record, bots=bots, name="the loaded record")
-        except RecursionError:
-            raise BadRequest("the record is nested too deeply") from None
-        except (DataFileError, ValueError, KeyError) as exc:
-            if isinstance(exc, BadRequest):
-                raise
-            raise BadRequest(str(exc.args[0] if isinstance(exc, KeyError) else exc)) from None
-
-
-def check_bots(game_name: str, bots: dict[str, str]) -> None:
-    """Every bot named exists and can play the side it is given."""
-    game = load(game_name)
-    for side, bot in bots.items():
-        if side not in game.players:
-            raise BadRequest(
-                f"{game_name} has no side {side[:80]!r} (sides: {', '.join(game.players)})"
-            )
-        if bot not in game.bots:
-            raise BadRequest(
-                f"{game_name} has no bot {bot[:80]!r} (bots: {', '.join(sorted(game.bots))})"
-            )
-        if side not in game.bot_sides(bot):
-            raise BadRequest(f"the {bot} bot of {game_name} does not play {side}")
-
 
 def make_server(
     start: Session | Callable[[], Session],
@@ -539,7 +368,7 @@ def serve(
     scenarios: str | Path | None = None,
 ) -> None:
     server = make_server(start, host, port, scenarios=scenarios)
-    if not is_loopback(host):
+    if not guard.is_loopback(host):
         print(
             f"omaha: WARNING: serving on {host or 'every address'}, not loopback only: anyone "
             "who can reach this machine can connect, and only the token keeps them out. "
@@ -586,16 +415,8 @@ def session_from_args(args: argparse.Namespace) -> Callable[[], Session]:
             raise ValueError(f"--bot takes SIDE=NAME, not {spec!r}")
         bots[side] = name
     if not bots:
-        bots = default_bots(args.game)
-    first = Session(args.game, args.scenario, seed=args.seed, bots=bots)
-    given = [first]
-
-    def fresh() -> Session:
-        return (
-            given.pop() if given else Session(args.game, args.scenario, seed=args.seed, bots=bots)
-        )
-
-    return fresh
+        bots = starting.default_bots(args.game)
+    return _starter(Session(args.game, args.scenario, seed=args.seed, bots=bots))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -608,7 +429,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(
                 f"--scenarios {args.scenarios}: {getattr(exc, 'strerror', None) or exc}"
             ) from None
-    serve(start, args.host, args.port, getattr(args, "scenarios", None))
+    serve(start, args.host, args.port, args.scenarios)
     return 0
 
 
