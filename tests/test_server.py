@@ -428,7 +428,7 @@ def test_a_folder_scenario_plays_and_its_record_loads_back(tmp_path: Path) -> No
     try:
         you = Browser(srv)
         status, state = you.post("/api/new", {"game": "lnl", "scenario": "landing.toml"})
-        assert status == 200, state
+        assert status == 200 and state["scenario"] == "landing.toml", state
         assert you.post("/api/choose", {"n": 1})[0] == 200
         _, record, _ = you.call("GET", "/api/record")
         status, loaded = you.post("/api/load", {"record": json.dumps(record)})

@@ -29,6 +29,11 @@ from omaha.session import Session
 LOG_LINES = 300
 
 
+def scenario_name(scenario_id: str) -> str:
+    """How the page names a scenario: a shipped id, or a folder file by its name only."""
+    return scenario_id.replace("\\", "/").rsplit("/", 1)[-1]
+
+
 class Refused(IllegalAction):
     """A request this browser may not make (another side's decision, say): 403."""
 
@@ -96,7 +101,7 @@ class Table:
             "svg_etag": etag,
             "game": session.game.name,
             "title": session.game.title,
-            "scenario": session.scenario,
+            "scenario": scenario_name(session.scenario),
             "seed": session.seed,
             "players": list(session.game.players),
             "bots": session.bot_names,

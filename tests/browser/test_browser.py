@@ -222,8 +222,10 @@ def test_two_browsers_play_one_game_by_invitation_each_seeing_its_own_side(
     try:
         browser.get(url)
         wait_for_page(browser)
+        assert not browser.find_element(By.ID, "invite-box").is_displayed()  # bots: no one to ask
         new_game(browser, "lnl", against="people")
         assert state(browser)["sides"] == ["US", "German"]
+        assert browser.find_element(By.ID, "invite-box").is_displayed()
         Select(browser.find_element(By.ID, "invite-side")).select_by_value("German")
         browser.find_element(By.ID, "invite").click()
         link = browser.find_element(By.ID, "invite-link")
@@ -233,6 +235,9 @@ def test_two_browsers_play_one_game_by_invitation_each_seeing_its_own_side(
         # the host's page learns by polling that the German side is taken
         WebDriverWait(browser, 10).until(lambda d: state(d)["sides"] == ["US"])
         guest = state(second)
+        assert not second.find_element(By.ID, "newgame").is_displayed()  # it plays this game
+        assert not second.find_element(By.ID, "invite-box").is_displayed()
+        assert browser.find_element(By.ID, "newgame").is_displayed()
         assert guest["sides"] == ["German"] and guest["you"] == "German" and guest["choices"]
         host = state(browser)
         assert host["you"] is None and host["waiting_for"] == "German" and not host["choices"]

@@ -115,6 +115,9 @@ function render(state) {
   sides.id = "sides"; sides.textContent = state.sides.length ? `you play ${state.sides.join(", ")}` : "you watch";
   status.appendChild(sides);
   $("undo").disabled = !state.can_undo;
+  // a browser seated by invitation plays that game only
+  $("newgame").hidden = !state.owner;
+  $("load").parentElement.hidden = !state.owner;
   renderInvite(state);
   const log = $("log");
   log.innerHTML = "";
