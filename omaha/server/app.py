@@ -208,6 +208,9 @@ class Handler(BaseHTTPRequestHandler):
             body = resources.files("omaha.server").joinpath("static", name).read_bytes()
             self._send(HTTPStatus.OK, body, kind)
             return
+        if method == "GET" and path == "/favicon.ico":  # none: say so without an error
+            self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
+            return
         if method == "GET" and path == "/":
             self._index(query)
             return
