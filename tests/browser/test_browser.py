@@ -202,7 +202,7 @@ def test_two_browsers_play_two_games_at_once_without_touching_each_other(
             click_choice(second, 2)
         lnl = state(second)
         assert lnl["game"] == "lnl" and lnl["can_undo"]
-        time.sleep(1.5)  # a poll or two: nothing of the other game shows up here
+        time.sleep(1.5)  # nothing of the other game reaches this page
         assert state(browser)["version"] == bloody["version"]
         click_choice(browser, 1)
         assert state(browser)["game"] == "bloody" and state(browser)["log_total"] > 0

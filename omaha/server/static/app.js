@@ -149,8 +149,12 @@ async function act(path, body) {
   try { render(await api(path, body)); showError(""); } catch (e) { showError(e.message); } finally { busy -= 1; }
 }
 
+// Poll only where another person may change the game: a game shared by invitation
+// (or about to be), or one waiting for someone else's decision.
+const shared = (state) => !state.owner || state.waiting_for || Object.keys(state.seats).length || $("invite-link").value;
+
 async function poll() {
-  if (busy || !current || document.hidden) return;
+  if (busy || !current || document.hidden || !shared(current)) return;
   const seen = epoch;
   try {
     const state = await api(`/api/state?since=${encodeURIComponent(current.version)}`);
