@@ -300,6 +300,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     p.add_argument("--port", type=int_in(0, 65535), default=8000, help="port (0: any free port)")
+    p.add_argument("--scenarios", metavar="DIR", help="a folder of scenario files to offer too")
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("demo", help="a seeded bot game of every installed game, with its log")
@@ -574,10 +575,9 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from omaha.server.app import serve, session_from_args
+    from omaha.server.app import run
 
-    serve(session_from_args(args), args.host, args.port)
-    return 0
+    return run(args)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

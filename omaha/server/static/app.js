@@ -5,9 +5,14 @@ let games = [];
 let current = null;
 let picked = null; // {kind: "cell"|"piece", id}
 
+let svgEtag = ""; // the board the page holds: the server sends the SVG only when it differs
+let epoch = 0; // bumped by every action, so a poll answered before it is not shown after it
+let busy = 0;
+
 async function api(path, body) {
-  const options = body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  const headers = {"X-Omaha-SVG": svgEtag};
+  const options = body === undefined ? {headers} : {
+    method: "POST", headers: {...headers, "Content-Type": "application/json"}, body: JSON.stringify(body),
   };
   const response = await fetch(path, options);
   const data = await response.json();
@@ -39,8 +44,8 @@ function fillGameOptions(name, state) {
     $("human").appendChild(o);
   }
   if (state) {
-    $("scenario").value = state.scenario;
-    const human = state.players.find((p) => !(p in state.bots));
+    if (g.scenarios.includes(state.scenario)) $("scenario").value = state.scenario;
+    const human = state.sides.length ? state.sides[0] : state.players.find((p) => !(p in state.bots));
     if (human) $("human").value = human;
   }
 }
@@ -87,10 +92,11 @@ function pick(target) {
 
 let renders = 0;
 function render(state) {
+  if (state.unchanged) return;
   current = state;
   renders += 1;
   $("title").textContent = state.title;
-  $("board").innerHTML = state.svg;
+  if (state.svg !== undefined) { $("board").innerHTML = state.svg; svgEtag = state.svg_etag; }
   const status = $("status");
   status.innerHTML = "";
   const line = document.createElement("div");
@@ -101,9 +107,18 @@ function render(state) {
     who.className = "result"; who.id = "result"; who.textContent = `Game over: ${state.result}`;
   } else if (state.you) {
     who.textContent = `${state.you}: ${state.prompt}`;
+  } else if (state.waiting_for) {
+    who.id = "waiting"; who.textContent = `waiting for ${state.waiting_for}`;
   }
   status.appendChild(who);
+  const sides = document.createElement("div");
+  sides.id = "sides"; sides.textContent = state.sides.length ? `you play ${state.sides.join(", ")}` : "you watch";
+  status.appendChild(sides);
   $("undo").disabled = !state.can_undo;
+  // a browser seated by invitation plays that game only
+  $("newgame").hidden = !state.owner;
+  $("load").parentElement.hidden = !state.owner;
+  renderInvite(state);
   const log = $("log");
   log.innerHTML = "";
   log.start = state.log_total - state.log.length + 1;
@@ -117,12 +132,39 @@ function render(state) {
   renderChoices();
 }
 
+function renderInvite(state) {
+  const keep = state.sides.includes($("human").value) ? $("human").value : state.sides[0];
+  const spare = state.owner && !state.result ? state.sides.filter((s) => s !== keep) : [];
+  $("invite-box").hidden = spare.length === 0 && !$("invite-link").value;
+  const select = $("invite-side");
+  select.innerHTML = "";
+  for (const side of spare) {
+    const o = document.createElement("option"); o.value = side; o.textContent = side; select.appendChild(o);
+  }
+  $("invite").disabled = spare.length === 0;
+}
+
 async function act(path, body) {
-  try { render(await api(path, body)); showError(""); } catch (e) { showError(e.message); }
+  epoch += 1; busy += 1;
+  try { render(await api(path, body)); showError(""); } catch (e) { showError(e.message); } finally { busy -= 1; }
+}
+
+// Poll only where another person may change the game: a game shared by invitation
+// (or about to be), or one waiting for someone else's decision.
+const shared = (state) => !state.owner || state.waiting_for || Object.keys(state.seats).length || $("invite-link").value;
+
+async function poll() {
+  if (busy || !current || document.hidden || !shared(current)) return;
+  const seen = epoch;
+  try {
+    const state = await api(`/api/state?since=${encodeURIComponent(current.version)}`);
+    if (seen === epoch && !busy) render(state);
+  } catch (e) { showError(e.message); }
 }
 const choose = (n) => act("/api/choose", {n});
 window.omahaState = () => current; // for tests and curious users
 window.omahaRenders = () => renders;
+window.omahaBoard = () => svgEtag; // which board the page shows (its etag)
 
 $("board").addEventListener("click", (event) => {
   const piece = event.target.closest("g.piece[data-id]");
@@ -145,12 +187,24 @@ $("newgame").addEventListener("submit", (event) => {
   };
   const bots = {};
   for (const p of g.players) if (p !== human) bots[p] = pickBot(p);
-  act("/api/new", {game: g.name, scenario: $("scenario").value, seed: Number($("seed").value || 0), bots});
+  if ($("opponents").value === "people") { for (const p of Object.keys(bots)) delete bots[p]; }
+  $("invite-link").value = "";
+  const seed = $("seed").value.trim() === "" ? 0 : Number($("seed").value);
+  act("/api/new", {game: g.name, scenario: $("scenario").value, seed, bots});
 });
 $("undo").addEventListener("click", () => act("/api/undo", {}));
+$("invite").addEventListener("click", async () => {
+  try {
+    const answer = await api("/api/invite", {side: $("invite-side").value});
+    $("invite-link").value = new URL(answer.invite, window.location.href).href;
+    $("invite-box").hidden = false;
+    showError("");
+  } catch (e) { showError(e.message); }
+});
 $("save").addEventListener("click", async () => {
   const response = await fetch("/api/record");
   const text = await response.text();
+  if (!response.ok) { showError(JSON.parse(text).error); return; }
   const a = document.createElement("a");
   a.href = URL.createObjectURL(new Blob([text], {type: "application/json"}));
   a.download = `${current.game}-${current.scenario}-seed${current.seed}.json`;
@@ -174,4 +228,5 @@ $("load").addEventListener("change", async () => {
     fillGameOptions(state.game, state);
     render(state);
   } catch (e) { showError(e.message); }
+  setInterval(poll, 1000); // the other player's moves, in a game played by invitation
 })();
