@@ -52,7 +52,7 @@ from omaha.kernel.dice import (
 )
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
-from omaha.kernel.information import Decision, Folded, SeenHistory, fold, start
+from omaha.kernel.information import UNSEEN_KIND, Decision, Folded, SeenHistory, fold, start
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
@@ -803,6 +803,30 @@ class State(ABC, Generic[S]):
         a world for search. Its history is what ``player`` saw, so it is not a record
         that replays."""
         self.information_state(player)  # brought up to date: the twin starts from it
+        view = self._history_seen_by(player)
+        twin = self.clone(seed=seed)
+        twin.log = list(view.log)
+        twin.actions = list(view.actions)
+        # the fold so far holds for the twin's log too (it is the player's view of this
+        # one); the conformance tests hold it to a fold of the twin's log from nothing
+        twin._seen = {player: self._seen[player]}
+        twin._redraw_hidden(player, twin.dice)
+        twin._invalidate()
+        return twin
+
+    def log_seen_by(self, player: str | None) -> list[Event]:
+        """The log as ``player`` saw it: the events they did not see left out, and what
+        was hidden from them taken out of the others (``None``: the whole log, as the
+        all-seeing view shows it)."""
+        self._usable()
+        if player is None:
+            return list(self.log)
+        if player not in self.game.players:
+            raise ValueError(f"{player!r} is not a player of {self.game.name}")
+        return [e for e in self._history_seen_by(player).log if e.kind != UNSEEN_KIND]
+
+    def _history_seen_by(self, player: str) -> SeenHistory:
+        """``player``'s view of the history, brought up to date (kept in ``_views``)."""
         view = self._views.get(player)
         if view is None:
             view = self._views[player] = SeenHistory()
@@ -813,15 +837,7 @@ class State(ABC, Generic[S]):
             lambda event: self._event_seen_by(event, player),
             lambda action, actor: self._action_seen_by(action, actor, player),
         )
-        twin = self.clone(seed=seed)
-        twin.log = list(view.log)
-        twin.actions = list(view.actions)
-        # the fold so far holds for the twin's log too (it is the player's view of this
-        # one); the conformance tests hold it to a fold of the twin's log from nothing
-        twin._seen = {player: self._seen[player]}
-        twin._redraw_hidden(player, twin.dice)
-        twin._invalidate()
-        return twin
+        return view
 
     def legal_codes(self) -> tuple[int, ...]:
         """The numbers of the legal actions in the scenario's action space, ascending;

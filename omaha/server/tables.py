@@ -90,9 +90,10 @@ class Table:
         you = to_move if to_move in sides else None
         viewer = you or (sides[0] if sides else None)
         etag, svg = self.board(viewer)
+        seen = state.log_seen_by(viewer)  # a side sees only its own side's log
         log = [
             {"text": str(e), "rule": e.rule, "kind": e.kind, "turn": e.turn}
-            for e in state.log[-LOG_LINES:]
+            for e in seen[-LOG_LINES:]
         ]
         choices = session.choices() if you else []
         mine = [s for s in session.deciders if s not in session.bots]
@@ -124,7 +125,7 @@ class Table:
                 for c in choices
             ],
             "log": log,
-            "log_total": len(state.log),
+            "log_total": len(seen),
             "result": str(state.outcome()) if state.is_terminal() else None,
             "can_undo": bool(mine) and mine[-1] in sides,
         }

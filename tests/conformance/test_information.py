@@ -200,3 +200,16 @@ def test_openspiel_ismcts_plays_a_whole_game(
             state.apply_action(bot.step(state))
     low, high = game.utility_range
     assert all(low <= r <= high for r in state.returns())
+
+
+@pytest.mark.parametrize(("game", "scenario"), CASES, ids=IDS)
+def test_the_log_as_a_player_saw_it(game: Game[Any], scenario: str) -> None:
+    """``log_seen_by`` is the log through the game's hook, unseen events left out; None
+    is the whole log."""
+    state = _checkpoints(game, scenario, 5, "random")[-1]
+    assert state.log_seen_by(None) == state.log
+    for player in game.players:
+        expected = [
+            seen for e in state.log if (seen := testing.seen_event(state, e, player)) is not None
+        ]
+        assert state.log_seen_by(player) == expected
