@@ -94,8 +94,11 @@ def _read(m: Markers, e: Event, scen: Any) -> None:
     elif kind == "ddob.reoccupy":
         m.division[pid] = scen.germans[str(d["unit"])].division
     elif kind in ("ddob.redeploy", "ddob.advance"):
+        # the unit takes its marker along, and the one it finds there is gone (a free
+        # position holds none: shift_german)
         start, end = str(d["start"]), str(d["end"])
         m.division[end] = m.division.pop(start, None)
+        _lose(m, end)
         if start in m.cup:
             m.cup[end] = m.cup.pop(start)
         if start in m.shown:
