@@ -24,7 +24,6 @@ from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 
-from . import information
 from . import observation as observed
 from . import view as seen
 from .actions import (
@@ -50,6 +49,7 @@ from .procedures import (
     cards,
     engineers,
     events,
+    information,
     landing,
     movement,
     setup,

@@ -20,7 +20,6 @@ from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import Event
 from omaha.kernel.view import Pending, View
-from omaha.landing_table import information
 from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
 from omaha.landing_table.actions import (
@@ -41,7 +40,15 @@ from omaha.landing_table.actions import (
     ResolveHero,
 )
 from omaha.landing_table.core import LandingTableCore, Phase
-from omaha.landing_table.procedures import attack, barrage, german, landing, orders, turn
+from omaha.landing_table.procedures import (
+    attack,
+    barrage,
+    german,
+    information,
+    landing,
+    orders,
+    turn,
+)
 
 Decision = dict[str, Any]
 
@@ -160,7 +167,7 @@ class LandingTableState(LandingTableCore):
     def invariants(self) -> list[str]:
         return views.invariants(self)
 
-    # -- information sets (omaha.landing_table.information) -------------------------------
+    # -- information sets (procedures.information) -------------------------------------
     def _event_seen_by(self, event: Event, player: str) -> Event | None:
         """A redeploy (16.3) does not name the unit to the US; every other event is whole."""
         return information.event_seen(event)

@@ -12,11 +12,12 @@ from bloody_helpers import GAME, act, copy_shipped, new
 
 from omaha.bloody.components.tokens import face_of_text, is_strongpoint_token, token_text
 from omaha.bloody.core import Phase, Step
+from omaha.bloody.procedures.information import hidden_parts
 from omaha.bloody.state import BloodyState
 
 
 def face_down(st: BloodyState) -> dict[tuple[int, int], str]:
-    return {(c, k): f for c, k, f in st._hidden_parts("US")}
+    return {(c, k): f for c, k, f in hidden_parts(st)}
 
 
 def test_token_texts_name_their_faces_back() -> None:
@@ -79,7 +80,7 @@ def _swapped(seed: int) -> tuple[BloodyState, BloodyState, int, int]:
     swapped between their squares, the first next to a Beach square."""
     a = _past_setup(seed)
     b = a.clone()
-    sps = [(c, f) for c, k, f in a._hidden_parts("US") if is_strongpoint_token(f) and k == 0]
+    sps = [(c, f) for c, k, f in hidden_parts(a) if is_strongpoint_token(f) and k == 0]
     near_beach = [
         (c, f) for c, f in sps if any(nb in a.scen.beaches for nb in a.scen.land_neighbours[c])
     ]
@@ -141,12 +142,12 @@ def test_tokens_left_in_the_cup_are_dealt_too(tmp_path: Path) -> None:
         + '\n[[strongpoints]]\nvalue = 30\ncount = 1\nsource = "test: one token too many"\n'
     )
     st = GAME.new_state(str(scenario), seed=2)
-    placed = Counter(f for _, _, f in st._hidden_parts("US") if is_strongpoint_token(f))
+    placed = Counter(f for _, _, f in hidden_parts(st) if is_strongpoint_token(f))
     assert sum(placed.values()) == len(st.scen.strongpoints)
     on_map = set()
     for seed in range(40):
         twin = st.resample("US", seed)
-        faces = Counter(f for _, _, f in twin._hidden_parts("US") if is_strongpoint_token(f))
+        faces = Counter(f for _, _, f in hidden_parts(twin) if is_strongpoint_token(f))
         assert sum(faces.values()) == len(st.scen.strongpoints)
         assert faces <= Counter(st.scen.strongpoint_tokens)
         assert twin.invariants() == []

@@ -8,9 +8,8 @@ from collections import Counter
 
 import numpy as np
 
-from omaha.landing_table import information
 from omaha.landing_table.actions import Attack, Join, Resolve
-from omaha.landing_table.procedures import german
+from omaha.landing_table.procedures import german, information
 from omaha.landing_table.state import LandingTableState
 
 from .helpers import card, cells_with, fresh, place, quiet
@@ -19,7 +18,7 @@ SEEDS = range(40)
 
 
 def _markers(st: LandingTableState) -> dict[str, str]:
-    return {pid: v for kind, pid, v in st._hidden_parts("US") if kind == "depth"}
+    return {pid: v for kind, pid, v in information.hidden_parts(st) if kind == "depth"}
 
 
 def _cup(st: LandingTableState, name: str) -> list[str]:
@@ -107,20 +106,21 @@ def test_revealing_different_markers_gives_different_information_states() -> Non
     assert a.information_state("US") != b.information_state("US")
 
 
-def _reinforced(gid: str = "6/915") -> LandingTableState:
-    """A 352nd unit from the Division box face down in R-Moulins (16.4), A/743 next to
-    it getting its orders on turn 18."""
+def _reinforced(gid: str = "6/915", attacker: bool = True) -> LandingTableState:
+    """A 352nd unit from the Division box face down in R-Moulins (16.4) on turn 18, and
+    A/743 next to it getting its orders (unless not ``attacker``)."""
     st = quiet(fresh("omaha"), turn=18)
     with st.edit():
         st.cups["division"].remove(gid)
         st.ger[gid].where, st.ger[gid].revealed = "R-Moulins", False
         st.pos["R-Moulins"].unit = gid
         st.seen.add(gid)
-    place(st, "A/743", "D15")
-    with st.edit():
-        st.queue = ["A/743"]
-        st.decision = {"kind": "orders", "unit": "A/743"}
-    assert st.invariants() == []
+    if attacker:
+        place(st, "A/743", "D15")
+        with st.edit():
+            st.queue = ["A/743"]
+            st.decision = {"kind": "orders", "unit": "A/743"}
+        assert st.invariants() == []
     return st
 
 
@@ -161,17 +161,22 @@ def test_the_hero_offered_tells_what_a_face_down_defender_requires() -> None:
 
 
 def test_a_redeploy_does_not_name_a_face_down_unit_to_the_us() -> None:
-    """16.3: the raw log names the unit that redeploys; the US sees a counter move."""
-    st = _reinforced()
+    """16.3 (letter R, no US unit in its fields): the raw log names the unit that
+    redeploys; the US sees a counter move."""
+    st = _reinforced(attacker=False)
     target = st.scen.pos_by_id["R-Vierville"]
     place(st, "A/116", cells_with(target, "intense")[0])
-    german._redeploy(st, st.scen.pos_by_id["R-Moulins"], card())
+    german.act(st, "R-Moulins", card(action="R"))
     assert st.pos["R-Vierville"].unit == "6/915"
     event = st.log[-1]
     assert event.kind == "ddob.redeploy" and event.details["unit"] == "6/915"
-    seen = st._event_seen_by(event, "US")
-    assert seen is not None and "6/915" not in seen.text
-    assert st._event_seen_by(seen, "US") == seen
+    seen = information.event_seen(event)
+    assert "6/915" not in seen.text and "a German unit" in seen.text
+    assert information.event_seen(seen) == seen
     assert information.unknown_slots(st) == ["R-Vierville"]
+    with st.edit():
+        st.decision = {"kind": "orders", "unit": "A/116"}
+        st.queue = ["A/116"]
+    assert st.invariants() == []
     there = {st.resample("US", seed).pos["R-Vierville"].unit for seed in SEEDS}
     assert len(there) > 2

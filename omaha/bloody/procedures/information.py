@@ -23,8 +23,8 @@ from collections import Counter
 from omaha.kernel.dice import Dice
 from omaha.kernel.information import shuffled
 
-from .components.tokens import face_of_text, is_strongpoint_token
-from .core import BloodyCore
+from ..components.tokens import face_of_text, is_strongpoint_token
+from ..core import BloodyCore
 
 #: Where a face-down token lies: (square, its index in the square's list of tokens).
 Slot = tuple[int, int]
