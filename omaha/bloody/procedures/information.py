@@ -7,7 +7,7 @@ red/gray, Town and Hedgerow square south of the beach, each drawn blindly from i
 and black border). A token's face is seen only once it is revealed (8.1, cards,
 events), and every one is revealed before anything reads its face, so the log never
 names a face-down token and the US sees every event whole (``_event_seen_by`` is the
-kernel's default; ``tests/bloody/test_information.py`` checks it).
+kernel's default; ``tests/bloody/test_information_bloody.py`` checks it).
 
 What the US does not know is therefore which of the tokens it has not seen lies in
 which face-down square, and which are left in the cups (none in ``solo``, whose mixes
