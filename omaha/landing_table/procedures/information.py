@@ -26,7 +26,6 @@ defender is drawn among the units that would have been offered the same.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import attrs
 
@@ -36,6 +35,7 @@ from omaha.kernel.events import Event
 from omaha.kernel.information import shuffled
 from omaha.landing_table.core import LandingTableCore
 from omaha.landing_table.procedures import attack
+from omaha.landing_table.scenario import LandingTableScenario
 
 #: What the US log says of a unit redeployed (16.3): the counter, not which unit.
 REDEPLOYED = "a German unit"
@@ -83,7 +83,8 @@ def read_markers(core: LandingTableCore) -> Markers | None:
     return m
 
 
-def _read(m: Markers, e: Event, scen: Any) -> None:
+def _read(m: Markers, e: Event, scen: LandingTableScenario) -> None:
+    """One event of the US log, as it changes the markers and the units' divisions."""
     d = e.details
     pid = str(d.get("position", ""))
     kind = e.kind
