@@ -19,6 +19,7 @@ from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
+from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
@@ -48,6 +49,7 @@ from .procedures import (
     cards,
     engineers,
     events,
+    information,
     landing,
     movement,
     setup,
@@ -359,6 +361,17 @@ class BloodyState(BloodyCore):
             self._observed = self._journal = None  # half-updated: built again next time
             raise
         return kept
+
+    # ------------------------------------------------------------------ information sets
+    def _hidden_parts(self, player: str) -> tuple[object, ...]:
+        """The face-down tokens (3.5.d-e): hidden from the US, the only player."""
+        return information.hidden_parts(self) if player == "US" else ()
+
+    def _redraw_hidden(self, player: str, dice: Dice) -> None:
+        """The unseen tokens dealt anew among the face-down squares and the cups (4.1);
+        the kernel drops the kept observation and the token caches afterwards."""
+        if player == "US":
+            information.redraw(self, dice)
 
     def _drop_caches(self) -> None:
         super()._drop_caches()  # the journal too

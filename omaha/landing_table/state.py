@@ -17,6 +17,8 @@ from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
+from omaha.kernel.dice import Dice
+from omaha.kernel.events import Event
 from omaha.kernel.view import Pending, View
 from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
@@ -38,7 +40,15 @@ from omaha.landing_table.actions import (
     ResolveHero,
 )
 from omaha.landing_table.core import LandingTableCore, Phase
-from omaha.landing_table.procedures import attack, barrage, german, landing, orders, turn
+from omaha.landing_table.procedures import (
+    attack,
+    barrage,
+    german,
+    information,
+    landing,
+    orders,
+    turn,
+)
 
 Decision = dict[str, Any]
 
@@ -157,6 +167,20 @@ class LandingTableState(LandingTableCore):
     def invariants(self) -> list[str]:
         return views.invariants(self)
 
+    # -- information sets (procedures.information) -------------------------------------
+    def _event_seen_by(self, event: Event, player: str) -> Event | None:
+        """A redeploy (16.3) does not name the unit to the US; every other event is whole."""
+        return information.event_seen(event)
+
+    def _hidden_parts(self, player: str) -> tuple[object, ...]:
+        return information.hidden_parts(self) if player == "US" else ()
+
+    def _redraw_hidden(self, player: str, dice: Dice) -> None:
+        """Unknown units and depth markers dealt anew with their cups; the kernel drops
+        the kept observation and every cache afterwards (``_drop_caches``)."""
+        if player == "US":
+            information.redraw(self, dice)
+
 
 # -- one step of each phase ------------------------------------------------------------------
 def _landing_step(st: LandingTableState) -> None:
@@ -267,10 +291,14 @@ def _orders_prompt(st: LandingTableState, d: Decision) -> str:
 
 
 def _attack_prompt(st: LandingTableState, d: Decision) -> str:
+    """The attack's strengths; a face-down defender's defence is not shown (it is
+    revealed when the attack is resolved)."""
     plan = attack.attack_plan(st)
+    gid = st.pos[str(st.ctx["target"])].unit
+    defense = plan["defense"] if gid is not None and st.ger[gid].revealed else "?"
     return (
         f"attack on {st.ctx['target']} by {', '.join(st.ctx['attackers'])} "
-        f"({plan['attack']} vs {plan['defense']}): add units or resolve"
+        f"({plan['attack']} vs {defense}): add units or resolve"
     )
 
 

@@ -18,7 +18,7 @@ from omaha.kernel.protocol import Game, State
 
 #: Games that hide part of the position from some player (READINGS.md says what): their
 #: resamples must draw it anew. The others hide only their future (dice, deck order).
-HIDING = {"toy"}
+HIDING = {"toy", "bloody", "landing_table"}
 SEEDS = int(os.environ.get("OMAHA_INFORMATION_SEEDS", "2"))
 #: Long random games (TCS d-day, landing) are checked on their first decisions.
 DECISION_CAP = 400

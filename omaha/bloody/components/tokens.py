@@ -118,6 +118,18 @@ def token_text(face: str) -> str:
     return _NAMES[face]
 
 
+_FACE_OF_NAME = {name: face for face, name in _NAMES.items()}
+
+
+def face_of_text(text: str) -> str | None:
+    """The face :func:`token_text` names (``"Strongpoint 7"`` -> ``"sp7"``); None for a
+    text that names no token."""
+    kind, _, value = text.partition(" ")
+    if value.isdigit() and kind in ("Strongpoint", "Encounter"):
+        return f"{'sp' if kind == 'Strongpoint' else 'e'}{int(value)}"
+    return _FACE_OF_NAME.get(text)
+
+
 @attrs.frozen
 class TokenMix:
     """The counter mix of 3.5: token faces (sorted), obstacles and tanks."""

@@ -43,15 +43,16 @@ def attack_plan(core: LandingTableCore, hero: bool = False) -> dict[str, Any]:
 
 
 def evaluate_attack(
-    core: LandingTableCore, pid: str, attackers: list[str], hero: bool
+    core: LandingTableCore, pid: str, attackers: list[str], hero: bool, unit: str | None = None
 ) -> dict[str, Any]:
-    """Strengths, multipliers and the weapons verdict of an attack (no dice, no change).
+    """Strengths, multipliers and the weapons verdict of an attack (no dice, no change)
+    on the unit of ``pid`` (or on ``unit``, had it been there).
 
     Flanking and the hexside benefit follow the attack hexside reading (READINGS.md).
     """
     p = core.scen.pos_by_id[pid]
     ps = core.pos[pid]
-    gid = ps.unit
+    gid = ps.unit if unit is None else unit
     assert gid is not None
     board = core.scen.board
     keys: set[tuple[int, int]] = set()
@@ -101,12 +102,20 @@ def evaluate_attack(
 
 def hero_helps(core: LandingTableCore) -> bool:
     """The Hero is offered only when it would meet the one missing requirement."""
+    pid = str(core.ctx["target"])
+    gid = core.pos[pid].unit
+    assert gid is not None
+    return hero_helps_against(core, pid, list(core.ctx["attackers"]), gid)
+
+
+def hero_helps_against(core: LandingTableCore, pid: str, attackers: list[str], gid: str) -> bool:
+    """:func:`hero_helps` for ``attackers`` on ``pid``, had ``gid`` been its defender (a
+    face-down defender's requirements show in whether the Hero is offered)."""
     if core.heroes <= 0:
         return False
-    plan = attack_plan(core)
-    if plan["verdict"].ok:
+    if evaluate_attack(core, pid, attackers, False, gid)["verdict"].ok:
         return False
-    return bool(attack_plan(core, hero=True)["verdict"].ok)
+    return bool(evaluate_attack(core, pid, attackers, True, gid)["verdict"].ok)
 
 
 def resolve(core: LandingTableCore, hero: bool) -> None:
