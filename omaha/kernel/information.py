@@ -104,7 +104,9 @@ def fold(
                 digest = _digest(digest, "e" + canonical_json(seen.to_data()))
         if n_decisions < len(decisions):
             action = actions[n_decisions]
-            text = action.seen if isinstance(action, Unseen) else action_seen(action, actor)
+            text = (  # an Unseen's "": an action its player did not see at all
+                (action.seen or None) if isinstance(action, Unseen) else action_seen(action, actor)
+            )
             n_decisions += 1
             if text is not None:
                 digest = _digest(digest, f"a{actor}|{text}")
