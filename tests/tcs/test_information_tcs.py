@@ -38,10 +38,13 @@ def at_release_choice() -> TcsState:
     return state
 
 
-def observed_alike(twin: TcsState) -> None:
-    """The resample's kept observation is the one built from nothing, for both sides."""
-    for player in GAME.players:
-        assert np.array_equal(twin.observation(player), fresh_observation(twin, player))
+def observed_alike(twin: TcsState, state: TcsState, player: str) -> None:
+    """The resample's kept observation is the one built from nothing, for both sides;
+    the player it was drawn for sees it as the original (observation and view)."""
+    for side in GAME.players:
+        assert np.array_equal(twin.observation(side), fresh_observation(twin, side))
+    assert np.array_equal(twin.observation(player), state.observation(player))
+    assert twin.view(player) == state.view(player)
 
 
 # ------------------------------------------------------------------ the German release
@@ -86,7 +89,7 @@ def test_a_us_resample_redraws_the_german_release() -> None:
         assert all(fires[b] == n for b, n in twin.batteries.items())
         assert len(twin.batteries) <= 2  # at most one a release step
         drawn.append(tuple(sorted(twin.batteries)))
-        observed_alike(twin)
+        observed_alike(twin, state, "US")
     assert len(set(drawn)) > 2 and () in drawn  # the true one is not kept
     for seed in SEEDS:
         assert state.resample("German", seed).batteries == {"1./AR352": 8}
@@ -158,7 +161,7 @@ def test_a_german_resample_redraws_the_targets_and_boxes_within_the_plan_rules()
         twin = state.resample("German", seed)
         assert twin.information_state("German") == state.information_state("German")
         assert twin.invariants() == []
-        observed_alike(twin)
+        observed_alike(twin, state, "German")
         assert len(twin.lctr_targets) == len(state.lctr_targets)
         assert all(beach.lctr_target_allowed(c) for c in twin.lctr_targets)
         targets.add(tuple(twin.lctr_targets))
@@ -207,6 +210,6 @@ def test_a_german_resample_redraws_where_the_transports_land() -> None:
         beach_of = scen.beach.transport_boxes[moved.box]
         assert twin.planned_beach[twin.unit_index(spare.id)] == beach_of
         drawn.add(moved.box)
-        observed_alike(twin)
+        observed_alike(twin, state, "German")
     assert len(drawn) > 1
     assert all(state.resample("US", s).transports[land] == [boat] for s in SEEDS)
