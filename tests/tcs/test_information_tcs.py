@@ -5,20 +5,26 @@ draws the other side's part anew within the rules."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+from planbuild import company_plan
 from routine import play_until
 from stage import RELEASE, staged
 
+from omaha import testing
 from omaha.tcs import GAME
-from omaha.tcs.actions import NoRelease, ReleaseBattery
+from omaha.tcs.actions import CommitPlan, EndRockets, NoRelease, ReleaseBattery, UseSetup
 from omaha.tcs.components.plan import TRANSPORT, PlannedBoat, check_plan
 from omaha.tcs.core import ABOARD, AWAIT
 from omaha.tcs.information import HIDDEN
 from omaha.tcs.observation import fresh_observation
+from omaha.tcs.scenario import TcsScenario
 from omaha.tcs.state import TcsState
 from omaha.testing import pin_dice
 
 SEEDS = range(8)
+DATA = Path(__file__).parent / "data"
 
 
 def after_release_roll(roll: int) -> TcsState:
@@ -213,3 +219,53 @@ def test_a_german_resample_redraws_where_the_transports_land() -> None:
         observed_alike(twin, state, "German")
     assert len(drawn) > 1
     assert all(state.resample("US", s).transports[land] == [boat] for s in SEEDS)
+
+
+def test_a_german_resample_redraws_the_leaders_aboard() -> None:
+    """2.3f: as many leaders aboard as were drawn, each on a boat of the plan carrying
+    units of his command."""
+    state = landing_set_up()
+    plan = state.plan
+    assert plan is not None
+    oob = state.scenario.oob
+    aboard = state.leader_status.count("aboard")
+    assert aboard > 0
+    commands = plan.unit_boats()
+    drawn = set()
+    for seed in SEEDS:
+        twin = state.resample("German", seed)
+        assert twin.invariants() == []
+        assert twin.leader_status.count("aboard") == aboard
+        for k, st in enumerate(twin.leader_status):
+            if st == "aboard":
+                carried = [u for u, boats in commands.items() if twin.leader_boat[k] in boats]
+                assert any(oob.leaders[k].commands_unit(oob.unit(u)) for u in carried)
+        drawn.add(tuple(twin.leader_boat))
+    assert len(drawn) == len(SEEDS)
+
+
+def test_a_german_resample_redraws_the_nfsts() -> None:
+    """2.6d: each NFST not yet landed rides an infantry unit of its battalion not yet
+    ashore, drawn anew."""
+    scenario = GAME.load_scenario("landing")
+    assert isinstance(scenario, TcsScenario)
+    oob = scenario.oob
+    plan = company_plan(oob, "E/2/116", "EasyRed", nfst=(("2/116", "E/2/116.3"),))
+    state = testing.start(GAME, DATA / "mini-nfst.toml", seed=4)
+    assert isinstance(state, TcsState)
+    state.apply(UseSetup("historical"))
+    state.apply(CommitPlan(plan.tokens()))
+    state.apply(EndRockets())
+    while state.wait is not None and state.wait[0] == "nfst":
+        state.apply(state.legal_actions()[0])
+    assert state.nfst["2/116"] == ["E/2/116.3", "assigned"]
+    drawn = set()
+    for seed in SEEDS:
+        twin = state.resample("German", seed)
+        assert twin.invariants() == []
+        unit, status = twin.nfst["2/116"]
+        assert status == "assigned"
+        assert oob.unit(unit).battalion == "2/116" and oob.unit(unit).type.name == "infantry"
+        drawn.add(unit)
+        assert state.resample("US", seed).nfst == state.nfst
+    assert len(drawn) > 1
