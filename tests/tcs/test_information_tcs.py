@@ -13,6 +13,7 @@ from routine import play_until
 from stage import RELEASE, staged
 
 from omaha import testing
+from omaha.kernel.events import Event
 from omaha.tcs import GAME
 from omaha.tcs.actions import CommitPlan, EndRockets, NoRelease, ReleaseBattery, UseSetup
 from omaha.tcs.components.plan import TRANSPORT, PlannedBoat, check_plan
@@ -269,3 +270,18 @@ def test_a_german_resample_redraws_the_nfsts() -> None:
         drawn.add(unit)
         assert state.resample("US", seed).nfst == state.nfst
     assert len(drawn) > 1
+
+
+def test_a_decision_resolved_alone_is_hidden_as_its_action() -> None:
+    """The kernel logs a decision with one choice (kernel.forced) naming the action:
+    the other side sees it only where it would see the action."""
+    state = at_release_choice()
+
+    def forced(player: str, action: str) -> Event:
+        return Event("kernel.forced", "1100 6 June", "", player, "", (), {"action": action})
+
+    assert state._event_seen_by(forced("German", "no release"), "US") is None
+    assert state._event_seen_by(forced("German", "no release"), "German") is not None
+    assert state._event_seen_by(forced("US", "end transports"), "German") is None
+    assert state._event_seen_by(forced("US", "end missions"), "German") is not None
+    assert state._event_seen_by(forced("German", "end modes"), "US") is not None
