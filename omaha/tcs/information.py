@@ -177,6 +177,12 @@ def _us_parts(core: TcsCore) -> tuple[object, ...]:
         waves = _unlanded_waves(core)
         parts.extend(("boat", b.id, b.box) for b in plan.boats if b.wave in waves)
         parts.extend(("group", g.id, g.box) for g in plan.groups if g.wave in waves)
+        at_sea = (AWAIT, ABOARD)
+        parts.extend(
+            ("sheet", o.id, o.sector)
+            for o in plan.opsheets
+            if all(core.where[core.unit_index(u)] in at_sea for u in o.units)
+        )
     for land in _unlanded_transports(core):
         parts.extend(("transport", b.id, b.box) for b in core.transports[land])
     if core.transport_open is not None:
@@ -271,7 +277,9 @@ def _share_planned_transports(core: TcsCore, boats: Sequence[PlannedBoat]) -> No
 def _redraw_boxes(core: TcsCore, dice: Dice) -> None:
     """Each boat (or LCA group) of a wave not yet landed heads for a box drawn uniformly
     among those the plan rules allow it (2.1h, 2.1m; an op sheet's beach, 2.3a; the
-    29th in a strictly historical game, 2.7a); the whole still passes check_plan."""
+    29th in a strictly historical game, 2.7a), and each op sheet none of whose units has
+    landed names a sector of its beach drawn uniformly (2.3a); the whole still passes
+    check_plan."""
     plan = core.plan
     assert plan is not None
     scen = core.scenario
@@ -306,7 +314,14 @@ def _redraw_boxes(core: TcsCore, dice: Dice) -> None:
         attrs.evolve(b, box=group_box[b.group] if b.group is not None else boxes.get(b.id, b.box))
         for b in plan.boats
     )
-    drawn = attrs.evolve(plan, boats=new_boats, groups=groups)
+    at_sea = {AWAIT, ABOARD}
+    sheets = []
+    for o in plan.opsheets:  # a sheet none of whose units landed names any sector of its beach
+        if all(core.where[core.unit_index(u)] in at_sea for u in o.units):
+            sectors = beach.sectors_of_beach(beach.sector(o.sector).beach)
+            o = attrs.evolve(o, sector=sectors[dice.pick(len(sectors))].name)
+        sheets.append(o)
+    drawn = attrs.evolve(plan, boats=new_boats, groups=groups, opsheets=tuple(sheets))
     try:
         check_plan(drawn, rules)
     except PlanError:  # a rule the draw does not see: the plan as it was

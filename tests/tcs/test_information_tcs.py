@@ -155,15 +155,16 @@ def test_the_german_sees_that_the_plan_is_committed_not_what_it_holds() -> None:
 
 
 def test_a_german_resample_redraws_the_targets_and_boxes_within_the_plan_rules() -> None:
-    """The German's resamples draw the LCT(R) targets anew among the hexes 2.2a allows
-    and send each boat (or LCA group) of the waves at sea to a box the plan rules allow:
-    the plan still passes check_plan, its loads are the same, each unit is planned for
-    its boat's beach; the US's resample keeps its own plan."""
+    """The German's resamples draw the LCT(R) targets anew among the hexes 2.2a allows,
+    send each boat (or LCA group) of the waves at sea to a box the plan rules allow and
+    each op sheet to a sector of its beach: the plan still passes check_plan, its loads
+    are the same, each unit is planned for its boat's beach; the US's resample keeps
+    its own plan."""
     state = landing_set_up()
     plan = state.plan
     assert plan is not None
     beach, rules = state.scenario.beach, state.scenario.rules
-    targets, boxes = set(), set()
+    targets, boxes, sheets = set(), set(), set()
     for seed in SEEDS:
         twin = state.resample("German", seed)
         assert twin.information_state("German") == state.information_state("German")
@@ -184,10 +185,14 @@ def test_a_german_resample_redraws_the_targets_and_boxes_within_the_plan_rules()
         planned.update((u, beach.assault_boxes[g.box]) for g in drawn.groups for u, _ in g.pool)
         assert all(twin.planned_beach[twin.unit_index(u)] == p for u, p in planned.items())
         boxes.add(tuple(b.box for b in drawn.boats))
+        for mine, theirs in zip(drawn.opsheets, plan.opsheets, strict=True):  # 2.3a
+            assert beach.sector(mine.sector).beach == beach.sector(theirs.sector).beach
+            assert mine.units == theirs.units
+        sheets.add(tuple(o.sector for o in drawn.opsheets))
         us = state.resample("US", seed)
         assert us.plan == plan and us.lctr_targets == state.lctr_targets
     assert len(targets) == len(SEEDS) and tuple(state.lctr_targets) not in targets
-    assert len(boxes) == len(SEEDS)
+    assert len(boxes) == len(SEEDS) and plan.opsheets and len(sheets) > 1
 
 
 def test_a_german_resample_redraws_where_the_transports_land() -> None:
