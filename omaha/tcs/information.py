@@ -169,6 +169,9 @@ def redraw(core: TcsCore, player: str, dice: Dice, passed: Callable[[str], bool]
 
 # ------------------------------------------------------------------ the US plan (German)
 def _us_parts(core: TcsCore) -> tuple[object, ...]:
+    """The US's secrets (what the German does not know): the LCT(R) targets not yet
+    fired, the boxes of the boats at sea, the sectors of the op sheets at sea, the
+    transports' boxes, the leaders aboard and the NFSTs not landed."""
     plan = core.plan
     parts: list[object] = []
     if not core.stats.get("lctr_fired") and core.lctr_targets:
@@ -419,6 +422,9 @@ def _redraw_nfsts(core: TcsCore, dice: Dice) -> None:
 
 # ------------------------------------------------------------------ the German release (US)
 def _german_parts(core: TcsCore) -> tuple[object, ...]:
+    """The German's secrets (what the US does not know): the reinforcements released
+    and not entered, the batteries and their fires, the op sheets, and the roll of a
+    release he is choosing now."""
     if core.scenario.release is None:
         return ()
     parts: list[object] = [
