@@ -482,6 +482,7 @@ class TcsState(TcsCore):
         return DECISIONS[self.wait[0]].explain(self, action)
 
     # ------------------------------------------------------------------ information sets
+    # what each side saw and what a resample draws: omaha.tcs.information
     def _event_seen_by(self, event: Event, player: str) -> Event | None:
         return information.event_seen_by(self, event, player)
 
