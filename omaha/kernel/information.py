@@ -47,10 +47,11 @@ UNSEEN_KIND = "kernel.unseen"
 @attrs.frozen
 class Unseen(Action):
     """An action in a resampled state's history whose content its player did not see:
-    only what they saw of it (``seen``) is kept. It is never legal and never replays."""
+    only what they saw of it (``seen``; None when they did not see it taken) is kept. It
+    is never legal and never replays."""
 
     notation = "unseen {seen}"
-    seen: str
+    seen: str | None
 
 
 T = TypeVar("T")
@@ -97,7 +98,7 @@ class SeenHistory:
             if not isinstance(action, Unseen):
                 text = action_seen(action, decisions[k][1])
                 if text != str(action):
-                    action = Unseen("" if text is None else text)
+                    action = Unseen(text)
             self.actions.append(action)
 
 

@@ -39,11 +39,13 @@ import attrs
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
+from omaha.kernel.dice import Dice
 from omaha.kernel.encoding import ActionSpace
-from omaha.kernel.events import register_templates
+from omaha.kernel.events import Event, register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
+from omaha.tcs import information
 from omaha.tcs import observation as observed
 from omaha.tcs import view as seen
 from omaha.tcs.actions import (
@@ -478,6 +480,27 @@ class TcsState(TcsCore):
         if self.wait is None:
             return ""
         return DECISIONS[self.wait[0]].explain(self, action)
+
+    # ------------------------------------------------------------------ information sets
+    # what each side saw and what a resample draws: omaha.tcs.information
+    def _event_seen_by(self, event: Event, player: str) -> Event | None:
+        return information.event_seen_by(self, event, player)
+
+    def _action_seen_by(self, action: Action, actor: str | None, player: str) -> str | None:
+        return information.action_seen_by(action, actor, player)
+
+    def _hidden_parts(self, player: str) -> tuple[object, ...]:
+        return information.hidden_parts(self, player)
+
+    def _redraw_hidden(self, player: str, dice: Dice) -> None:
+        information.redraw(self, player, dice, self._begun)
+
+    def _begun(self, name: str) -> bool:
+        """Whether the current turn's step ``name`` (a :class:`Step` value) has begun."""
+        if self.in_setup:
+            return False
+        k = next(k for k, (_, step) in enumerate(TURN_STEPS) if step.value == name)
+        return k < self.cursor or (k == self.cursor and self.started)
 
     # ------------------------------------------------------------------ views, snapshots
     def metrics(self) -> dict[str, float]:

@@ -112,7 +112,10 @@ def view(core: TcsCore, player: str | None = None) -> View:
     board = scen.board
     oob = scen.oob
     pieces = [unit_piece(core, i) for i, w in enumerate(core.where) if w >= 0]
-    for land, boats in sorted(core.transports.items()):
+    # the transports assigned (2.1m) are the US's: not even how many, or where they
+    # head, is the German's (as the observation)
+    transports = core.transports if player != "German" else {}
+    for land, boats in sorted(transports.items()):
         for b in boats:
             pieces.append(
                 Piece(
@@ -121,7 +124,6 @@ def view(core: TcsCore, player: str | None = None) -> View:
                     f"{b.kind} {b.id}",
                     b.box,
                     f"lands {land.split()[0]}",
-                    hidden=player == "German",
                     kind="boat",
                 )
             )

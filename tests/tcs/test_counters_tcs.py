@@ -80,9 +80,9 @@ def test_transports_stay_hidden_from_the_german() -> None:
     bots = {p: GAME.bots["heuristic"](seed=3) for p in GAME.players}
     while not state.transports and not state.is_terminal():
         state.apply(bots[state.current_player() or "US"].choose(state))
-    boats = [p for p in state.view("German").pieces if p.kind == "boat"]
-    assert boats and all(p.hidden for p in boats)
-    assert all(not p.hidden for p in state.view("US").pieces if p.kind == "boat")
+    assert not [p for p in state.view("German").pieces if p.kind == "boat"]
+    boats = [p for p in state.view("US").pieces if p.kind == "boat"]
+    assert boats and all(not p.hidden for p in boats)
 
 
 @pytest.mark.parametrize("player", ["US", "German"])

@@ -297,7 +297,7 @@ def test_a_copy_copies_every_field_of_the_core() -> None:
     """Every field of a game in progress is named in how a copy copies it, so none is
     shared between a state and its clone by oversight."""
     state = played("landing", seed=2, steps=400)
-    kernel = {"game", "scenario", "dice", "log", "actions", "seed"}
+    kernel = {"game", "scenario", "dice", "log", "actions", "decisions", "seed"}
     fields = {name for name in vars(state) if not name.startswith("_")} - kernel
     assert fields <= COPIED, sorted(fields - COPIED)
     twin = state.clone()
