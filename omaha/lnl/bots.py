@@ -1098,22 +1098,44 @@ class HeuristicGerman(BotBase):
         unit free to move goes for a victory hex the Americans hold and left empty.
         The others go first for such a hex, then for an empty one the Americans
         threaten (within four hexes), then for the nearest empty one; each hex is
-        claimed by one unit a phase.
+        claimed by one unit a phase. In the fire phase it is the hex the unit will go
+        for in the movement phase (the units claiming in index order).
         """
-        if state.stage != "move" or state.side != "German":
+        if state.side != "German":
+            return None
+        if state.stage == "fire":
+            return self.fire_phase_goals(state).get(u)
+        if state.stage != "move":
             return None
         mine = self._goals.setdefault((state.turn, state.side, state.stage), {})
         if u in mine:
             return mine[u]
-        if state.loc[u] < 0 or not movement.movable(state, u):
+        return self._goal(state, u, list(mine.values()))
+
+    def fire_phase_goals(self, state: LnlCore) -> dict[int, int]:
+        """The goals the units free to move will take in the coming movement phase."""
+        return state.cached(("heuristic German", "goals"), lambda: self._fire_phase_goals(state))
+
+    def _fire_phase_goals(self, state: LnlCore) -> dict[int, int]:
+        goals: dict[int, int] = {}
+        for u in state.units_of("German"):
+            g = self._goal(state, u, list(goals.values()))
+            if g is not None:
+                goals[u] = g
+        return goals
+
+    def _goal(self, state: LnlCore, u: int, claimed: list[int]) -> int | None:
+        unit = state.u(u)
+        if unit.mf <= 0 or state.loc[u] < 0 or state.dis[u] or state.fired[u]:
+            return None
+        if state.placement_restricted(u) or (state.stage == "move" and state.moved[u]):
             return None
         here = state.loc[u]
         last = self.last_turn(state)
         if not last and (state.T.is_victory[here] or state.T.fort[here]):
             return None
         cls = move_class(state, u)
-        mf = state.u(u).mf
-        claimed = list(mine.values())
+        mf = unit.mf
         us = [state.loc[x] for x in state.units_of("US")]
         best: tuple[int, int, int] | None = None
         for c in state.T.victory:
