@@ -945,14 +945,16 @@ class HeuristicGerman(BotBase):
     #: Worth an opportunity attack must reach.
     opp_min_worth = 0.4
     #: Expected gain a close assault must reach.
-    assault_min_worth = 0.25
+    assault_min_worth = 0.6
     #: Units a phase sent to close in on a victory hex the Americans stand on.
     assault_party = 4
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        #: The victory hex each unit moving this phase is heading for.
-        self._goals: dict[tuple[int, str, str], dict[int, int]] = {}
+        #: The movement phase the goals are for, and the victory hex each unit that
+        #: moved in it is heading for (dropped when another phase begins).
+        self._phase: tuple[int, str, str] = (-1, "", "")
+        self._goals: dict[int, int] = {}
 
     # -- set-up ----------------------------------------------------------------
     def place(self, state: LnlCore) -> Action:
@@ -1006,7 +1008,8 @@ class HeuristicGerman(BotBase):
             return False
         here = state.loc[u]
         for c in assault.assault_targets(state, "German"):
-            if state.T.dist[here][c] == 1 and self.assault_gain(state, c)[0] > 0:
+            gain = self.assault_gain(state, c)[0]
+            if state.T.dist[here][c] == 1 and gain >= self.assault_min_worth:
                 return True
         return False
 
@@ -1107,10 +1110,17 @@ class HeuristicGerman(BotBase):
             return self.fire_phase_goals(state).get(u)
         if state.stage != "move":
             return None
-        mine = self._goals.setdefault((state.turn, state.side, state.stage), {})
+        mine = self.goals(state)
         if u in mine:
             return mine[u]
         return self._goal(state, u, list(mine.values()))
+
+    def goals(self, state: LnlCore) -> dict[int, int]:
+        """The goals claimed in this movement phase."""
+        phase = (state.turn, state.side, state.stage)
+        if phase != self._phase:
+            self._phase, self._goals = phase, {}
+        return self._goals
 
     def fire_phase_goals(self, state: LnlCore) -> dict[int, int]:
         """The goals the units free to move will take in the coming movement phase."""
@@ -1167,7 +1177,7 @@ class HeuristicGerman(BotBase):
         return None if best is None else best[2]
 
     def claim(self, state: LnlCore, u: int, goal: int) -> None:
-        self._goals.setdefault((state.turn, state.side, state.stage), {})[u] = goal
+        self.goals(state)[u] = goal
 
     def move(self, state: LnlCore) -> Action:
         legal = state.legal_actions()
@@ -1213,10 +1223,10 @@ class HeuristicGerman(BotBase):
         g = state.group
         assert g is not None
         u = g.units[0]
-        goal = self._goals.get((state.turn, state.side, state.stage), {}).get(u)
+        mine = self.goals(state)
+        goal = mine.get(u)
         if goal is not None and g.cell == goal:
             # taken: on to another empty victory hex the Americans hold, if any is near
-            mine = self._goals[(state.turn, state.side, state.stage)]
             del mine[u]
             goal = self.goal(state, u) if self.last_turn(state) else None
             if goal is not None:

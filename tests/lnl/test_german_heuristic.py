@@ -7,6 +7,8 @@ close assault 2.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 import omaha
@@ -166,3 +168,22 @@ def test_a_whole_game_with_the_heuristic_german_plays_to_a_result(scenario: str)
     again = heuristic_game(scenario, seed=4)
     assert again.outcome() == out
     assert [e.text for e in again.log] == [e.text for e in st.log]
+
+
+def test_the_choice_does_not_depend_on_the_cards_to_come() -> None:
+    # a reseeded clone has another deck order (hidden from both players): the
+    # German decides the same on it, all through a game
+    st = GAME.new_state("beach", seed=6)
+    assert isinstance(st, LnlState)
+    us, german = HeuristicUS(seed=6), HeuristicGerman(seed=6)
+    checked = 0
+    while not st.is_terminal():
+        if st.current_player() == "German":
+            twin = copy.deepcopy(german).choose(st.clone(seed=99))
+            act = german.choose(st)
+            assert twin == act
+            checked += 1
+        else:
+            act = us.choose(st)
+        st.apply(act)
+    assert checked > 50
