@@ -1,4 +1,4 @@
-"""LnL Omaha bots: random, the solitaire German, and a heuristic American.
+"""LnL Omaha bots: random, the solitaire German, and a heuristic for each side.
 
 ``SolitaireGerman`` follows the published solitaire guidelines (LnL Omaha:
 Solitaire Game): the Germans set up in the best positions along the beach (a
@@ -15,6 +15,13 @@ R32 and R33 in READINGS.md).
 naval gunfire, pushes the infantry through the draws (the Rangers over the
 bluffs) to the victory hexes, assaults at 2-1 or better and advances.
 
+``HeuristicGerman`` plays the German side of the two-player game (reading R37):
+each company fires where the expected worth of the FRT result on the most
+valuable targets is highest, weak shots wait for opportunity fire, close assaults
+are made at an expected gain on the CAT, and the units free to move take back and
+garrison the victory hexes, all of them on the last turn. ``Heuristic`` plays
+both sides with the two heuristics (the registry's ``heuristic``).
+
 Both keep their own random generator and never touch the state's dice; they
 read the state through its fields and the procedures' queries (fire groups,
 assault groups, movement costs). Asked to decide for the other side they raise
@@ -22,7 +29,8 @@ assault groups, movement costs). Asked to decide for the other side they raise
 
 The module reads top down: shared helpers (plans, movement distance fields,
 expected damage), :class:`BotBase` (the decisions both sides make alike), then
-each side's policy.
+each policy: random, the solitaire German, the heuristic American, the heuristic
+German, and both heuristics together.
 """
 
 from __future__ import annotations
