@@ -67,7 +67,8 @@ def main() -> None:
     for scenario in ("beach", "vierville"):
         for name, lineup in (
             ("random v random", {"US": "random", "German": "random"}),
-            ("heuristic v solitaire", GAME.lineup("heuristic")),
+            ("heuristic v solitaire", GAME.lineup("solitaire")),
+            ("heuristic v heuristic", GAME.lineup("heuristic")),
         ):
             start = time.perf_counter()
             results: collections.Counter[str] = collections.Counter()

@@ -220,8 +220,9 @@ def mean(values: Iterable[float]) -> float:
 
 
 def measure(scenario: str, runs: int, seed: int) -> dict[str, float]:
-    """US win percent (with its Wilson interval) and the metrics' means over ``runs``."""
-    column = compare.run_column("lnl", scenario, runs, root=seed)
+    """US win percent (with its Wilson interval) and the metrics' means over ``runs``,
+    the heuristic US against the solitaire German (the lineup the values were set by)."""
+    column = compare.run_column("lnl", scenario, runs, root=seed, bot="solitaire")
     wins = sum(1 for r in column.runs if r.winner == "US")
     low, high = compare.wilson(wins, runs)
     out = {"win": 100 * wins / runs, "low": 100 * low, "high": 100 * high}

@@ -1,4 +1,4 @@
-"""LnL Omaha bots: random, the solitaire German, and a heuristic American.
+"""LnL Omaha bots: random, the solitaire German, and a heuristic for each side.
 
 ``SolitaireGerman`` follows the published solitaire guidelines (LnL Omaha:
 Solitaire Game): the Germans set up in the best positions along the beach (a
@@ -15,6 +15,13 @@ R32 and R33 in READINGS.md).
 naval gunfire, pushes the infantry through the draws (the Rangers over the
 bluffs) to the victory hexes, assaults at 2-1 or better and advances.
 
+``HeuristicGerman`` plays the German side of the two-player game (reading R37):
+each company fires where the expected worth of the FRT result on the most
+valuable targets is highest, weak shots wait for opportunity fire, close assaults
+are made at an expected gain on the CAT, and the units free to move take back and
+garrison the victory hexes, all of them on the last turn. ``Heuristic`` plays
+both sides with the two heuristics (the registry's ``heuristic``).
+
 Both keep their own random generator and never touch the state's dice; they
 read the state through its fields and the procedures' queries (fire groups,
 assault groups, movement costs). Asked to decide for the other side they raise
@@ -22,7 +29,8 @@ assault groups, movement costs). Asked to decide for the other side they raise
 
 The module reads top down: shared helpers (plans, movement distance fields,
 expected damage), :class:`BotBase` (the decisions both sides make alike), then
-each side's policy.
+each policy: random, the solitaire German, the heuristic American, the heuristic
+German, and both heuristics together.
 """
 
 from __future__ import annotations
@@ -67,7 +75,7 @@ from omaha.lnl.actions import (
 )
 from omaha.lnl.components.setups import setup_plan
 from omaha.lnl.core import Attack, LnlCore, other
-from omaha.lnl.procedures import assault, fire, movement, placement
+from omaha.lnl.procedures import assault, fire, movement, opportunity, placement
 
 
 # ----------------------------------------------------------------------------
@@ -862,3 +870,424 @@ class HeuristicUS(BotBase):
             opts,
             key=lambda a: (self.priority(state, state.cell_of(a.hex)), a.hex),
         )
+
+
+# ----------------------------------------------------------------------------
+# The heuristic German (the two-player game)
+# ----------------------------------------------------------------------------
+#: What an outcome is worth, in the weight of the unit it touches (a step lost
+#: counts 1, a Disrupted marker on an undisrupted unit a third of that).
+DISRUPT_WORTH = 1 / 3
+
+
+def weight(state: LnlCore, u: int) -> float:
+    """A unit's worth to its side, one step of a plain rifle platoon about 1.5."""
+    return 1.0 + unit_value(state, u) / 10.0
+
+
+def fire_worth(state: LnlCore, col: int, targets: list[int]) -> float:
+    """Expected worth of an FRT column on ``targets`` (LnL Omaha: Fire Results Table).
+
+    Each card value is taken as equally likely. A Disrupted result disrupts the
+    undisrupted targets and costs the disrupted ones a step; a Loss n disrupts all
+    and costs n steps, taken by the owner from the cheapest units first, one a unit
+    before any loses two.
+    """
+    if not targets:
+        return 0.0
+    w = {x: weight(state, x) for x in targets}
+    fresh = sum(w[x] for x in targets if not state.dis[x])
+    shaken = sum(w[x] for x in targets if state.dis[x])
+    firsts = sorted(w[x] for x in targets if state.steps[x] >= 1)
+    ladder = firsts + sorted(w[x] for x in targets if state.steps[x] >= 2)
+    total = 0.0
+    for card in range(1, 7):
+        res = rules.frt_result(card, col)
+        if res == "D":
+            total += DISRUPT_WORTH * fresh + shaken
+        elif res.startswith("L"):
+            total += DISRUPT_WORTH * fresh + sum(ladder[: rules.loss_steps(res)])
+    return total / 6.0
+
+
+def assault_worth(state: LnlCore, group: list[int], target: int, col: int) -> float:
+    """Expected gain of a close assault at CAT column ``col``.
+
+    LnL Omaha: Close Assault Table, each card value equally likely: the defenders'
+    steps lost (all of them on DElim, one each on DR) and the hex taken, against
+    the attackers' (one each on AR, all on AElim). A hex the assault empties is
+    worth more when it is a victory hex, which the attackers may then advance into.
+    """
+    defenders = state.at(target)
+    hex_worth = 3.0 if state.T.is_victory[target] else 0.5
+    d_all = sum(weight(state, x) * state.steps[x] for x in defenders)
+    d_one = sum(weight(state, x) for x in defenders)
+    a_all = sum(weight(state, x) * state.steps[x] for x in group)
+    a_one = sum(weight(state, x) for x in group)
+    total = 0.0
+    for card in range(1, 7):
+        res = rules.cat_result(card, col)
+        if res == "DElim":
+            total += d_all + hex_worth
+        elif res == "DR":
+            total += d_one + hex_worth
+        elif res == "AR":
+            total -= a_one
+        elif res == "AElim":
+            total -= a_all
+    return total / 6.0
+
+
+class HeuristicGerman(BotBase):
+    """Defend the beach as a two-player German: fire each company at the most
+    valuable American hex it hits best (on the victory hexes, the draws, the
+    landing hexes and next to German positions first), hold weak shots for
+    opportunity fire, close assault where the expected trade favours it, take back
+    and hold the victory hexes with the units free to move, and on the last turn
+    run every such unit through the victory hexes left empty."""
+
+    side = "German"
+    #: Worth an attack of the fire phase must reach; weaker shots wait for the
+    #: American movement phase, where they fire one column right at the movers.
+    fire_min_worth = 0.5
+    #: Worth an opportunity attack must reach.
+    opp_min_worth = 0.4
+    #: Expected gain a close assault must reach.
+    assault_min_worth = 0.6
+    #: Units a phase sent to close in on a victory hex the Americans stand on.
+    assault_party = 4
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        #: The movement phase the goals are for, and the victory hex each unit that
+        #: moved in it is heading for (dropped when another phase begins).
+        self._phase: tuple[int, str, str] = (-1, "", "")
+        self._goals: dict[int, int] = {}
+
+    # -- set-up ----------------------------------------------------------------
+    def place(self, state: LnlCore) -> Action:
+        shipped = self.shipped_setup(state)
+        if shipped is not None:
+            return shipped
+        opts = [a for a in state.legal_actions() if isinstance(a, Place)]
+
+        def key(a: Place) -> tuple[int, int, str]:
+            c = state.cell_of(a.hex)
+            guarded = (state.T.fort[c] or state.T.is_victory[c]) and not state.at(c)
+            beach = min((state.T.dist[c][x] for x in state.T.landing), default=0)
+            return (0 if guarded else 1, beach, a.hex)
+
+        return min(opts, key=key)
+
+    # -- what matters where -------------------------------------------------------
+    def last_turn(self, state: LnlCore) -> bool:
+        return state.turn >= state.scen.turns
+
+    def priority(self, state: LnlCore, c: int) -> float:
+        """How much hitting Americans in hex ``c`` matters: on a victory hex or next
+        to one, in a draw, caught on the landing hexes, or next to German units."""
+        return state.cached(("heuristic German", "priority", c), lambda: self._priority(state, c))
+
+    def _priority(self, state: LnlCore, c: int) -> float:
+        T = state.T
+        p = 1.0
+        if T.is_victory[c]:
+            p += 1.5
+        elif any(T.is_victory[n] for n in T.neighbours[c]):
+            p += 0.5
+        if state.scen.board.prop(c, "exit"):
+            p += 1.0
+        if c in T.landing or T.terrain[c] == "beach":
+            p += 0.5
+        if any(state.side_at(n) == "German" for n in T.neighbours[c]):
+            p += 1.0
+        return p
+
+    # -- fire ------------------------------------------------------------------
+    def reserved(self, state: LnlCore, u: int) -> bool:
+        """Kept from the fire phase: it will move, or close assault instead."""
+        return state.cached(("heuristic German", "reserved", u), lambda: self._reserved(state, u))
+
+    def _reserved(self, state: LnlCore, u: int) -> bool:
+        if self.goal(state, u) is not None:
+            return True
+        t = state.u(u).type
+        if t.kind != "infantry" or not assault.assault_eligible(state, u, "German"):
+            return False
+        here = state.loc[u]
+        for c in assault.assault_targets(state, "German"):
+            gain = self.assault_gain(state, c)[0]
+            if state.T.dist[here][c] == 1 and gain >= self.assault_min_worth:
+                return True
+        return False
+
+    def filter_group(self, state: LnlCore, group: list[int], target: int) -> list[int]:
+        if state.stage != "fire":
+            return group
+        kept = [x for x in group if not self.reserved(state, x)]
+        return kept if fire.may_combine(state, kept) else kept[:1]
+
+    def attack_plans(self, state: LnlCore) -> list[Plan]:
+        """The fire phase's attacks, best first (none led by a unit refused this phase)."""
+        plans = state.cached(("heuristic German", "plans"), lambda: self._attack_plans(state))
+        return [p for p in plans if refusal_key(state, state.uid(p.first)) not in self._refused]
+
+    def _attack_plans(self, state: LnlCore) -> list[Plan]:
+        plans: list[Plan] = []
+        bonus = state.bonus["German"]
+        for (c, kind), groups in sorted(fire.fire_plan(state, "German").items()):
+            targets = fire.targets_in(state, "German", c, kind, None)
+            priority = self.priority(state, c)
+            for g in groups:
+                g2 = self.filter_group(state, g, c)
+                if not g2:
+                    continue
+                probe = Attack("German", "fire", g2, c, kind, bonus=bonus and kind != "hard")
+                col = fire.column(state, probe)
+                if col is None:
+                    continue
+                score = fire_worth(state, col, targets) * priority
+                plans.append(Plan(g2[0], c, kind, tuple(g2), bonus=True, score=score))
+        plans.sort(key=lambda p: (-p.score, p.target, p.kind, p.group))
+        return plans
+
+    def plan_for(self, state: LnlCore, first: int) -> Plan | None:
+        for p in self.attack_plans(state):
+            if p.first == first or first in p.group:
+                return Plan(first, p.target, p.kind, p.group, bonus=p.bonus, score=p.score)
+        return None
+
+    def fire(self, state: LnlCore) -> Action:
+        plans = self.attack_plans(state)
+        if plans and plans[0].score >= self.fire_min_worth:
+            return build_attack(state, plans[0])
+        return EndPhase()
+
+    def opp_fire(self, state: LnlCore, min_col: int) -> Action:
+        """Fire at the movers when the expected worth is high enough; movers coming
+        onto a victory hex, a draw or next to German units count for more."""
+        o = state.opp
+        assert o is not None
+        best: Plan | None = None
+        priority = self.priority(state, o.cell)
+        for kind in opportunity.mover_kinds(state, o.movers):
+            targets = fire.targets_in(state, o.side, o.cell, kind, o.movers)
+            for g in fire.feasible_groups(state, o.side, o.cell, kind, "opp", o.movers):
+                probe = Attack(o.side, "opp", g, o.cell, kind)
+                col = fire.column(state, probe, o.movers)
+                if col is None:
+                    continue
+                score = fire_worth(state, col, targets) * priority
+                if best is None or score > best.score:
+                    best = Plan(g[0], o.cell, kind, tuple(g), score=score)
+        if (
+            best is None
+            or best.score < self.opp_min_worth
+            or refusal_key(state, state.uid(best.first)) in self._refused
+        ):
+            return Pass()
+        return OpFire(state.uid(best.first), best.kind)
+
+    def strike(self, state: LnlCore) -> Action:
+        opts = [a for a in state.legal_actions() if isinstance(a, Strike)]
+        if not opts:
+            return Pass()
+
+        def key(a: Strike) -> tuple[float, str]:
+            c = state.cell_of(a.hex)
+            worth = sum(weight(state, x) * state.steps[x] for x in state.at(c))
+            return (-worth * self.priority(state, c), a.hex)
+
+        return min(opts, key=key)
+
+    # -- movement --------------------------------------------------------------
+    def goal(self, state: LnlCore, u: int) -> int | None:
+        """The victory hex ``u`` should go to this movement phase (None: stay).
+
+        Units that cannot move, that stand on a victory hex or in a fortification
+        stay, except on the last turn, when nothing can answer a move: then every
+        unit free to move goes for a victory hex the Americans hold and left empty.
+        The others go first for such a hex, then for an empty one the Americans
+        threaten (within four hexes), then for the nearest empty one; each hex is
+        claimed by one unit a phase. In the fire phase it is the hex the unit will go
+        for in the movement phase (the units claiming in index order).
+        """
+        if state.side != "German":
+            return None
+        if state.stage == "fire":
+            return self.fire_phase_goals(state).get(u)
+        if state.stage != "move":
+            return None
+        mine = self.goals(state)
+        if u in mine:
+            return mine[u]
+        return self._goal(state, u, list(mine.values()))
+
+    def goals(self, state: LnlCore) -> dict[int, int]:
+        """The goals claimed in this movement phase."""
+        phase = (state.turn, state.side, state.stage)
+        if phase != self._phase:
+            self._phase, self._goals = phase, {}
+        return self._goals
+
+    def fire_phase_goals(self, state: LnlCore) -> dict[int, int]:
+        """The goals the units free to move will take in the coming movement phase."""
+        return state.cached(("heuristic German", "goals"), lambda: self._fire_phase_goals(state))
+
+    def _fire_phase_goals(self, state: LnlCore) -> dict[int, int]:
+        goals: dict[int, int] = {}
+        for u in state.units_of("German"):
+            g = self._goal(state, u, list(goals.values()))
+            if g is not None:
+                goals[u] = g
+        return goals
+
+    def _goal(self, state: LnlCore, u: int, claimed: list[int]) -> int | None:
+        unit = state.u(u)
+        if unit.mf <= 0 or state.loc[u] < 0 or state.dis[u] or state.fired[u]:
+            return None
+        if state.placement_restricted(u) or (state.stage == "move" and state.moved[u]):
+            return None
+        here = state.loc[u]
+        last = self.last_turn(state)
+        if not last and (state.T.is_victory[here] or state.T.fort[here]):
+            return None
+        cls = move_class(state, u)
+        mf = unit.mf
+        us = [state.loc[x] for x in state.units_of("US")]
+        best: tuple[int, int, int] | None = None
+        for c in state.T.victory:
+            held = state.side_at(c)
+            if c == here or held == "German":
+                continue
+            if held == "US":
+                # close in on it, a company's worth of units, to assault it
+                if state.T.dist[here][c] == 1 or claimed.count(c) >= self.assault_party:
+                    continue
+            elif c in claimed:
+                continue
+            far = field(state, cls, c).get(here, 999)
+            if far >= 999:
+                continue
+            if held == "US":
+                rank = 3
+            elif state.control[c] == "US":
+                rank = 0
+            elif min((state.T.dist[c][x] for x in us), default=99) <= 4:
+                rank = 1
+            else:
+                rank = 2
+            if last and (rank != 0 or far > mf):
+                continue
+            key = (rank, far, c)
+            if best is None or key < best:
+                best = key
+        return None if best is None else best[2]
+
+    def claim(self, state: LnlCore, u: int, goal: int) -> None:
+        self.goals(state)[u] = goal
+
+    def move(self, state: LnlCore) -> Action:
+        legal = state.legal_actions()
+        enters = [a for a in legal if isinstance(a, Enter)]
+        if enters:
+            u = state.unit_index(enters[0].unit)
+            mine = [a for a in enters if a.unit == enters[0].unit]
+            cls = move_class(state, u)
+            goals = [c for c in state.T.victory if state.side_at(c) != "US"] or list(
+                state.T.victory
+            )
+
+            def cost(a: Enter) -> tuple[int, str]:
+                c = state.cell_of(a.hex)
+                return (min(field(state, cls, g).get(c, 999) for g in goals), a.hex)
+
+            return min(mine, key=cost)
+        for a in legal:
+            if isinstance(a, Move):
+                u = state.unit_index(a.unit)
+                if refusal_key(state, a.unit) in self._refused:
+                    continue
+                goal = self.goal(state, u)
+                if goal is not None and self._next_step(state, u, state.loc[u], goal) is not None:
+                    self.claim(state, u, goal)
+                    return a
+        return EndPhase()
+
+    def _next_step(self, state: LnlCore, u: int, here: int, goal: int) -> int | None:
+        dist = field(state, move_class(state, u), goal)
+        g = state.group
+        steps = movement.group_steps(state, g) if g is not None else list(state.T.neighbours[here])
+        best = None
+        for n in steps:
+            if state.side_at(n) == "US":
+                continue
+            d = dist.get(n)
+            if d is not None and d < dist.get(here, 999) and (best is None or (d, n) < best):
+                best = (d, n)
+        return None if best is None else best[1]
+
+    def step(self, state: LnlCore) -> Action:
+        g = state.group
+        assert g is not None
+        u = g.units[0]
+        mine = self.goals(state)
+        goal = mine.get(u)
+        if goal is not None and g.cell == goal:
+            # taken: on to another empty victory hex the Americans hold, if any is near
+            del mine[u]
+            goal = self.goal(state, u) if self.last_turn(state) else None
+            if goal is not None:
+                self.claim(state, u, goal)
+        n = None if goal is None else self._next_step(state, u, g.cell, goal)
+        if n is None:
+            self._refused.add(refusal_key(state, state.uid(u)))
+            return Stop()
+        return Step(state.label(n))
+
+    # -- close assault ---------------------------------------------------------
+    def assault_gain(self, state: LnlCore, c: int) -> tuple[float, int | None]:
+        """(expected gain, CAT column) of the best close assault on hex ``c``."""
+        col, group = assault.best_group(state, "German", c)
+        if col is None:
+            return (-99.0, None)
+        return (assault_worth(state, group, c, col), col)
+
+    def assault(self, state: LnlCore) -> Action:
+        """The close assault with the best expected gain, if it is worth it."""
+        best: tuple[float, str] | None = None
+        for a in state.legal_actions():
+            if isinstance(a, Assault):
+                gain = self.assault_gain(state, state.cell_of(a.hex))[0]
+                if gain >= self.assault_min_worth and (best is None or (-gain, a.hex) < best):
+                    best = (-gain, a.hex)
+        return Assault(best[1]) if best is not None else EndPhase()
+
+    def advance(self, state: LnlCore) -> Action:
+        """Into a victory hex or a fortification the assault emptied; else stay."""
+        adv = state.advance
+        assert adv is not None
+        if state.T.is_victory[adv.cell] or state.T.fort[adv.cell]:
+            for a in state.legal_actions():
+                if isinstance(a, Advance):
+                    return a
+        return Stay()
+
+
+# ----------------------------------------------------------------------------
+# Both sides
+# ----------------------------------------------------------------------------
+class Heuristic:
+    """The heuristic players of both sides: the American lands and pushes through the
+    draws to the victory hexes, the German shoots the most valuable targets, counter-
+    assaults at good odds and takes back the victory hexes (``HeuristicUS``,
+    ``HeuristicGerman``)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.us = HeuristicUS(seed)
+        self.german = HeuristicGerman(seed + 1)
+
+    def choose(self, state: State[Any]) -> Action:
+        if state.current_player() == "German":
+            return self.german.choose(state)
+        return self.us.choose(state)

@@ -95,17 +95,19 @@ class LnlGame(Game[LnlScenario]):
         return {
             "random": bots.LnlRandomBot,
             "solitaire": bots.SolitaireGerman,
-            "heuristic": bots.HeuristicUS,
+            "heuristic": bots.Heuristic,
         }
 
     def bot_sides(self, bot: str) -> tuple[str, ...]:
-        """The solitaire guidelines play the German side; the heuristic plays the US."""
-        one_sided = {"solitaire": ("German",), "heuristic": ("US",)}
-        return one_sided.get(bot) or super().bot_sides(bot)
+        """The solitaire guidelines play the German side; the others play both."""
+        if bot == "solitaire":
+            return ("German",)
+        return super().bot_sides(bot)
 
     def lineup(self, bot: str) -> dict[str, str]:
-        """``heuristic`` and ``solitaire`` each pair the heuristic US with the solitaire German."""
-        if bot in ("heuristic", "solitaire"):
+        """``solitaire`` pairs the heuristic US with the solitaire German (the solitaire
+        game); ``heuristic`` and ``random`` play both sides."""
+        if bot == "solitaire":
             return {"US": "heuristic", "German": "solitaire"}
         return super().lineup(bot)
 

@@ -26,10 +26,12 @@ def drive(st: LnlState, bot: SolitaireGerman | HeuristicUS, until: str = "lnl.fi
     raise AssertionError("the bot did not get there")
 
 
-def test_lineup_pairs_the_heuristic_american_with_the_solitaire_german() -> None:
-    assert GAME.lineup("heuristic") == {"US": "heuristic", "German": "solitaire"}
+def test_lineups_pair_the_solitaire_german_with_the_heuristic_american() -> None:
     assert GAME.lineup("solitaire") == {"US": "heuristic", "German": "solitaire"}
+    assert GAME.lineup("heuristic") == {"US": "heuristic", "German": "heuristic"}
     assert GAME.lineup("random") == {"US": "random", "German": "random"}
+    assert GAME.bot_sides("solitaire") == ("German",)
+    assert GAME.bot_sides("heuristic") == ("US", "German")
 
 
 def test_one_sided_bots_refuse_the_other_side() -> None:
