@@ -5,7 +5,10 @@ can measure (using these exact names and meanings) plus any of its own. Values
 are floats; fractions are in 0..1. Where a design has no such notion it simply
 does not declare the metric; where a declared metric does not apply to one
 scenario (no landing in LnL's Vierville counterattack) its value is NaN, which
-the comparison leaves out.
+the comparison leaves out (``Game.not_modelled`` names them, with why). A
+time-to-event metric (``kind = TIME``) is :data:`NEVER` in a game where the event did
+not happen by the end, and is reported over all runs (the share that had it by each
+hour, and the median time).
 
 ``HISTORICAL`` holds the matching figure of the real battle, where one exists,
 with where it comes from: data in ``history.toml`` beside this module, every
@@ -15,20 +18,41 @@ package, or a public source).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import attrs
 
 from omaha.kernel.data import load_toml
 
+#: A metric's kinds: a measured quantity, or the time of an event (a time-to-event
+#: metric: when it happened, :data:`NEVER` when it had not by the end of the game).
+VALUE, TIME = "value", "time"
+#: The value of a time-to-event metric whose event did not happen by the game's end: the
+#: run is censored there (the comparison reports it over all runs, never a mean of the rest).
+NEVER = math.inf
+
 
 @attrs.frozen
 class Metric:
-    """A quantity a game reports for the side-by-side comparison."""
+    """A quantity a game reports for the side-by-side comparison (``kind``: ``value``, or
+    ``time`` for the time of an event, :data:`NEVER` in a game where it did not happen)."""
 
     name: str
     unit: str
     meaning: str
+    kind: str = attrs.field(default=VALUE, validator=attrs.validators.in_((VALUE, TIME)))
+
+
+def ratio(part: float, whole: float) -> float:
+    """``part / whole``; NaN when ``whole`` is 0: a share of nothing was not measured, and
+    the comparison leaves it out (a 0 there would be compared as a measurement)."""
+    return part / whole if whole else math.nan
+
+
+def clamp(value: float, low: float = 0.0, high: float = 1.0) -> float:
+    """``value`` held inside ``low..high``, NaN kept (``min(1.0, nan)`` would be 1.0)."""
+    return value if math.isnan(value) else min(high, max(low, value))
 
 
 US_WIN = Metric("us_win", "0/1", "1 if the game ended in any level of US victory")
@@ -64,7 +88,8 @@ FIRST_EXIT_HOURS = Metric(
     "first_exit_hours",
     "hours",
     "hours after H-hour (06:30) when the first beach exit (draw) opened, by the game's clock; "
-    "NaN when none opened",
+    "never (inf) when none had by the end",
+    TIME,
 )
 
 COMMON: tuple[Metric, ...] = (

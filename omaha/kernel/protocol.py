@@ -205,6 +205,12 @@ class Game(ABC, Generic[S]):
             raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
         return {p: bot for p in self.players}
 
+    def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
+        """The declared metrics ``scenario`` does not model, each with why (by rule):
+        their value is NaN in every game of it, and the comparison never compares them.
+        By default none."""
+        return {}
+
     @property
     def default_scenario(self) -> str:
         return self.scenarios()[0]
