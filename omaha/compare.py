@@ -47,7 +47,8 @@ import attrs
 import numpy as np
 
 import omaha
-from omaha.kernel.metrics import COMMON, HISTORICAL, Historical
+from omaha.compare_events import Events
+from omaha.kernel.metrics import COMMON, HISTORICAL, TIME, Historical
 from omaha.kernel.protocol import Game
 
 BOT_PREFERENCE = ("heuristic", "historical", "solitaire", "random")
@@ -84,6 +85,8 @@ class Run:
     winner: str | None
     metrics: dict[str, float]
     actions: int
+    #: CPU seconds the run took (for the progress bar's estimate; not part of the result)
+    seconds: float = attrs.field(default=0.0, eq=False, repr=False)
 
 
 def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = None) -> Run:
@@ -94,6 +97,7 @@ def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = 
     bots = {
         side: game.bots[b](seed=bot_seeds[i]) for i, (side, b) in enumerate(sorted(lineup.items()))
     }
+    started = time.process_time()
     state = game.new_state(scenario, seed=seed)
     steps = 0
     while not state.is_terminal():
@@ -104,7 +108,8 @@ def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = 
     outcome = state.outcome()
     assert outcome is not None
     used = bot_seeds[: len(lineup)]
-    return Run(index, seed, used, outcome.level, outcome.winner, state.metrics(), steps)
+    cost = time.process_time() - started
+    return Run(index, seed, used, outcome.level, outcome.winner, state.metrics(), steps, cost)
 
 
 @attrs.frozen
@@ -155,18 +160,36 @@ class Column:
     runs: tuple[Run, ...]
     units: dict[str, str] = attrs.field(factory=dict)
     root: int = 0
+    #: metric -> kind (``value`` or ``time``; see :class:`omaha.kernel.metrics.Metric`)
+    kinds: dict[str, str] = attrs.field(factory=dict)
+    #: when the scenario ends, in hours after H-hour (``Game.end_hours``); None: off that clock
+    end: float | None = None
+    #: the metrics the scenario does not model, with why (``Game.not_modelled``)
+    absent: dict[str, str] = attrs.field(factory=dict)
 
     @property
     def label(self) -> str:
         return f"{self.game}/{self.scenario}"
 
     def values(self, metric: str) -> list[float]:
-        """The metric over the runs; NaN (not applicable to this scenario) is left out."""
+        """The metric over the runs; NaN (not applicable to this scenario) is left out, and
+        so is every run of a metric the scenario does not model. A time-to-event metric
+        keeps its ``inf`` (not by the end): see :mod:`omaha.compare_events`."""
+        if metric in self.absent:
+            return []
         return [
             r.metrics[metric]
             for r in self.runs
             if metric in r.metrics and not math.isnan(r.metrics[metric])
         ]
+
+    def is_time(self, metric: str) -> bool:
+        return self.kinds.get(metric) == TIME
+
+    def events(self, metric: str) -> Events:
+        """A time-to-event metric over all its runs (the end known for hours)."""
+        end = self.end if self.units.get(metric) == "hours" else None
+        return Events.of(self.values(metric), end)
 
     def levels(self) -> list[tuple[str, int]]:
         counts = Counter(r.level for r in self.runs)
@@ -175,10 +198,13 @@ class Column:
 
 def _column(name: str, scenario: str, bot: str | None, root: int, runs: Iterable[Run]) -> Column:
     game = omaha.load(name)
-    units = {m.name: m.unit for m in (*COMMON, *game.metrics)}
+    declared = (*COMMON, *game.metrics)
+    units = {m.name: m.unit for m in declared}
+    kinds = {m.name: m.kind for m in declared}
     lineup = game.lineup(bot or strongest_bot(game))
     ordered = tuple(sorted(runs, key=lambda r: r.index))
-    return Column(name, game.title, scenario, lineup, ordered, units, root)
+    end, absent = game.end_hours(scenario), dict(game.not_modelled(scenario))
+    return Column(name, game.title, scenario, lineup, ordered, units, root, kinds, end, absent)
 
 
 # --------------------------------------------------------------------------
@@ -430,7 +456,10 @@ class Summary:
     p90: float
 
 
-def summarize(values: Sequence[float]) -> Summary | None:
+def summarize(
+    values: Sequence[float], bounds: tuple[float, float] = (-math.inf, math.inf)
+) -> Summary | None:
+    """Mean, its 95% interval clipped to ``bounds`` (the metric's range), and the band."""
     if not values:
         return None
     data = np.asarray(values, dtype=float)
@@ -438,7 +467,20 @@ def summarize(values: Sequence[float]) -> Summary | None:
     mean = float(data.mean())
     half = Z95 * float(data.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
     p10, p90 = (float(v) for v in np.percentile(data, [10, 90]))
-    return Summary(n, mean, mean - half, mean + half, p10, p90)
+    low, high = max(bounds[0], mean - half), min(bounds[1], mean + half)
+    return Summary(n, mean, low, high, p10, p90)
+
+
+#: Units whose values are shares: their range is 0..1.
+SHARE_UNITS = ("fraction", "0/1")
+
+
+def bounds(unit: str, values: Sequence[float]) -> tuple[float, float]:
+    """A metric's range: 0..1 for a share; a count or a time is never below 0 (unless
+    the design reports negative values, such as victory points)."""
+    if unit in SHARE_UNITS:
+        return 0.0, 1.0
+    return (0.0 if min(values, default=0.0) >= 0 else -math.inf), math.inf
 
 
 @attrs.frozen
@@ -501,99 +543,47 @@ def is_rate(column: Column, metric: str) -> bool:
 # --------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------
-def table(columns: Sequence[Column], detail: bool = False) -> str:
-    """The comparison as text: per common metric, each design's figures and their
-    difference from history; the outcome levels; with ``detail`` each design's own
-    metrics."""
-    if not columns:
-        return "no games installed"
-    common = [m for m in COMMON if any(c.values(m.name) for c in columns)]
-    width = max(len(c.label) for c in columns) + 2
-    runs = sorted({len(c.runs) for c in columns})
-    roots = sorted({c.root for c in columns})
-    each = f"{runs[0]} seeded runs per scenario" if len(runs) == 1 else "seeded runs"
-    out = [f"Side-by-side comparison: {each} (root seed {'/'.join(map(str, roots))})", ""]
-    for col in columns:
-        bots = "/".join(f"{side}={bot}" for side, bot in sorted(col.bots.items()))
-        count = f"{len(col.runs)} runs; " if len(runs) > 1 else ""
-        out.append(f"  {col.label.ljust(width)}{count}{col.title}; bots {bots}")
-    for metric in common:
-        hist = HISTORICAL.get(metric.name)
-        out += ["", f"{metric.name} ({metric.unit}): {metric.meaning}"]
-        if hist is not None:
-            out.append(f"  history {_num(hist.value)}{_range(hist)}: {hist.what}")
-        rate = all(is_rate(c, metric.name) for c in columns if c.values(metric.name))
-        if rate:
-            out.append(f"  {'design'.ljust(width)}{'share':>6}   95% interval (Wilson)")
-        else:
-            head = f"  {'design'.ljust(width)}{'mean':>7}  {'95% interval':<15}{'10-90% band':<15}"
-            out.append(head + ("vs history" if hist else "").rstrip())
-        for col in columns:
-            values = col.values(metric.name)
-            if not values:
-                continue
-            out.append("  " + col.label.ljust(width) + _row(col, metric.name, values, hist))
-    out += ["", "Outcomes (share of runs, Wilson 95% interval)"]
-    for col in columns:
-        total = len(col.runs)
-        shares = ", ".join(f"{level} {Share(n, total)}" for level, n in col.levels())
-        out.append(f"  {col.label.ljust(width)}{shares}")
-    if detail:
-        common_names = {m.name for m in COMMON}
-        for col in columns:
-            own = sorted({k for r in col.runs for k in r.metrics} - common_names)
-            if own:
-                out += ["", f"{col.label}: design-specific metrics"]
-                wide = max(len(k) for k in own) + 2
-                out.extend(f"  {k.ljust(wide)}{_row(col, k, col.values(k), None)}" for k in own)
-    notes = [f"  {m.name}: {HISTORICAL[m.name].source}" for m in common if m.name in HISTORICAL]
-    if notes:
-        out += ["", "Historical figures: sources"]
-        out.extend(notes)
-    return "\n".join(out)
+def table(
+    columns: Sequence[Column], detail: bool = False, flags: dict[str, set[str]] | None = None
+) -> str:
+    """The comparison as text (:func:`omaha.compare_table.table`)."""
+    from omaha.compare_table import table as text  # it builds on this module
 
-
-def _row(col: Column, metric: str, values: list[float], hist: Historical | None) -> str:
-    if not values:
-        return "—"
-    if is_rate(col, metric):
-        share = share_of(values)
-        assert share is not None
-        low, high = share.interval
-        return f"{share.percent:5.1f}%   {low:.1f}-{high:.1f}%"
-    s = summarize(values)
-    assert s is not None
-    text = f"{_num(s.mean):>7}  {_pair(s.low, s.high):<15}{_pair(s.p10, s.p90):<15}"
-    if hist is not None:
-        v = versus(s, hist)
-        where = "history inside the band" if v.inside_band else "history outside the band"
-        text += f"{v.difference:+.2f}, {where}"
-    return text.rstrip()
-
-
-def _num(value: float) -> str:
-    return f"{value:.2f}"
-
-
-def _pair(low: float, high: float) -> str:
-    return f"{low:.2f}-{high:.2f}"
-
-
-def _range(hist: Historical) -> str:
-    if hist.low is None or hist.high is None:
-        return ""
-    return f" (sources: {_pair(hist.low, hist.high)})"
+    return text(columns, detail, flags)
 
 
 # --------------------------------------------------------------------------
 # Every run, as JSON and CSV
 # --------------------------------------------------------------------------
-def _clean(value: float) -> float | None:
-    return None if math.isnan(value) else value
+def _clean(value: float) -> float | str | None:
+    """NaN (not modelled, not applicable) is null; inf (a time-to-event metric whose event
+    did not happen by the end) is the string ``"inf"``, which ``float()`` reads back."""
+    if math.isnan(value):
+        return None
+    return "inf" if math.isinf(value) else value
+
+
+def events_json(column: Column) -> dict[str, Any]:
+    """Each time-to-event metric of a column over all its runs: n, how many had it by the
+    end, the median (null: past the end) and the curve, ``[hours, runs, low %, high %]``
+    at each hour up to the end (Wilson 95%)."""
+    out: dict[str, Any] = {}
+    for name in sorted({k for r in column.runs for k in r.metrics}):
+        if not column.is_time(name) or not column.values(name):
+            continue
+        ev = column.events(name)
+        out[name] = {
+            "n": ev.n,
+            "had": ev.had,
+            "median": ev.median,
+            "curve": [[t, k, *(round(100 * x, 2) for x in wilson(k, ev.n))] for t, k in ev.curve()],
+        }
+    return out
 
 
 def to_json(columns: Sequence[Column]) -> str:
-    """Every run of every column, for analysis elsewhere (NaN is null)."""
+    """Every run of every column, for analysis elsewhere (NaN is null, inf ``"inf"``), with
+    each scenario's end, what it does not model, and its time-to-event curves."""
     return json.dumps(
         [
             {
@@ -601,9 +591,12 @@ def to_json(columns: Sequence[Column]) -> str:
                 "scenario": c.scenario,
                 "bots": c.bots,
                 "root_seed": c.root,
+                "end_hours": c.end,
+                "not_modelled": c.absent,
+                "events": events_json(c),
                 "runs": [
                     dict(
-                        attrs.asdict(r),
+                        attrs.asdict(r, filter=lambda a, _: a.name != "seconds"),
                         bot_seeds=list(r.bot_seeds),
                         metrics={k: _clean(v) for k, v in r.metrics.items()},
                     )
@@ -673,6 +666,9 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
         labels = [c.label for _, c in present]
         positions = list(range(1, len(present) + 1))
         rate = all(is_rate(c, metric.name) for _, c in present)
+        if metric.kind == TIME:
+            _plot_events(ax, metric.name, present, colours)
+            continue
         if rate:
             shares = [share_of(c.values(metric.name)) for _, c in present]
             pct = [s.percent if s else 0.0 for s in shares]
@@ -720,6 +716,29 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
     fig.savefig(out, format=kind, dpi=110, metadata=_plot_metadata(kind))
     plt.close(fig)
     return out.getvalue()
+
+
+def _plot_events(ax: Any, name: str, present: list[tuple[int, Column]], colours: Any) -> None:
+    """A time-to-event metric: each scenario's share of runs that had it by each hour up
+    to its end (a step curve), history's time as a dashed line (its range shaded)."""
+    for i, col in present:
+        ev = col.events(name)
+        points = ev.curve(0.25)
+        ax.step(
+            [t for t, _ in points], [100 * k / ev.n for _, k in points], where="post",
+            color=colours[i % 10], label=f"{col.label} (n={ev.n})",
+        )  # fmt: skip
+    hist = HISTORICAL.get(name)
+    if hist is not None:
+        ax.axvline(hist.value, color="crimson", linestyle="--", linewidth=1.6, label="history")
+        if hist.low is not None and hist.high is not None:
+            ax.axvspan(hist.low, hist.high, color="crimson", alpha=0.08)
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("hours after H-hour (06:30), up to each scenario's end")
+    ax.set_ylabel("% of runs that had it by then")
+    ax.set_title(f"{name}: share of runs by each hour", fontsize=10)
+    ax.legend(loc="best", fontsize=7, frameon=False)
+    ax.grid(alpha=0.3)
 
 
 def _plot_metadata(kind: str) -> dict[str, Any]:

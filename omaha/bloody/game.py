@@ -76,6 +76,12 @@ class BloodyGame(Game[BloodyScenario]):
         ),
     )
 
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The end of the last turn on the scenario's clock (turn 1 at 06:30, each
+        ``turn_minutes`` long: the clock of ``first_exit_hours``)."""
+        scen = self.load_scenario(scenario)
+        return scen.turns * scen.turn_minutes / 60
+
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
 

@@ -107,11 +107,22 @@ COMMON: tuple[Metric, ...] = (
 )
 
 
+#: H-hour, 06:30 on 6 June, in minutes after midnight: the zero of every clock in hours.
+H_HOUR_MINUTES = 6 * 60 + 30
+#: Nightfall in hours after H-hour: the time of the figures history gives for the whole
+#: day (HISTORY.md: "by nightfall"). Reconstructed as 21:30 (no source gives the hour), so
+#: a scenario that plays the day to its last daylight turn is at the day's end (TCS's
+#: d-day ends at 21:40, D-Day at Omaha Beach's day at 22:30).
+NIGHTFALL = 15.0
+
+
 @attrs.frozen
 class Historical:
     """The figure of the real battle for one metric, with where it comes from.
 
-    ``low`` and ``high`` give the range where sources differ (both ``value`` otherwise).
+    ``low`` and ``high`` give the range where sources differ (both ``value`` otherwise);
+    ``by`` is when it stood so, in hours after H-hour (:data:`NIGHTFALL` for the day's
+    figures); ``None`` for a time-to-event metric, whose value is itself a time.
     """
 
     value: float
@@ -119,21 +130,42 @@ class Historical:
     what: str = ""
     low: float | None = None
     high: float | None = None
+    by: float | None = None
 
 
 HISTORY_FILE = Path(__file__).with_name("history.toml")
 
 
-def load_history(path: Path = HISTORY_FILE) -> dict[str, Historical]:
-    """The historical figures by metric name, from ``history.toml`` (each with its source)."""
+def _by(text: str) -> float:
+    """``"12:00"`` (6 June) or ``"nightfall"`` -> hours after H-hour."""
+    if text == "nightfall":
+        return NIGHTFALL
+    hh, _, mm = text.partition(":")
+    if not (hh.isdigit() and mm.isdigit() and int(hh) < 24 and int(mm) < 60):
+        raise ValueError(f"{text!r} is not a time like '12:00' or 'nightfall'")
+    return (int(hh) * 60 + int(mm) - H_HOUR_MINUTES) / 60
+
+
+def load_timeline(path: Path = HISTORY_FILE) -> dict[str, tuple[Historical, ...]]:
+    """The historical figures by metric name, each metric's in time order, from
+    ``history.toml`` (each with its source and the time it stood so)."""
     root = load_toml(path).only({"figure"})
     known = {m.name: m for m in COMMON}
-    out: dict[str, Historical] = {}
+    out: dict[str, list[Historical]] = {}
     for node in root.req("figure").as_list():
-        node.only({"metric", "value", "low", "high", "what", "source"})
+        node.only({"metric", "by", "value", "low", "high", "what", "source"})
         name = node.req("metric").as_choice(known)
-        if name in out:
-            raise node.req("metric").error(f"{name!r} has a figure already")
+        when = node.get("by")
+        timed = known[name].kind == TIME
+        if (when is None) != timed:
+            what = "a time-to-event figure has no 'by'" if timed else "give 'by' (a time)"
+            raise node.error(f"{name}: {what}")
+        try:
+            by = _by(when.as_str()) if when is not None else None
+        except ValueError as exc:
+            raise node.req("by").error(str(exc)) from None
+        if any(f.by == by for f in out.get(name, [])):
+            raise node.req("metric").error(f"{name!r} has a figure at that time already")
         low, high = (node.get(k) for k in ("low", "high"))
         figure = Historical(
             value=node.req("value").as_number(),
@@ -141,14 +173,35 @@ def load_history(path: Path = HISTORY_FILE) -> dict[str, Historical]:
             what=node.req("what").as_str(),
             low=low.as_number() if low else None,
             high=high.as_number() if high else None,
+            by=by,
         )
         if (figure.low is None) != (figure.high is None) or not (
             figure.low is None or figure.low <= figure.value <= (figure.high or 0.0)
         ):
             raise node.error("low and high go together and enclose the value")
-        out[name] = figure
-    return out
+        out.setdefault(name, []).append(figure)
+    return {k: tuple(sorted(v, key=lambda f: f.by or 0.0)) for k, v in out.items()}
 
 
-#: The historical record, one figure per common metric that history gives.
-HISTORICAL: dict[str, Historical] = load_history()
+def load_history(path: Path = HISTORY_FILE) -> dict[str, Historical]:
+    """The day's figure of every metric history gives (the last of its time line)."""
+    return {name: figures[-1] for name, figures in load_timeline(path).items()}
+
+
+def history_at(metric: str, hours: float | None) -> Historical | None:
+    """History's figure for ``metric`` as it stood at ``hours`` after H-hour: the latest
+    figure at or before then (``None`` before the first, or without a time). A
+    time-to-event metric's figure is its time, whatever the hour."""
+    figures = TIMELINE.get(metric, ())
+    if figures and figures[0].by is None:
+        return figures[0]
+    if hours is None:
+        return None
+    before = [f for f in figures if f.by is not None and f.by <= hours + 1e-9]
+    return before[-1] if before else None
+
+
+#: The historical record as a time line: per common metric, its figures in time order.
+TIMELINE: dict[str, tuple[Historical, ...]] = load_timeline()
+#: The day's figure of each common metric that history gives.
+HISTORICAL: dict[str, Historical] = {k: v[-1] for k, v in TIMELINE.items()}

@@ -211,6 +211,13 @@ class Game(ABC, Generic[S]):
         By default none."""
         return {}
 
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """When ``scenario``'s last turn ends on the clock of its time-to-event metrics:
+        hours after H-hour (06:30, 6 June); ``None`` when it is not on that clock (another
+        day, or no time scale). The comparison reports "by the end" figures at this time
+        and holds them against history at the same time. By default ``None``."""
+        return None
+
     @property
     def default_scenario(self) -> str:
         return self.scenarios()[0]

@@ -62,6 +62,10 @@ class LandingTableGame(Game[LandingTableScenario]):
         (:func:`omaha.landing_table.view.not_modelled`)."""
         return view.not_modelled(self.load_scenario(scenario))
 
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The end of the scenario's last turn (the clock of ``first_exit_hours``)."""
+        return (view.end_minutes(self.load_scenario(scenario)) - view.H_HOUR) / 60
+
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
 

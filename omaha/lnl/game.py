@@ -14,7 +14,7 @@ from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, State
 from omaha.lnl import bots, view
 from omaha.lnl.actions import ACTIONS
-from omaha.lnl.core import MAX_CANCELS, SIDES
+from omaha.lnl.core import MAX_CANCELS, SIDES, TURN_HOURS
 from omaha.lnl.observation import observation_plan
 from omaha.lnl.procedures.fire import KINDS
 from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario, split_ref, validate_scenario
@@ -67,6 +67,12 @@ class LnlGame(Game[LnlScenario]):
         """The landing's and the draws' metrics where no force lands
         (:func:`omaha.lnl.view.not_modelled`)."""
         return view.not_modelled(self.load_scenario(scenario))
+
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The end of the last game turn on reading R35's clock; ``None`` for a scenario
+        in which no force lands (Vierville: 7 June, not on that clock)."""
+        scen = self.load_scenario(scenario)
+        return None if view.not_modelled(scen) else scen.turns * TURN_HOURS
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS

@@ -105,6 +105,10 @@ class TcsGame(Game[TcsScenario]):
         it has no victory conditions (:func:`omaha.tcs.view.not_modelled`)."""
         return view.not_modelled(self.load_scenario(scenario))
 
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The time of the scenario's last turn (the clock of ``first_exit_hours``)."""
+        return view.hours_after_h(self.load_scenario(scenario).turns[-1].label)
+
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
 

@@ -248,15 +248,17 @@ def returns(core: TcsCore) -> dict[str, float]:
 
 
 # ------------------------------------------------------------------ metrics
+def hours_after_h(label: str) -> float:
+    """A turn's time (``"1300 6 June"``) in hours after 06:30 (H-hour) on 6 June."""
+    day, minutes = parse_time(label)
+    return (day - 6) * 24 + (minutes - 390) / 60
+
+
 def first_exit_hours(core: TcsCore) -> float:
     """Hours after 06:30 (H-hour) of the first draw exit opened; never (inf) when none was."""
     if not core.exits:
         return NEVER
-    times = []
-    for label in core.exits.values():
-        day, minutes = parse_time(label)
-        times.append((day - 6) * 24 + (minutes - 390) / 60)
-    return min(times)
+    return min(hours_after_h(label) for label in core.exits.values())
 
 
 #: What the landing system (2.1-2.3) alone measures: NaN in a scenario without it.
