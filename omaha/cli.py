@@ -513,7 +513,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     plan = compare.run_plan(args.game, args.runs)  # an unknown game fails before any run
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)
-    progress = compare.Progress.for_terminal(total, quiet=args.quiet)
+    progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
     with compare.executor(args.executor, workers, args.scheduler) as pool:
         columns = compare.compare(
             args.game, args.runs, args.seed, pool, args.bot,

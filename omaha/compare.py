@@ -305,32 +305,70 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
 # Progress
 # --------------------------------------------------------------------------
 class Progress:
-    """A one-line progress bar on a terminal: runs done, runs per second, time left."""
+    """A one-line progress bar on a terminal: runs done, runs per second, time left.
 
-    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True) -> None:
+    Given the ``plan`` (game, scenario, runs), the time left is each scenario's runs to
+    go times its own cost per run, measured on its first runs (a scenario not yet
+    measured costs the mean of those that are), at the CPU rate reached so far: a long
+    scenario that comes last no longer looks as cheap as the short ones before it.
+    """
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None = None,
+        enabled: bool = True,
+        plan: Sequence[tuple[str, str, int]] | None = None,
+    ) -> None:
         self.total = total
         self.done = 0
         self.stream = stream or sys.stderr
         self.enabled = enabled and total > 0
         self.started = time.monotonic()
         self._drawn = 0.0
+        self.plan = {(g, s): n for g, s, n in plan or ()}
+        self._runs: Counter[tuple[str, str]] = Counter()
+        self._cost: dict[tuple[str, str], float] = {}
 
     @classmethod
-    def for_terminal(cls, total: int, quiet: bool = False) -> Progress:
+    def for_terminal(
+        cls, total: int, quiet: bool = False, plan: Sequence[tuple[str, str, int]] | None = None
+    ) -> Progress:
         """On stderr when it is a terminal and ``quiet`` is not asked for; else silent."""
-        return cls(total, sys.stderr, enabled=not quiet and sys.stderr.isatty())
+        return cls(total, sys.stderr, enabled=not quiet and sys.stderr.isatty(), plan=plan)
 
-    def advance(self, runs: int) -> None:
+    def advance(
+        self, runs: int, key: tuple[str, str] | None = None, played: Sequence[Run] = ()
+    ) -> None:
+        """``runs`` more done (of scenario ``key``, costing what ``played`` took)."""
         self.done += runs
+        if key is not None:
+            self._runs[key] += runs
+            self._cost[key] = self._cost.get(key, 0.0) + sum(r.seconds for r in played)
         now = time.monotonic()
         if self.enabled and (now - self._drawn > 0.2 or self.done >= self.total):
             self._drawn = now
             self.stream.write("\r" + self.line(now - self.started) + "\x1b[K")
             self.stream.flush()
 
+    def seconds_left(self, elapsed: float) -> float:
+        """The time left: by each scenario's cost per run where the plan and costs are
+        known, else by the count of runs; NaN before anything is done."""
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        spent = sum(self._cost.values())
+        if not self.plan or spent <= 0 or elapsed <= 0:
+            return (self.total - self.done) / rate if rate > 0 else math.nan
+        measured = {k: self._cost[k] / n for k, n in self._runs.items() if n and k in self._cost}
+        fallback = spent / sum(self._runs.values())
+        to_go = sum(
+            max(0, total - self._runs[k]) * measured.get(k, fallback)
+            for k, total in self.plan.items()
+        )
+        return to_go / (spent / elapsed)  # CPU seconds to go at the CPU rate so far
+
     def line(self, elapsed: float) -> str:
         rate = self.done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        left = self.seconds_left(elapsed)
         width = 24
         filled = int(width * self.done / self.total)
         bar = "#" * filled + "-" * (width - filled)
@@ -407,7 +445,7 @@ def compare(
     def done(task: Chunk, played: list[Run]) -> None:
         results[(task.game, task.scenario)].extend(played)
         if progress is not None:
-            progress.advance(task.count)
+            progress.advance(task.count, (task.game, task.scenario), played)
 
     try:
         if isinstance(pool, SerialExecutor):  # one task at a time, so progress moves

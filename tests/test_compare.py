@@ -352,3 +352,19 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not compare.Progress.for_terminal(10, quiet=True).enabled
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     assert not compare.Progress.for_terminal(10).enabled
+
+
+def test_time_left_from_each_scenarios_cost_per_run() -> None:
+    def runs(n: int, seconds: float) -> list[compare.Run]:
+        return [compare.Run(i, 0, (), "x", None, {}, 1, seconds) for i in range(n)]
+
+    bar = compare.Progress(20, io.StringIO(), plan=[("g", "short", 10), ("g", "long", 10)])
+    bar.advance(5, ("g", "short"), runs(5, 0.1))
+    # 0.5 CPU s in 1 s; the long scenario not yet measured costs the mean so far (0.1 s)
+    assert bar.seconds_left(1.0) == pytest.approx((5 * 0.1 + 10 * 0.1) / 0.5)
+    bar.advance(1, ("g", "long"), runs(1, 1.0))
+    # measured: 1 s a run; 9 to go of it, 5 of the short: 9.5 CPU s at 0.75 CPU s a second
+    assert bar.seconds_left(2.0) == pytest.approx(9.5 / 0.75)
+    assert bar.seconds_left(2.0) > 3 * (14 / 6 * 2.0 / 2)  # the count of runs says 4.7 s
+    assert "0:13 left" in bar.line(2.0)
+    assert compare.Run(0, 0, (), "x", None, {}, 1, 5.0) == runs(1, 0.1)[0]  # cost not compared
