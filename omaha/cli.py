@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import omaha
-from omaha import authoring, compare
+from omaha import authoring, compare, compare_pairs
 from omaha.errors import RecordError, ScenarioError
 from omaha.fileio import WriteFailed, input_file, output_file, write_atomic
 from omaha.kernel.dice import MAX_SEED, DiceExhausted
@@ -244,6 +244,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--bot", help="bot name for every game (default: each game's strongest)")
+    p.add_argument(
+        "--bots",
+        metavar="A,B",
+        help="two bots: the same seeds with each, and the metrics that depend on who plays "
+        "marked (games without both bots are left out)",
+    )
     p.add_argument(
         "--executor",
         choices=compare.EXECUTORS,
@@ -501,6 +507,22 @@ def cmd_provenance(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lineups(args: argparse.Namespace) -> tuple[list[str | None], list[str] | None]:
+    """The bots to run (one, or the two of ``--bots``) and the games that have them."""
+    if not args.bots:
+        return [args.bot], args.game
+    if args.bot:
+        raise ValueError("give --bot or --bots, not both")
+    pair = [b.strip() for b in args.bots.split(",")]
+    if len(pair) != 2 or not all(pair) or pair[0] == pair[1]:
+        raise ValueError(f"--bots takes two different bot names, A,B (not {args.bots!r})")
+    names = args.game or list(omaha.games())
+    games = [g for g in names if all(b in omaha.load(g).bots for b in pair)]
+    if not games:
+        raise ValueError(f"no game has both bots {pair[0]!r} and {pair[1]!r}")
+    return list(pair), games
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     if args.scheduler and args.executor != "dask":
         raise ValueError("--scheduler names a Dask scheduler: add --executor dask")
@@ -510,19 +532,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.plot:
         output_file(args.plot, "--plot", compare.PLOT_SUFFIXES)
         compare.plotting()  # matplotlib present, before minutes of games
-    plan = compare.run_plan(args.game, args.runs)  # an unknown game fails before any run
+    lineups, games = _lineups(args)
+    plan = compare.run_plan(games, args.runs)  # an unknown game fails before any run
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)
-    progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
+    runs: list[list[compare.Column]] = []
     with compare.executor(args.executor, workers, args.scheduler) as pool:
-        columns = compare.compare(
-            args.game, args.runs, args.seed, pool, args.bot,
-            size=args.chunk, progress=progress, workers=workers,
-        )  # fmt: skip
-    print(compare.table(columns, detail=args.detail))
+        for bot in lineups:
+            progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
+            played = compare.compare(
+                games, args.runs, args.seed, pool, bot,
+                size=args.chunk, progress=progress, workers=workers,
+            )  # fmt: skip
+            runs.append(played)
+    columns = runs[0]
+    if len(runs) == 2:
+        found = compare_pairs.dependence(runs[0], runs[1])
+        print(compare.table(columns, detail=args.detail, flags=compare_pairs.flags(found)))
+        print("\n" + compare_pairs.report(found, str(lineups[0]), str(lineups[1])))
+    else:
+        print(compare.table(columns, detail=args.detail))
     written = []
     if args.json:
-        write_atomic(args.json, compare.to_json(columns) + "\n")
+        write_atomic(args.json, compare.to_json([c for lineup in runs for c in lineup]) + "\n")
         written.append(f"every run in {args.json}")
     if args.csv:
         write_atomic(args.csv, compare.to_csv(columns))
