@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import omaha
-from omaha import authoring, compare, compare_pairs
+from omaha import authoring, compare, compare_pairs, sweep
 from omaha.errors import RecordError, ScenarioError
 from omaha.fileio import WriteFailed, input_file, output_file, write_atomic
 from omaha.kernel.dice import MAX_SEED, DiceExhausted
@@ -273,6 +273,28 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", type=Path, help="draw the distributions here (.png or .svg)")
     p.set_defaults(run=cmd_compare)
 
+    p = sub.add_parser(
+        "sweep",
+        help="one scenario over the values of a scenario key, the same seeds for each",
+        description="Play one scenario with a key of its file set to each value in turn "
+        "(--set TABLE.KEY=V1,V2,...: the key is checked against the scenario's schema), "
+        "the same seeds for every value, and show each common metric against the value "
+        "with the paired difference from the first.",
+    )
+    p.add_argument("game", help="the game (omaha list)")
+    p.add_argument("--scenario", required=True, help="a shipped scenario of the game")
+    p.add_argument("--set", required=True, dest="setting", metavar="TABLE.KEY=V1,V2,...")
+    p.add_argument("--runs", type=int_in(1, MAX_RUNS), default=20, help="runs a value (20)")
+    p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
+    p.add_argument("--bot", help="bot name (default: the game's strongest)")
+    p.add_argument(
+        "--executor", choices=("serial", "process"), default="process",
+        help="here or in a process pool of this machine (default)",
+    )  # fmt: skip
+    p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=None)
+    p.add_argument("--json", type=Path, help="write every run here (JSON)")
+    p.set_defaults(run=cmd_sweep)
+
     p = sub.add_parser("serve", help="play in the browser, served from this machine")
     p.add_argument("game", nargs="?", default="lnl", help="the game to start with (default lnl)")
     p.add_argument("--scenario", help="shipped scenario id or path to a scenario file")
@@ -521,6 +543,24 @@ def _lineups(args: argparse.Namespace) -> tuple[list[str | None], list[str] | No
     if not games:
         raise ValueError(f"no game has both bots {pair[0]!r} and {pair[1]!r}")
     return list(pair), games
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    setting = sweep.parse_setting(args.setting)
+    if args.json:
+        output_file(args.json, "--json", (".json",))
+    omaha.load(args.game)  # an unknown game fails here
+    workers = args.workers or os.cpu_count() or 1
+    with compare.executor(args.executor, workers) as pool:
+        columns = sweep.sweep(
+            args.game, args.scenario, setting, args.runs, args.seed, pool, args.bot,
+            size=compare.chunk_size(args.runs, workers),
+        )  # fmt: skip
+    print(sweep.table(columns, setting))
+    if args.json:
+        write_atomic(args.json, compare.to_json(columns) + "\n")
+        print(f"\nwrote every run in {args.json}")
+    return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
