@@ -47,13 +47,24 @@ import attrs
 import numpy as np
 
 import omaha
-from omaha.compare_events import Events
-from omaha.kernel.metrics import COMMON, HISTORICAL, TIME, Historical
+from omaha import compare_table
+from omaha.compare_data import SHARE_UNITS as SHARE_UNITS
+from omaha.compare_data import Z95 as Z95
+from omaha.compare_data import Column as Column
+from omaha.compare_data import Run as Run
+from omaha.compare_data import Share as Share
+from omaha.compare_data import Summary as Summary
+from omaha.compare_data import VersusHistory as VersusHistory
+from omaha.compare_data import bounds as bounds
+from omaha.compare_data import is_rate as is_rate
+from omaha.compare_data import share_of as share_of
+from omaha.compare_data import summarize as summarize
+from omaha.compare_data import versus as versus
+from omaha.compare_data import wilson as wilson
+from omaha.kernel.metrics import COMMON, HISTORICAL, TIME
 from omaha.kernel.protocol import Game
 
 BOT_PREFERENCE = ("heuristic", "historical", "solitaire", "random")
-#: 95% two-sided normal quantile, for the mean's interval and Wilson's.
-Z95 = 1.959963984540054
 #: Words drawn per run: the game's seed, then one per bot (a game has at most this less one).
 SEED_WORDS = 8
 ExecutorKind = Literal["serial", "process", "dask"]
@@ -72,21 +83,6 @@ def run_seeds(root: int, index: int) -> tuple[int, tuple[int, ...]]:
     sequence = np.random.SeedSequence(root, spawn_key=(index,))
     words = [int(w) >> 1 for w in sequence.generate_state(SEED_WORDS, dtype=np.uint64)]
     return words[0], tuple(words[1:])
-
-
-@attrs.frozen
-class Run:
-    """One finished game: its index and seeds, outcome level, winner and metrics."""
-
-    index: int
-    seed: int
-    bot_seeds: tuple[int, ...]
-    level: str
-    winner: str | None
-    metrics: dict[str, float]
-    actions: int
-    #: CPU seconds the run took (for the progress bar's estimate; not part of the result)
-    seconds: float = attrs.field(default=0.0, eq=False, repr=False)
 
 
 def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = None) -> Run:
@@ -149,53 +145,6 @@ def chunk_size(runs: int, workers: int) -> int:
 # --------------------------------------------------------------------------
 # Columns: all runs of one scenario
 # --------------------------------------------------------------------------
-@attrs.frozen
-class Column:
-    """All runs of one game and scenario."""
-
-    game: str
-    title: str
-    scenario: str
-    bots: dict[str, str]
-    runs: tuple[Run, ...]
-    units: dict[str, str] = attrs.field(factory=dict)
-    root: int = 0
-    #: metric -> kind (``value`` or ``time``; see :class:`omaha.kernel.metrics.Metric`)
-    kinds: dict[str, str] = attrs.field(factory=dict)
-    #: when the scenario ends, in hours after H-hour (``Game.end_hours``); None: off that clock
-    end: float | None = None
-    #: the metrics the scenario does not model, with why (``Game.not_modelled``)
-    absent: dict[str, str] = attrs.field(factory=dict)
-
-    @property
-    def label(self) -> str:
-        return f"{self.game}/{self.scenario}"
-
-    def values(self, metric: str) -> list[float]:
-        """The metric over the runs; NaN (not applicable to this scenario) is left out, and
-        so is every run of a metric the scenario does not model. A time-to-event metric
-        keeps its ``inf`` (not by the end): see :mod:`omaha.compare_events`."""
-        if metric in self.absent:
-            return []
-        return [
-            r.metrics[metric]
-            for r in self.runs
-            if metric in r.metrics and not math.isnan(r.metrics[metric])
-        ]
-
-    def is_time(self, metric: str) -> bool:
-        return self.kinds.get(metric) == TIME
-
-    def events(self, metric: str) -> Events:
-        """A time-to-event metric over all its runs (the end known for hours)."""
-        end = self.end if self.units.get(metric) == "hours" else None
-        return Events.of(self.values(metric), end)
-
-    def levels(self) -> list[tuple[str, int]]:
-        counts = Counter(r.level for r in self.runs)
-        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-
-
 def _column(name: str, scenario: str, bot: str | None, root: int, runs: Iterable[Run]) -> Column:
     game = omaha.load(name)
     declared = (*COMMON, *game.metrics)
@@ -482,102 +431,6 @@ def run_column(
 # --------------------------------------------------------------------------
 # Statistics
 # --------------------------------------------------------------------------
-@attrs.frozen
-class Summary:
-    """A metric over the runs: mean with its 95% interval, and the 10-90% band."""
-
-    n: int
-    mean: float
-    low: float
-    high: float
-    p10: float
-    p90: float
-
-
-def summarize(
-    values: Sequence[float], bounds: tuple[float, float] = (-math.inf, math.inf)
-) -> Summary | None:
-    """Mean, its 95% interval clipped to ``bounds`` (the metric's range), and the band."""
-    if not values:
-        return None
-    data = np.asarray(values, dtype=float)
-    n = int(data.size)
-    mean = float(data.mean())
-    half = Z95 * float(data.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-    p10, p90 = (float(v) for v in np.percentile(data, [10, 90]))
-    low, high = max(bounds[0], mean - half), min(bounds[1], mean + half)
-    return Summary(n, mean, low, high, p10, p90)
-
-
-#: Units whose values are shares: their range is 0..1.
-SHARE_UNITS = ("fraction", "0/1")
-
-
-def bounds(unit: str, values: Sequence[float]) -> tuple[float, float]:
-    """A metric's range: 0..1 for a share; a count or a time is never below 0 (unless
-    the design reports negative values, such as victory points)."""
-    if unit in SHARE_UNITS:
-        return 0.0, 1.0
-    return (0.0 if min(values, default=0.0) >= 0 else -math.inf), math.inf
-
-
-@attrs.frozen
-class Share:
-    """How many of ``n`` runs had something: a percentage with a Wilson 95% interval."""
-
-    k: int
-    n: int
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.k / self.n
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """Wilson's score interval, in percent."""
-        low, high = wilson(self.k, self.n)
-        return 100.0 * low, 100.0 * high
-
-    def __str__(self) -> str:
-        low, high = self.interval
-        return f"{self.percent:.0f}% ({low:.0f}-{high:.0f}%)"
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for ``k`` successes in ``n`` trials, as fractions."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def share_of(values: Sequence[float]) -> Share | None:
-    """A 0/1 metric as a share (values other than 0 and 1 count as not 1)."""
-    if not values:
-        return None
-    return Share(sum(1 for v in values if v == 1.0), len(values))
-
-
-@attrs.frozen
-class VersusHistory:
-    """A design's mean against the historical figure."""
-
-    difference: float
-    inside_band: bool
-
-
-def versus(summary: Summary, history: Historical) -> VersusHistory:
-    inside = summary.p10 <= history.value <= summary.p90
-    return VersusHistory(summary.mean - history.value, inside)
-
-
-def is_rate(column: Column, metric: str) -> bool:
-    return column.units.get(metric) == "0/1"
-
-
 # --------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------
@@ -585,9 +438,7 @@ def table(
     columns: Sequence[Column], detail: bool = False, flags: dict[str, set[str]] | None = None
 ) -> str:
     """The comparison as text (:func:`omaha.compare_table.table`)."""
-    from omaha.compare_table import table as text  # it builds on this module
-
-    return text(columns, detail, flags)
+    return compare_table.table(columns, detail, flags)
 
 
 # --------------------------------------------------------------------------

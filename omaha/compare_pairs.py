@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from omaha.compare import Z95, Column
+from omaha.compare_data import Z95, Column
 from omaha.kernel.metrics import COMMON
 
 

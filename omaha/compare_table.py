@@ -15,14 +15,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from omaha.compare import (
-    Column,
-    Share,
-    bounds,
-    is_rate,
-    share_of,
-    summarize,
-)
+from omaha.compare_data import Column, Share, bounds, is_rate, share_of, summarize
 from omaha.compare_events import Events, clock
 from omaha.kernel.metrics import COMMON, NIGHTFALL, TIMELINE, Historical, Metric, history_at
 
