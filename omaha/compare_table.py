@@ -21,6 +21,8 @@ from omaha.kernel.metrics import COMMON, NIGHTFALL, TIMELINE, Historical, Metric
 
 #: The table's width in columns.
 WIDTH = 100
+#: The widest scenario label column (a longer label goes on a line of its own).
+LABEL = 26
 #: The clock times of the time-to-event columns (those of the history time line), in hours
 #: after H-hour: 08:00, 10:00, 12:00, 17:00.
 MARKS = (1.5, 3.5, 5.5, 10.5)
@@ -45,22 +47,25 @@ def table(
     if not columns:
         return "no games installed"
     flags = flags or {}
-    width = max(len(c.label) for c in columns) + 2
+    width = min(LABEL, max(len(c.label) for c in columns) + 2)
     runs = sorted({len(c.runs) for c in columns})
     roots = sorted({c.root for c in columns})
     each = f"{runs[0]} seeded runs per scenario" if len(runs) == 1 else "seeded runs"
     out = [f"Side-by-side comparison: {each} (root seed {'/'.join(map(str, roots))})"]
     out += wrap(
         "Each scenario is held against history as it stood at the scenario's own end "
-        "(column 'ends'); n is the runs a row is over.",
+        "(column 'ends'); n is the runs a row is over; 'vs history' is the mean minus "
+        "history, and whether history lies inside or outside the 10-90% band.",
         "",
         "",
     )
     out += ["", f"  {'scenario'.ljust(width)}{'runs':>4}  {'ends':<6} design; bots"]
     for col in columns:
         bots = "/".join(f"{side}={bot}" for side, bot in sorted(col.bots.items()))
-        head = f"  {col.label.ljust(width)}{len(col.runs):>4}  {_ends(col):<6} "
-        out += wrap(f"{head}{col.title}; {bots}", "", " " * len(head))
+        head = f"{len(col.runs):>4}  {_ends(col):<6} "
+        out += _labelled(col.label, width, "")[:-1]
+        lead = _labelled(col.label, width, "")[-1]
+        out += wrap(f"{lead}{head}{col.title}; {bots}", "", " " * (len(lead) + len(head)))
     for metric in COMMON:
         present = [c for c in columns if c.values(metric.name)]
         if present:
@@ -69,8 +74,8 @@ def table(
     for col in columns:
         total = len(col.runs)
         shares = ", ".join(f"{level} {Share(n, total)}" for level, n in col.levels())
-        head = f"  {col.label.ljust(width)}"
-        out += wrap(head + shares, "", " " * len(head))
+        *above, head = _labelled(col.label, width, "")
+        out += above + wrap(head + shares, "", " " * len(head))
     if detail:
         common_names = {m.name for m in COMMON}
         for col in columns:
@@ -93,6 +98,15 @@ def table(
                 by = f" by {', '.join(at)}" if any(at) else ""
                 out += wrap(f"{m.name}{by}: {source}")
     return "\n".join(out)
+
+
+def _labelled(label: str, width: int, row: str) -> list[str]:
+    """A row after its scenario's label; a label too long for the column goes on a line of
+    its own above the row (so no line passes :data:`WIDTH`)."""
+    lines = [f"  {label.ljust(width)}{row}"]
+    if len(label) + 2 > width:
+        lines = [f"  {label}", f"  {'':<{width}}{row}"]
+    return [line.rstrip() for line in lines] if row else lines
 
 
 def _ends(col: Column) -> str:
@@ -123,8 +137,8 @@ def _section(
             f"  {'scenario'.ljust(width)}{'n':>4}  {'ends':<6}{marks}  {'by the end':<15}"
             f"{'median':>6}  history"
         )
-        out += [f"  {c.label.ljust(width)}{_time_row(c, name)}{_flag(flags, c, name)}"
-                for c in present]  # fmt: skip
+        for c in present:
+            out += _labelled(c.label, width, _time_row(c, name) + _flag(flags, c, name))
         out.append(f"  {'':<{width}}share of runs that had it by then; '.': past the end")
     elif all(is_rate(c, name) for c in present):
         out.append(f"  {'scenario'.ljust(width)}{'n':>4}{'share':>8}  95% interval (Wilson)")
@@ -133,7 +147,7 @@ def _section(
             assert share is not None
             low, high = share.interval
             row = f"{share.n:>4}{share.percent:>7.1f}%  {low:.1f}-{high:.1f}%"
-            out.append(f"  {c.label.ljust(width)}{row}{_flag(flags, c, name)}")
+            out += _labelled(c.label, width, row + _flag(flags, c, name))
     else:
         hist = name in TIMELINE
         head = f"  {'scenario'.ljust(width)}{'n':>4}{'mean':>7}  {'95% interval':<12}  "
@@ -141,7 +155,7 @@ def _section(
         out.append(head.rstrip())
         for c in present:
             row = _value_row(c, name, history_at(name, c.end) if hist else None, hist)
-            out.append(f"  {c.label.ljust(width)}{row}{_flag(flags, c, name)}".rstrip())
+            out += _labelled(c.label, width, row + _flag(flags, c, name))
     return out
 
 
@@ -156,7 +170,7 @@ def _value_row(col: Column, metric: str, figure: Historical | None, hist: bool) 
         return text + "  none by then"
     where = "inside" if s.p10 <= figure.value <= s.p90 else "outside"
     at = f"{figure.value:.2f} ({clock(figure.by)})" if figure.by is not None else "-"
-    return text + f"  {at:<15}{s.mean - figure.value:+.2f} {where} band"
+    return text + f"  {at:<15}{s.mean - figure.value:+.2f}, {where}"
 
 
 def _time_row(col: Column, metric: str) -> str:
@@ -209,8 +223,8 @@ def _not_modelled(columns: Sequence[Column], width: int) -> list[str]:
             if own and (not shown or len(names) <= 4):
                 shown, own = names, 0
             what = ", ".join(shown) + (f" (and {own} of its own)" if own else "")
-            head = f"  {col.label.ljust(width)}"
-            out += wrap(f"{head}{what}: {why}", "", " " * len(head))
+            *above, head = _labelled(col.label, width, "")
+            out += above + wrap(f"{head}{what}: {why}", "", " " * len(head))
     if not out:
         return []
     return ["", "Not modelled (NaN in every run of the scenario, never compared)", *out]

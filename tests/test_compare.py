@@ -155,10 +155,10 @@ def test_table_shows_intervals_rates_and_history() -> None:
     )
     text = compare.table([near, far])
     lines = text.splitlines()
-    row_a = next(line for line in lines if line.startswith("  a/s") and "band" in line)
-    row_b = next(line for line in lines if line.startswith("  b/s") and "band" in line)
-    assert "0.16 (07:00)   +0.00 inside band" in row_a
-    assert f"{0.9 - dd:+.2f} outside band" in row_b
+    row_a = next(line for line in lines if line.startswith("  a/s") and "(07:00)" in line)
+    row_b = next(line for line in lines if line.startswith("  b/s") and "(07:00)" in line)
+    assert "0.16 (07:00)   +0.00, inside" in row_a
+    assert f"{0.9 - dd:+.2f}, outside" in row_b
     assert "history by 07:00: 0.16: 741st Tank Battalion" in text
     share_b = next(line for line in lines if line.startswith("  b/s") and "%" in line)
     low, high = compare.Share(10, 30).interval
@@ -368,3 +368,15 @@ def test_time_left_from_each_scenarios_cost_per_run() -> None:
     assert bar.seconds_left(2.0) > 3 * (14 / 6 * 2.0 / 2)  # the count of runs says 4.7 s
     assert "0:13 left" in bar.line(2.0)
     assert compare.Run(0, 0, (), "x", None, {}, 1, 5.0) == runs(1, 0.1)[0]  # cost not compared
+
+
+def test_the_table_fits_100_columns_and_long_titles_wrap() -> None:
+    dd = HISTORICAL["dd_tanks_ashore"].value
+    cols = [
+        column("landing_table", "first_wave_long", {"dd_tanks_ashore": [dd, 0.9] * 5,
+               "exits_opened": [0.0, 2.0] * 5, "first_exit_hours": [5.0, math.inf] * 5})
+    ]  # fmt: skip
+    cols = [compare.attrs.evolve(cols[0], title="A very long design title " * 8)]
+    lines = compare.table(cols, detail=True).splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert sum("A very long design title" in line for line in lines) > 1  # wrapped
