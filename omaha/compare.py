@@ -61,7 +61,7 @@ from omaha.compare_data import share_of as share_of
 from omaha.compare_data import summarize as summarize
 from omaha.compare_data import versus as versus
 from omaha.compare_data import wilson as wilson
-from omaha.kernel.metrics import COMMON, HISTORICAL, TIME
+from omaha.kernel.metrics import COMMON, HISTORICAL, TIME, history_at
 from omaha.kernel.protocol import Game
 
 BOT_PREFERENCE = ("heuristic", "historical", "solitaire", "random")
@@ -561,9 +561,10 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
         if rate:
             shares = [share_of(c.values(metric.name)) for _, c in present]
             pct = [s.percent if s else 0.0 for s in shares]
+            # Wilson's bounds can miss 0% or 100% by a rounding error: never a negative bar
             errs = [
-                [p - s.interval[0] for p, s in zip(pct, shares, strict=True) if s],
-                [s.interval[1] - p for p, s in zip(pct, shares, strict=True) if s],
+                [max(0.0, p - s.interval[0]) for p, s in zip(pct, shares, strict=True) if s],
+                [max(0.0, s.interval[1] - p) for p, s in zip(pct, shares, strict=True) if s],
             ]
             ax.bar(
                 positions, pct, yerr=errs, capsize=4,
@@ -581,13 +582,21 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
                 patch.set_facecolor(colours[i % 10])
                 patch.set_alpha(0.55)
             ax.set_ylabel(metric.unit)
-        hist = HISTORICAL.get(metric.name)
-        if hist is not None:
-            value = 100 * hist.value if rate else hist.value
-            ax.axhline(value, color="crimson", linestyle="--", linewidth=1.6, label="history")
+        # history as it stood at each scenario's own end, across that scenario's box
+        scale = 100 if rate else 1
+        drawn = False
+        for pos, (_, col) in zip(positions, present, strict=True):
+            hist = history_at(metric.name, col.end)
+            if hist is None:
+                continue
+            label = None if drawn else "history at the scenario's end"
+            ax.hlines(scale * hist.value, pos - 0.45, pos + 0.45, color="crimson",
+                      linestyle="--", linewidth=1.6, label=label)  # fmt: skip
             if hist.low is not None and hist.high is not None:
-                scale = 100 if rate else 1
-                ax.axhspan(scale * hist.low, scale * hist.high, color="crimson", alpha=0.08)
+                ax.fill_between([pos - 0.45, pos + 0.45], scale * hist.low, scale * hist.high,
+                                color="crimson", alpha=0.08)  # fmt: skip
+            drawn = True
+        if drawn:
             ax.legend(loc="best", fontsize=8, frameon=False)
         ax.set_xticks(positions, labels, fontsize=8, rotation=25, ha="right")
         ax.set_title(f"{metric.name} ({metric.unit})", fontsize=10)
@@ -597,7 +606,7 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
     runs = "/".join(str(n) for n in sorted({len(c.runs) for c in columns}))
     fig.suptitle(
         f"omaha compare: {runs} seeded runs per scenario; boxes 25-75%, whiskers 10-90%, "
-        "triangle = mean; dashed = history",
+        "triangle = mean; dashed = history at each scenario's end",
         fontsize=11,
     )
     fig.tight_layout(rect=(0, 0, 1, 0.96))
