@@ -8,7 +8,8 @@ mean gets a 95% interval (1.96 standard errors of the paired differences). A met
 figure, so the figure says as much about the bots as about the design.
 
 A time-to-event metric is compared by its time capped at the scenario's end (a run that
-never had the event counts as the end: the restricted mean time), or, off the clock, by
+never had the event counts as the end: the restricted mean time; of two scenarios that end
+at different times, as in a sweep over the end, the earlier end), or, off the clock, by
 whether the event happened at all.
 """
 
@@ -39,11 +40,12 @@ class Paired:
         return self.low > 0 or self.high < 0
 
 
-def _comparable(col: Column, metric: str, value: float) -> float:
+def _comparable(col: Column, metric: str, value: float, end: float | None) -> float:
+    """A value as paired: a time capped at ``end`` (or, without one, whether it came)."""
     if not col.is_time(metric):
         return value
-    if col.end is not None and col.units.get(metric) == "hours":
-        return min(value, col.end)
+    if end is not None and col.units.get(metric) == "hours":
+        return min(value, end)
     return float(math.isfinite(value))
 
 
@@ -53,6 +55,8 @@ def paired(a: Column, b: Column, metric: str) -> Paired | None:
     if metric in a.absent or metric in b.absent:
         return None
     mine = {r.index: r for r in b.runs}
+    # two scenarios that end at different times are compared by the earlier end
+    end = None if a.end is None or b.end is None else min(a.end, b.end)
     diffs = []
     for run in a.runs:
         other = mine.get(run.index)
@@ -61,7 +65,7 @@ def paired(a: Column, b: Column, metric: str) -> Paired | None:
         x, y = run.metrics.get(metric, math.nan), other.metrics.get(metric, math.nan)
         if math.isnan(x) or math.isnan(y):
             continue
-        diffs.append(_comparable(a, metric, x) - _comparable(b, metric, y))
+        diffs.append(_comparable(a, metric, x, end) - _comparable(b, metric, y, end))
     if not diffs:
         return None
     data = np.asarray(diffs, dtype=float)

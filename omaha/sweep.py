@@ -27,6 +27,7 @@ import attrs
 import omaha
 from omaha import compare, compare_pairs
 from omaha.authoring import shipped_text
+from omaha.compare_table import wrap
 from omaha.kernel.metrics import COMMON
 
 
@@ -124,11 +125,14 @@ def table(columns: Sequence[compare.Column], setting: Setting) -> str:
     """Each common metric against the value: n, mean and interval, and the paired
     difference from the first value (P where its 95% interval excludes zero)."""
     first = columns[0]
-    out = [
+    out = wrap(
         f"Sweep of {first.game}/{first.scenario.partition('[')[0]} over {setting.name}: "
-        f"{len(first.runs)} runs a value, the same seeds (root {first.root}) for each",
-        "difference: paired, run by run, from the first value; P: its 95% interval excludes zero",
-    ]
+        f"{len(first.runs)} runs a value, the same seeds (root {first.root}) for each; the "
+        "difference is paired, run by run, from the first value (P: its 95% interval "
+        "excludes zero)",
+        "",
+        "",
+    )
     width = max(len(setting.key), *(len(v) for v in setting.values)) + 2
     for metric in COMMON:
         if not any(c.values(metric.name) for c in columns):

@@ -111,3 +111,21 @@ def test_compare_command_with_two_lineups(capsys: pytest.CaptureFixture[str]) ->
     assert "no game has both bots 'a' and 'b'" in capsys.readouterr().err
     assert cli.main([*argv, "--bot", "random"]) == 2
     assert "--bot or --bots" in capsys.readouterr().err
+
+
+def test_two_ends_are_compared_by_the_earlier() -> None:
+    def col(values: list[float], end: float) -> compare.Column:
+        runs = tuple(
+            compare.Run(i, i, (), "x", None, {"first_exit_hours": v}, 1)
+            for i, v in enumerate(values)
+        )
+        return compare.Column(
+            "g", "G", "s", {"US": "b"}, runs, {"first_exit_hours": "hours"}, 1,
+            {"first_exit_hours": "time"}, end,
+        )  # fmt: skip
+
+    # no exit in either; one run has one at 6.5 h, after the shorter scenario's end (6 h)
+    p = compare_pairs.paired(
+        col([6.5, math.inf], 7.0), col([math.inf] * 2, 6.0), "first_exit_hours"
+    )
+    assert p is not None and (p.mean, p.low, p.high) == (0.0, 0.0, 0.0)
