@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import omaha
-from omaha import authoring, compare
+from omaha import authoring, compare, compare_pairs, sweep
 from omaha.errors import RecordError, ScenarioError
 from omaha.fileio import WriteFailed, input_file, output_file, write_atomic
 from omaha.kernel.dice import MAX_SEED, DiceExhausted
@@ -246,6 +246,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--bot", help="bot name for every game (default: each game's strongest)")
     p.add_argument(
+        "--bots",
+        metavar="A,B",
+        help="two bots: the same seeds with each, and the metrics that depend on who plays "
+        "marked (games without both bots are left out)",
+    )
+    p.add_argument(
         "--executor",
         choices=compare.EXECUTORS,
         default="process",
@@ -285,6 +291,28 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, help="write every game and the ratings here (JSON)")
     p.add_argument("--quiet", action="store_true", help="no line per finished match")
     p.set_defaults(run=cmd_ladder)
+
+    p = sub.add_parser(
+        "sweep",
+        help="one scenario over the values of a scenario key, the same seeds for each",
+        description="Play one scenario with a key of its file set to each value in turn "
+        "(--set TABLE.KEY=V1,V2,...: the key is checked against the scenario's schema), "
+        "the same seeds for every value, and show each common metric against the value "
+        "with the paired difference from the first.",
+    )
+    p.add_argument("game", help="the game (omaha list)")
+    p.add_argument("--scenario", required=True, help="a shipped scenario of the game")
+    p.add_argument("--set", required=True, dest="setting", metavar="TABLE.KEY=V1,V2,...")
+    p.add_argument("--runs", type=int_in(1, MAX_RUNS), default=20, help="runs a value (20)")
+    p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
+    p.add_argument("--bot", help="bot name (default: the game's strongest)")
+    p.add_argument(
+        "--executor", choices=("serial", "process"), default="process",
+        help="here or in a process pool of this machine (default)",
+    )  # fmt: skip
+    p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=None)
+    p.add_argument("--json", type=Path, help="write every run here (JSON)")
+    p.set_defaults(run=cmd_sweep)
 
     p = sub.add_parser("serve", help="play in the browser, served from this machine")
     p.add_argument("game", nargs="?", default="lnl", help="the game to start with (default lnl)")
@@ -521,6 +549,40 @@ def cmd_provenance(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lineups(args: argparse.Namespace) -> tuple[list[str | None], list[str] | None]:
+    """The bots to run (one, or the two of ``--bots``) and the games that have them."""
+    if not args.bots:
+        return [args.bot], args.game
+    if args.bot:
+        raise ValueError("give --bot or --bots, not both")
+    pair = [b.strip() for b in args.bots.split(",")]
+    if len(pair) != 2 or not all(pair) or pair[0] == pair[1]:
+        raise ValueError(f"--bots takes two different bot names, A,B (not {args.bots!r})")
+    names = args.game or list(omaha.games())
+    games = [g for g in names if all(b in omaha.load(g).bots for b in pair)]
+    if not games:
+        raise ValueError(f"no game has both bots {pair[0]!r} and {pair[1]!r}")
+    return list(pair), games
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    setting = sweep.parse_setting(args.setting)
+    if args.json:
+        output_file(args.json, "--json", (".json",))
+    omaha.load(args.game)  # an unknown game fails here
+    workers = args.workers or os.cpu_count() or 1
+    with compare.executor(args.executor, workers) as pool:
+        columns = sweep.sweep(
+            args.game, args.scenario, setting, args.runs, args.seed, pool, args.bot,
+            size=compare.chunk_size(args.runs, workers),
+        )  # fmt: skip
+    print(sweep.table(columns, setting))
+    if args.json:
+        write_atomic(args.json, compare.to_json(columns) + "\n")
+        print(f"\nwrote every run in {args.json}")
+    return 0
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     if args.scheduler and args.executor != "dask":
         raise ValueError("--scheduler names a Dask scheduler: add --executor dask")
@@ -530,19 +592,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.plot:
         output_file(args.plot, "--plot", compare.PLOT_SUFFIXES)
         compare.plotting()  # matplotlib present, before minutes of games
-    plan = compare.run_plan(args.game, args.runs)  # an unknown game fails before any run
+    lineups, games = _lineups(args)
+    plan = compare.run_plan(games, args.runs)  # an unknown game fails before any run
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)
-    progress = compare.Progress.for_terminal(total, quiet=args.quiet)
+    runs: list[list[compare.Column]] = []
     with compare.executor(args.executor, workers, args.scheduler) as pool:
-        columns = compare.compare(
-            args.game, args.runs, args.seed, pool, args.bot,
-            size=args.chunk, progress=progress, workers=workers,
-        )  # fmt: skip
-    print(compare.table(columns, detail=args.detail))
+        for bot in lineups:
+            progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
+            played = compare.compare(
+                games, args.runs, args.seed, pool, bot,
+                size=args.chunk, progress=progress, workers=workers,
+            )  # fmt: skip
+            runs.append(played)
+    columns = runs[0]
+    if len(runs) == 2:
+        found = compare_pairs.dependence(runs[0], runs[1])
+        print(compare.table(columns, detail=args.detail, flags=compare_pairs.flags(found)))
+        print("\n" + compare_pairs.report(found, str(lineups[0]), str(lineups[1])))
+    else:
+        print(compare.table(columns, detail=args.detail))
     written = []
     if args.json:
-        write_atomic(args.json, compare.to_json(columns) + "\n")
+        write_atomic(args.json, compare.to_json([c for lineup in runs for c in lineup]) + "\n")
         written.append(f"every run in {args.json}")
     if args.csv:
         write_atomic(args.csv, compare.to_csv(columns))

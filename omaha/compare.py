@@ -47,12 +47,24 @@ import attrs
 import numpy as np
 
 import omaha
-from omaha.kernel.metrics import COMMON, HISTORICAL, Historical
+from omaha import compare_table
+from omaha.compare_data import SHARE_UNITS as SHARE_UNITS
+from omaha.compare_data import Z95 as Z95
+from omaha.compare_data import Column as Column
+from omaha.compare_data import Run as Run
+from omaha.compare_data import Share as Share
+from omaha.compare_data import Summary as Summary
+from omaha.compare_data import VersusHistory as VersusHistory
+from omaha.compare_data import bounds as bounds
+from omaha.compare_data import is_rate as is_rate
+from omaha.compare_data import share_of as share_of
+from omaha.compare_data import summarize as summarize
+from omaha.compare_data import versus as versus
+from omaha.compare_data import wilson as wilson
+from omaha.kernel.metrics import COMMON, HISTORICAL, TIME, history_at
 from omaha.kernel.protocol import Game
 
 BOT_PREFERENCE = ("heuristic", "historical", "solitaire", "random")
-#: 95% two-sided normal quantile, for the mean's interval and Wilson's.
-Z95 = 1.959963984540054
 #: Words drawn per run: the game's seed, then one per bot (a game has at most this less one).
 SEED_WORDS = 8
 ExecutorKind = Literal["serial", "process", "dask"]
@@ -73,19 +85,6 @@ def run_seeds(root: int, index: int) -> tuple[int, tuple[int, ...]]:
     return words[0], tuple(words[1:])
 
 
-@attrs.frozen
-class Run:
-    """One finished game: its index and seeds, outcome level, winner and metrics."""
-
-    index: int
-    seed: int
-    bot_seeds: tuple[int, ...]
-    level: str
-    winner: str | None
-    metrics: dict[str, float]
-    actions: int
-
-
 def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = None) -> Run:
     """Play run ``index`` of a comparison with root seed ``root``."""
     game = omaha.load(name)
@@ -94,6 +93,7 @@ def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = 
     bots = {
         side: game.bots[b](seed=bot_seeds[i]) for i, (side, b) in enumerate(sorted(lineup.items()))
     }
+    started = time.process_time()
     state = game.new_state(scenario, seed=seed)
     steps = 0
     while not state.is_terminal():
@@ -104,7 +104,8 @@ def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = 
     outcome = state.outcome()
     assert outcome is not None
     used = bot_seeds[: len(lineup)]
-    return Run(index, seed, used, outcome.level, outcome.winner, state.metrics(), steps)
+    cost = time.process_time() - started
+    return Run(index, seed, used, outcome.level, outcome.winner, state.metrics(), steps, cost)
 
 
 @attrs.frozen
@@ -144,41 +145,15 @@ def chunk_size(runs: int, workers: int) -> int:
 # --------------------------------------------------------------------------
 # Columns: all runs of one scenario
 # --------------------------------------------------------------------------
-@attrs.frozen
-class Column:
-    """All runs of one game and scenario."""
-
-    game: str
-    title: str
-    scenario: str
-    bots: dict[str, str]
-    runs: tuple[Run, ...]
-    units: dict[str, str] = attrs.field(factory=dict)
-    root: int = 0
-
-    @property
-    def label(self) -> str:
-        return f"{self.game}/{self.scenario}"
-
-    def values(self, metric: str) -> list[float]:
-        """The metric over the runs; NaN (not applicable to this scenario) is left out."""
-        return [
-            r.metrics[metric]
-            for r in self.runs
-            if metric in r.metrics and not math.isnan(r.metrics[metric])
-        ]
-
-    def levels(self) -> list[tuple[str, int]]:
-        counts = Counter(r.level for r in self.runs)
-        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-
-
 def _column(name: str, scenario: str, bot: str | None, root: int, runs: Iterable[Run]) -> Column:
     game = omaha.load(name)
-    units = {m.name: m.unit for m in (*COMMON, *game.metrics)}
+    declared = (*COMMON, *game.metrics)
+    units = {m.name: m.unit for m in declared}
+    kinds = {m.name: m.kind for m in declared}
     lineup = game.lineup(bot or strongest_bot(game))
     ordered = tuple(sorted(runs, key=lambda r: r.index))
-    return Column(name, game.title, scenario, lineup, ordered, units, root)
+    end, absent = game.end_hours(scenario), dict(game.not_modelled(scenario))
+    return Column(name, game.title, scenario, lineup, ordered, units, root, kinds, end, absent)
 
 
 # --------------------------------------------------------------------------
@@ -279,32 +254,70 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
 # Progress
 # --------------------------------------------------------------------------
 class Progress:
-    """A one-line progress bar on a terminal: runs done, runs per second, time left."""
+    """A one-line progress bar on a terminal: runs done, runs per second, time left.
 
-    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True) -> None:
+    Given the ``plan`` (game, scenario, runs), the time left is each scenario's runs to
+    go times its own cost per run, measured on its first runs (a scenario not yet
+    measured costs the mean of those that are), at the CPU rate reached so far: a long
+    scenario that comes last no longer looks as cheap as the short ones before it.
+    """
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None = None,
+        enabled: bool = True,
+        plan: Sequence[tuple[str, str, int]] | None = None,
+    ) -> None:
         self.total = total
         self.done = 0
         self.stream = stream or sys.stderr
         self.enabled = enabled and total > 0
         self.started = time.monotonic()
         self._drawn = 0.0
+        self.plan = {(g, s): n for g, s, n in plan or ()}
+        self._runs: Counter[tuple[str, str]] = Counter()
+        self._cost: dict[tuple[str, str], float] = {}
 
     @classmethod
-    def for_terminal(cls, total: int, quiet: bool = False) -> Progress:
+    def for_terminal(
+        cls, total: int, quiet: bool = False, plan: Sequence[tuple[str, str, int]] | None = None
+    ) -> Progress:
         """On stderr when it is a terminal and ``quiet`` is not asked for; else silent."""
-        return cls(total, sys.stderr, enabled=not quiet and sys.stderr.isatty())
+        return cls(total, sys.stderr, enabled=not quiet and sys.stderr.isatty(), plan=plan)
 
-    def advance(self, runs: int) -> None:
+    def advance(
+        self, runs: int, key: tuple[str, str] | None = None, played: Sequence[Run] = ()
+    ) -> None:
+        """``runs`` more done (of scenario ``key``, costing what ``played`` took)."""
         self.done += runs
+        if key is not None:
+            self._runs[key] += runs
+            self._cost[key] = self._cost.get(key, 0.0) + sum(r.seconds for r in played)
         now = time.monotonic()
         if self.enabled and (now - self._drawn > 0.2 or self.done >= self.total):
             self._drawn = now
             self.stream.write("\r" + self.line(now - self.started) + "\x1b[K")
             self.stream.flush()
 
+    def seconds_left(self, elapsed: float) -> float:
+        """The time left: by each scenario's cost per run where the plan and costs are
+        known, else by the count of runs; NaN before anything is done."""
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        spent = sum(self._cost.values())
+        if not self.plan or spent <= 0 or elapsed <= 0:
+            return (self.total - self.done) / rate if rate > 0 else math.nan
+        measured = {k: self._cost[k] / n for k, n in self._runs.items() if n and k in self._cost}
+        fallback = spent / sum(self._runs.values())
+        to_go = sum(
+            max(0, total - self._runs[k]) * measured.get(k, fallback)
+            for k, total in self.plan.items()
+        )
+        return to_go / (spent / elapsed)  # CPU seconds to go at the CPU rate so far
+
     def line(self, elapsed: float) -> str:
         rate = self.done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        left = self.seconds_left(elapsed)
         width = 24
         filled = int(width * self.done / self.total)
         bar = "#" * filled + "-" * (width - filled)
@@ -381,7 +394,7 @@ def compare(
     def done(task: Chunk, played: list[Run]) -> None:
         results[(task.game, task.scenario)].extend(played)
         if progress is not None:
-            progress.advance(task.count)
+            progress.advance(task.count, (task.game, task.scenario), played)
 
     try:
         if isinstance(pool, SerialExecutor):  # one task at a time, so progress moves
@@ -418,182 +431,48 @@ def run_column(
 # --------------------------------------------------------------------------
 # Statistics
 # --------------------------------------------------------------------------
-@attrs.frozen
-class Summary:
-    """A metric over the runs: mean with its 95% interval, and the 10-90% band."""
-
-    n: int
-    mean: float
-    low: float
-    high: float
-    p10: float
-    p90: float
-
-
-def summarize(values: Sequence[float]) -> Summary | None:
-    if not values:
-        return None
-    data = np.asarray(values, dtype=float)
-    n = int(data.size)
-    mean = float(data.mean())
-    half = Z95 * float(data.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-    p10, p90 = (float(v) for v in np.percentile(data, [10, 90]))
-    return Summary(n, mean, mean - half, mean + half, p10, p90)
-
-
-@attrs.frozen
-class Share:
-    """How many of ``n`` runs had something: a percentage with a Wilson 95% interval."""
-
-    k: int
-    n: int
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.k / self.n
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """Wilson's score interval, in percent."""
-        low, high = wilson(self.k, self.n)
-        return 100.0 * low, 100.0 * high
-
-    def __str__(self) -> str:
-        low, high = self.interval
-        return f"{self.percent:.0f}% ({low:.0f}-{high:.0f}%)"
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for ``k`` successes in ``n`` trials, as fractions."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def share_of(values: Sequence[float]) -> Share | None:
-    """A 0/1 metric as a share (values other than 0 and 1 count as not 1)."""
-    if not values:
-        return None
-    return Share(sum(1 for v in values if v == 1.0), len(values))
-
-
-@attrs.frozen
-class VersusHistory:
-    """A design's mean against the historical figure."""
-
-    difference: float
-    inside_band: bool
-
-
-def versus(summary: Summary, history: Historical) -> VersusHistory:
-    inside = summary.p10 <= history.value <= summary.p90
-    return VersusHistory(summary.mean - history.value, inside)
-
-
-def is_rate(column: Column, metric: str) -> bool:
-    return column.units.get(metric) == "0/1"
-
-
 # --------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------
-def table(columns: Sequence[Column], detail: bool = False) -> str:
-    """The comparison as text: per common metric, each design's figures and their
-    difference from history; the outcome levels; with ``detail`` each design's own
-    metrics."""
-    if not columns:
-        return "no games installed"
-    common = [m for m in COMMON if any(c.values(m.name) for c in columns)]
-    width = max(len(c.label) for c in columns) + 2
-    runs = sorted({len(c.runs) for c in columns})
-    roots = sorted({c.root for c in columns})
-    each = f"{runs[0]} seeded runs per scenario" if len(runs) == 1 else "seeded runs"
-    out = [f"Side-by-side comparison: {each} (root seed {'/'.join(map(str, roots))})", ""]
-    for col in columns:
-        bots = "/".join(f"{side}={bot}" for side, bot in sorted(col.bots.items()))
-        count = f"{len(col.runs)} runs; " if len(runs) > 1 else ""
-        out.append(f"  {col.label.ljust(width)}{count}{col.title}; bots {bots}")
-    for metric in common:
-        hist = HISTORICAL.get(metric.name)
-        out += ["", f"{metric.name} ({metric.unit}): {metric.meaning}"]
-        if hist is not None:
-            out.append(f"  history {_num(hist.value)}{_range(hist)}: {hist.what}")
-        rate = all(is_rate(c, metric.name) for c in columns if c.values(metric.name))
-        if rate:
-            out.append(f"  {'design'.ljust(width)}{'share':>6}   95% interval (Wilson)")
-        else:
-            head = f"  {'design'.ljust(width)}{'mean':>7}  {'95% interval':<15}{'10-90% band':<15}"
-            out.append(head + ("vs history" if hist else "").rstrip())
-        for col in columns:
-            values = col.values(metric.name)
-            if not values:
-                continue
-            out.append("  " + col.label.ljust(width) + _row(col, metric.name, values, hist))
-    out += ["", "Outcomes (share of runs, Wilson 95% interval)"]
-    for col in columns:
-        total = len(col.runs)
-        shares = ", ".join(f"{level} {Share(n, total)}" for level, n in col.levels())
-        out.append(f"  {col.label.ljust(width)}{shares}")
-    if detail:
-        common_names = {m.name for m in COMMON}
-        for col in columns:
-            own = sorted({k for r in col.runs for k in r.metrics} - common_names)
-            if own:
-                out += ["", f"{col.label}: design-specific metrics"]
-                wide = max(len(k) for k in own) + 2
-                out.extend(f"  {k.ljust(wide)}{_row(col, k, col.values(k), None)}" for k in own)
-    notes = [f"  {m.name}: {HISTORICAL[m.name].source}" for m in common if m.name in HISTORICAL]
-    if notes:
-        out += ["", "Historical figures: sources"]
-        out.extend(notes)
-    return "\n".join(out)
-
-
-def _row(col: Column, metric: str, values: list[float], hist: Historical | None) -> str:
-    if not values:
-        return "—"
-    if is_rate(col, metric):
-        share = share_of(values)
-        assert share is not None
-        low, high = share.interval
-        return f"{share.percent:5.1f}%   {low:.1f}-{high:.1f}%"
-    s = summarize(values)
-    assert s is not None
-    text = f"{_num(s.mean):>7}  {_pair(s.low, s.high):<15}{_pair(s.p10, s.p90):<15}"
-    if hist is not None:
-        v = versus(s, hist)
-        where = "history inside the band" if v.inside_band else "history outside the band"
-        text += f"{v.difference:+.2f}, {where}"
-    return text.rstrip()
-
-
-def _num(value: float) -> str:
-    return f"{value:.2f}"
-
-
-def _pair(low: float, high: float) -> str:
-    return f"{low:.2f}-{high:.2f}"
-
-
-def _range(hist: Historical) -> str:
-    if hist.low is None or hist.high is None:
-        return ""
-    return f" (sources: {_pair(hist.low, hist.high)})"
+def table(
+    columns: Sequence[Column], detail: bool = False, flags: dict[str, set[str]] | None = None
+) -> str:
+    """The comparison as text (:func:`omaha.compare_table.table`)."""
+    return compare_table.table(columns, detail, flags)
 
 
 # --------------------------------------------------------------------------
 # Every run, as JSON and CSV
 # --------------------------------------------------------------------------
-def _clean(value: float) -> float | None:
-    return None if math.isnan(value) else value
+def _clean(value: float) -> float | str | None:
+    """NaN (not modelled, not applicable) is null; inf (a time-to-event metric whose event
+    did not happen by the end) is the string ``"inf"``, which ``float()`` reads back."""
+    if math.isnan(value):
+        return None
+    return "inf" if math.isinf(value) else value
+
+
+def events_json(column: Column) -> dict[str, Any]:
+    """Each time-to-event metric of a column over all its runs: n, how many had it by the
+    end, the median (null: past the end) and the curve, ``[hours, runs, low %, high %]``
+    at each hour up to the end (Wilson 95%)."""
+    out: dict[str, Any] = {}
+    for name in sorted({k for r in column.runs for k in r.metrics}):
+        if not column.is_time(name) or not column.values(name):
+            continue
+        ev = column.events(name)
+        out[name] = {
+            "n": ev.n,
+            "had": ev.had,
+            "median": ev.median,
+            "curve": [[t, k, *(round(100 * x, 2) for x in wilson(k, ev.n))] for t, k in ev.curve()],
+        }
+    return out
 
 
 def to_json(columns: Sequence[Column]) -> str:
-    """Every run of every column, for analysis elsewhere (NaN is null)."""
+    """Every run of every column, for analysis elsewhere (NaN is null, inf ``"inf"``), with
+    each scenario's end, what it does not model, and its time-to-event curves."""
     return json.dumps(
         [
             {
@@ -601,9 +480,12 @@ def to_json(columns: Sequence[Column]) -> str:
                 "scenario": c.scenario,
                 "bots": c.bots,
                 "root_seed": c.root,
+                "end_hours": c.end,
+                "not_modelled": c.absent,
+                "events": events_json(c),
                 "runs": [
                     dict(
-                        attrs.asdict(r),
+                        attrs.asdict(r, filter=lambda a, _: a.name != "seconds"),
                         bot_seeds=list(r.bot_seeds),
                         metrics={k: _clean(v) for k, v in r.metrics.items()},
                     )
@@ -673,12 +555,16 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
         labels = [c.label for _, c in present]
         positions = list(range(1, len(present) + 1))
         rate = all(is_rate(c, metric.name) for _, c in present)
+        if metric.kind == TIME:
+            _plot_events(ax, metric.name, present, colours)
+            continue
         if rate:
             shares = [share_of(c.values(metric.name)) for _, c in present]
             pct = [s.percent if s else 0.0 for s in shares]
+            # Wilson's bounds can miss 0% or 100% by a rounding error: never a negative bar
             errs = [
-                [p - s.interval[0] for p, s in zip(pct, shares, strict=True) if s],
-                [s.interval[1] - p for p, s in zip(pct, shares, strict=True) if s],
+                [max(0.0, p - s.interval[0]) for p, s in zip(pct, shares, strict=True) if s],
+                [max(0.0, s.interval[1] - p) for p, s in zip(pct, shares, strict=True) if s],
             ]
             ax.bar(
                 positions, pct, yerr=errs, capsize=4,
@@ -696,13 +582,21 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
                 patch.set_facecolor(colours[i % 10])
                 patch.set_alpha(0.55)
             ax.set_ylabel(metric.unit)
-        hist = HISTORICAL.get(metric.name)
-        if hist is not None:
-            value = 100 * hist.value if rate else hist.value
-            ax.axhline(value, color="crimson", linestyle="--", linewidth=1.6, label="history")
+        # history as it stood at each scenario's own end, across that scenario's box
+        scale = 100 if rate else 1
+        drawn = False
+        for pos, (_, col) in zip(positions, present, strict=True):
+            hist = history_at(metric.name, col.end)
+            if hist is None:
+                continue
+            label = None if drawn else "history at the scenario's end"
+            ax.hlines(scale * hist.value, pos - 0.45, pos + 0.45, color="crimson",
+                      linestyle="--", linewidth=1.6, label=label)  # fmt: skip
             if hist.low is not None and hist.high is not None:
-                scale = 100 if rate else 1
-                ax.axhspan(scale * hist.low, scale * hist.high, color="crimson", alpha=0.08)
+                ax.fill_between([pos - 0.45, pos + 0.45], scale * hist.low, scale * hist.high,
+                                color="crimson", alpha=0.08)  # fmt: skip
+            drawn = True
+        if drawn:
             ax.legend(loc="best", fontsize=8, frameon=False)
         ax.set_xticks(positions, labels, fontsize=8, rotation=25, ha="right")
         ax.set_title(f"{metric.name} ({metric.unit})", fontsize=10)
@@ -712,7 +606,7 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
     runs = "/".join(str(n) for n in sorted({len(c.runs) for c in columns}))
     fig.suptitle(
         f"omaha compare: {runs} seeded runs per scenario; boxes 25-75%, whiskers 10-90%, "
-        "triangle = mean; dashed = history",
+        "triangle = mean; dashed = history at each scenario's end",
         fontsize=11,
     )
     fig.tight_layout(rect=(0, 0, 1, 0.96))
@@ -720,6 +614,29 @@ def plot(columns: Sequence[Column], kind: str = "png") -> bytes:
     fig.savefig(out, format=kind, dpi=110, metadata=_plot_metadata(kind))
     plt.close(fig)
     return out.getvalue()
+
+
+def _plot_events(ax: Any, name: str, present: list[tuple[int, Column]], colours: Any) -> None:
+    """A time-to-event metric: each scenario's share of runs that had it by each hour up
+    to its end (a step curve), history's time as a dashed line (its range shaded)."""
+    for i, col in present:
+        ev = col.events(name)
+        points = ev.curve(0.25)
+        ax.step(
+            [t for t, _ in points], [100 * k / ev.n for _, k in points], where="post",
+            color=colours[i % 10], label=f"{col.label} (n={ev.n})",
+        )  # fmt: skip
+    hist = HISTORICAL.get(name)
+    if hist is not None:
+        ax.axvline(hist.value, color="crimson", linestyle="--", linewidth=1.6, label="history")
+        if hist.low is not None and hist.high is not None:
+            ax.axvspan(hist.low, hist.high, color="crimson", alpha=0.08)
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("hours after H-hour (06:30), up to each scenario's end")
+    ax.set_ylabel("% of runs that had it by then")
+    ax.set_title(f"{name}: share of runs by each hour", fontsize=10)
+    ax.legend(loc="best", fontsize=7, frameon=False)
+    ax.grid(alpha=0.3)
 
 
 def _plot_metadata(kind: str) -> dict[str, Any]:

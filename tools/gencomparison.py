@@ -14,9 +14,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import omaha
-from omaha.kernel.metrics import COMMON, HISTORICAL, Historical
+from omaha.compare_events import clock
+from omaha.kernel.metrics import COMMON, NIGHTFALL, TIMELINE, Historical
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "comparison.md"
@@ -29,16 +31,31 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def _history(figure: Historical) -> list[str]:
-    spread = (
-        f" (sources range {_number(figure.low)}-{_number(figure.high)})"
-        if figure.low is not None and figure.high is not None
-        else ""
-    )
-    return [
-        f"History: **{_number(figure.value)}**{spread}: {figure.what}. Source: {figure.source}.",
-        "",
-    ]
+def _history(figures: tuple[Historical, ...]) -> list[str]:
+    """History's time line for one metric: each figure with the time it stood so."""
+    lines = []
+    for figure in figures:
+        spread = (
+            f" (sources range {_number(figure.low)}-{_number(figure.high)})"
+            if figure.low is not None and figure.high is not None
+            else ""
+        )
+        at = "" if figure.by is None else f" by {_clock(figure.by)}"
+        lines.append(
+            f"- History{at}: **{_number(figure.value)}**{spread}: {figure.what}. "
+            f"Source: {figure.source}."
+        )
+    return [*lines, ""]
+
+
+def _clock(hours: float) -> str:
+    return "nightfall (21:30)" if hours == NIGHTFALL else clock(hours)
+
+
+def _absent(game: omaha.Game[Any], metric: str) -> str:
+    """Where ``game`` does not model ``metric``, by scenario, with why."""
+    where = [(s, game.not_modelled(s).get(metric)) for s in game.scenarios()]
+    return "".join(f"; not modelled in `{s}`: {why}" for s, why in where if why)
 
 
 def section() -> str:
@@ -61,10 +78,12 @@ def section() -> str:
                 how = "the common definition (above)"
             else:
                 how = declared[metric.name].meaning
+            if metric.name in declared:
+                how += _absent(game, metric.name)
             lines.append(f"| [`{game.name}`](games/{game.name}.md) | {how} |")
         lines.append("")
-        figure = HISTORICAL.get(metric.name)
-        lines += _history(figure) if figure else ["History: no figure.", ""]
+        figures = TIMELINE.get(metric.name)
+        lines += _history(figures) if figures else ["History: no figure.", ""]
     lines.append(END)
     return "\n".join(lines)
 

@@ -14,6 +14,7 @@ from omaha.kernel.metrics import (
     FIRST_WAVE_ASHORE,
     GERMAN_LOSSES,
     LANDED_OFF_TARGET,
+    TIME,
     TURNS_PLAYED,
     US_LOSSES,
     US_WIN,
@@ -57,15 +58,29 @@ class BloodyGame(Game[BloodyScenario]):
         Metric("units_eliminated", "units", "US units eliminated"),
         Metric("reinforcements_released", "units", "units released from the Reinforcements box"),
         Metric("tanks_ashore", "tanks", "Tank tokens that came ashore"),
-        Metric("first_exit_turn", "turn", "turn the first Exit square was cleared (0: never)"),
-        Metric("second_exit_turn", "turn", "turn the second Exit square was cleared (0: never)"),
+        Metric(
+            "first_exit_turn", "turn", "turn the first Exit square was cleared (inf: never)", TIME
+        ),
+        Metric(
+            "second_exit_turn",
+            "turn",
+            "turn the second Exit square was cleared (inf: never)",
+            TIME,
+        ),
         Metric(
             "first_exit_hours",
             "hours",
             "hours after 06:30 of the start of the turn the first Exit square was cleared, "
-            "by the scenario's clock (turn_minutes); NaN when none was",
+            "by the scenario's clock (turn_minutes); never (inf) when none was",
+            TIME,
         ),
     )
+
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The end of the last turn on the scenario's clock (turn 1 at 06:30, each
+        ``turn_minutes`` long: the clock of ``first_exit_hours``)."""
+        scen = self.load_scenario(scenario)
+        return scen.turns * scen.turn_minutes / 60
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS

@@ -8,11 +8,11 @@ agents, the same knowledge as numbers) is :mod:`omaha.bloody.observation`.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from omaha.kernel.decks import Deck
 from omaha.kernel.labels import LabelError
+from omaha.kernel.metrics import NEVER, ratio
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 
@@ -168,9 +168,9 @@ RETURN_OF_LEVEL = {rules.DEFEAT: -1.0, rules.DRAW: 0.0, rules.HISTORICAL: 0.5, r
 def first_exit_hours(st: BloodyCore) -> float:
     """Hours after 06:30 of the first Exit square cleared, by the scenario's clock: the
     start of the turn it was cleared in (turn 1 is 06:30, each turn ``turn_minutes``
-    long; the text gives no time scale, READINGS.md "Metrics"); NaN when none was."""
+    long; the text gives no time scale, READINGS.md "Metrics"); never (inf) when none was."""
     if not st.exit_turns:
-        return math.nan
+        return NEVER
     return (st.exit_turns[0] - 1) * st.scen.turn_minutes / 60
 
 
@@ -205,16 +205,16 @@ def metrics(st: BloodyCore) -> dict[str, float]:
         "exits_opened": float(st.exits_cleared()),
         "gaps_made": float(st.gaps_made),
         "strongpoints_cleared": float(sp_cleared),
-        "first_wave_ashore": st.first_wave_ashore / len(first_wave) if first_wave else 0.0,
-        "landed_off_target": off / len(landed) if landed else 0.0,
-        "us_losses": lost / committed_strength if committed_strength else 0.0,
+        "first_wave_ashore": ratio(st.first_wave_ashore, len(first_wave)),
+        "landed_off_target": ratio(off, len(landed)),
+        "us_losses": ratio(lost, committed_strength),
         "units_eliminated": float(len(st.eliminated)),
-        "german_losses": st.value_removed / total_value if total_value else 0.0,
+        "german_losses": ratio(st.value_removed, total_value),
         "reinforcements_released": float(st.released),
         "tanks_ashore": float(sum(1 for w, _ in st.tanks if w != ASIDE)),
         "turns_played": float(st.turn),
-        "first_exit_turn": float(st.exit_turns[0]) if st.exit_turns else 0.0,
-        "second_exit_turn": float(st.exit_turns[1]) if len(st.exit_turns) > 1 else 0.0,
+        "first_exit_turn": float(st.exit_turns[0]) if st.exit_turns else NEVER,
+        "second_exit_turn": float(st.exit_turns[1]) if len(st.exit_turns) > 1 else NEVER,
         "first_exit_hours": first_exit_hours(st),
     }
 

@@ -206,6 +206,19 @@ class Game(ABC, Generic[S]):
             raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
         return {p: bot for p in self.players}
 
+    def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
+        """The declared metrics ``scenario`` does not model, each with why (by rule):
+        their value is NaN in every game of it, and the comparison never compares them.
+        By default none."""
+        return {}
+
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """When ``scenario``'s last turn ends on the clock of its time-to-event metrics:
+        hours after H-hour (06:30, 6 June); ``None`` when it is not on that clock (another
+        day, or no time scale). The comparison reports "by the end" figures at this time
+        and holds them against history at the same time. By default ``None``."""
+        return None
+
     @property
     def default_scenario(self) -> str:
         return self.scenarios()[0]

@@ -14,7 +14,7 @@ from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
-from omaha.landing_table import rules
+from omaha.landing_table import rules, view
 from omaha.landing_table.actions import ACTIONS
 from omaha.landing_table.bots import HeuristicBot
 from omaha.landing_table.components.charts import CHARTS
@@ -56,6 +56,15 @@ class LandingTableGame(Game[LandingTableScenario]):
         Metric("mine_strikes", "units", "landing units that struck a mine"),
         Metric("heroes_used", "markers", "Hero wildcards spent"),
     )
+
+    def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
+        """The exit counts at clock times after a scenario's end
+        (:func:`omaha.landing_table.view.not_modelled`)."""
+        return view.not_modelled(self.load_scenario(scenario))
+
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The end of the scenario's last turn (the clock of ``first_exit_hours``)."""
+        return (view.end_minutes(self.load_scenario(scenario)) - view.H_HOUR) / 60
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from omaha.kernel.decks import Cup, Deck
+from omaha.kernel.metrics import NEVER, ratio
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 from omaha.landing_table.components.charts import CHARTS
@@ -31,6 +32,7 @@ from omaha.landing_table.core import (
     lookup_for,
 )
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
+from omaha.landing_table.procedures.turn import MARKS
 from omaha.landing_table.scenario import LandingTableScenario
 
 
@@ -174,22 +176,39 @@ H_HOUR = 6 * 60 + 30
 def first_exit_hours(core: LandingTableCore) -> float:
     """Hours after 06:30 when the first exit opened, by the scenario's clock: exits open
     in the end phase (READINGS.md, "End phase"), so at the end of the turn they opened
-    in; NaN when none has opened."""
+    in; never (inf) when none has opened."""
     if not core.exits_first:
-        return math.nan
+        return NEVER
     turn = min(core.exits_first.values())
     scen = core.scen
     return (scen.start_minutes + turn * scen.minutes - H_HOUR) / 60
 
 
+def end_minutes(scen: LandingTableScenario) -> int:
+    """The clock at the end of the scenario's last turn, in minutes after midnight."""
+    return scen.start_minutes + scen.turns * scen.minutes
+
+
+def not_modelled(scen: LandingTableScenario) -> dict[str, str]:
+    """The declared metrics ``scen`` does not model, each with why: an exit count at a
+    clock time after the scenario's last turn (the open exits are counted in the end
+    phase of the turn that ends then, READINGS.md "End phase")."""
+    end = end_minutes(scen)
+    return {
+        key: f"the scenario ends at {end // 60:02d}:{end % 60:02d}, before {at // 60}:00"
+        for key, at in MARKS
+        if at > end
+    }
+
+
 def metrics(core: LandingTableCore) -> dict[str, float]:
-    """The game's declared metrics (see ``LandingTableGame.metrics``)."""
+    """The game's declared metrics (see ``LandingTableGame.metrics``).
+
+    A share of nothing (no DD tank launched, no DUKW loaded) is NaN, not 0; what the
+    scenario does not model (:func:`not_modelled`) is NaN in every game of it.
+    """
     st = core.stats
     scen = core.scen
-
-    def ratio(a: float, b: float) -> float:
-        return a / b if b else 0.0
-
     vp, held, total = core.victory_points()
     seen = sorted(core.seen)
     strength = sum(scen.germans[g].defense for g in seen)
@@ -208,12 +227,12 @@ def metrics(core: LandingTableCore) -> dict[str, float]:
         "objectives_held": ratio(held, total),
         "turns_played": float(core.turn),
         "vp": float(vp),
-        "exits_by_1200": max(0.0, st["exits_by_1200"]),
-        "exits_by_1700": max(0.0, st["exits_by_1700"]),
+        # -1: the game ended before that clock time (nothing counted)
+        **{key: st[key] if st[key] >= 0 else math.nan for key, _ in MARKS},
         "wn_cleared": float(wn_clear),
         "mine_strikes": st["mines"],
         "heroes_used": st["heroes_used"],
-    }
+    } | dict.fromkeys(not_modelled(scen), math.nan)
 
 
 # -- snapshots ----------------------------------------------------------------------------

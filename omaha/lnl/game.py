@@ -12,9 +12,9 @@ from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, State
-from omaha.lnl import bots
+from omaha.lnl import bots, view
 from omaha.lnl.actions import ACTIONS
-from omaha.lnl.core import MAX_CANCELS, SIDES
+from omaha.lnl.core import MAX_CANCELS, SIDES, TURN_HOURS
 from omaha.lnl.observation import observation_plan
 from omaha.lnl.procedures.fire import KINDS
 from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario, split_ref, validate_scenario
@@ -41,14 +41,14 @@ class LnlGame(Game[LnlScenario]):
             "first_wave_ashore",
             "fraction",
             "share of the set-up landing force's steps that reached the beach alive "
-            "(steps held when each unit first entered a beach or land hex; 1 when a "
+            "(steps held when each unit first entered a beach or land hex; NaN when a "
             "scenario has no landing)",
         ),
         Metric(
             "dd_tanks_ashore",
             "fraction",
             "share of the landed 743rd DD tank platoons that reached the beach "
-            "(1 when a scenario lands none)",
+            "(NaN when a scenario lands none)",
         ),
         Metric(
             "exits_opened",
@@ -62,6 +62,17 @@ class LnlGame(Game[LnlScenario]):
         Metric("german_steps_lost", "steps", "German steps lost"),
         Metric("at916_entered", "0/1", "1 if the 916th AT came onto the map"),
     )
+
+    def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
+        """The landing's and the draws' metrics where no force lands
+        (:func:`omaha.lnl.view.not_modelled`)."""
+        return view.not_modelled(self.load_scenario(scenario))
+
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The end of the last game turn on reading R35's clock; ``None`` for a scenario
+        in which no force lands (Vierville: 7 June, not on that clock)."""
+        scen = self.load_scenario(scenario)
+        return None if view.not_modelled(scen) else scen.turns * TURN_HOURS
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS

@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from omaha.kernel.metrics import NEVER, ratio
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 from omaha.lnl.components.deck import ActionDeck
@@ -28,6 +29,7 @@ from omaha.lnl.core import (
     StrikeTask,
     other,
 )
+from omaha.lnl.scenario import LnlScenario
 
 
 # ----------------------------------------------------------------------------
@@ -97,8 +99,23 @@ def counter_values(core: LnlCore, u: int) -> str:
 # ----------------------------------------------------------------------------
 # Metrics
 # ----------------------------------------------------------------------------
+def not_modelled(scen: LnlScenario) -> dict[str, str]:
+    """The declared metrics ``scen`` does not model, each with why: a scenario in which
+    no force lands (the Bonus Scenario, Vierville on 7 June) has no first wave, no DD
+    tank and no beach to open a draw from, and is not on reading R35's clock, which
+    counts from H-hour on 6 June."""
+    if any(f.how == "landing" for f in scen.forces):
+        return {}
+    why = "no landing: no force comes in from the sea (the scenario's set-up)"
+    return dict.fromkeys(
+        ("first_wave_ashore", "dd_tanks_ashore", "exits_opened", "first_exit_hours"), why
+    )
+
+
 def metrics(core: LnlCore) -> dict[str, float]:
-    """The game's declared metrics (see ``LnlGame.metrics``)."""
+    """The game's declared metrics (see ``LnlGame.metrics``). A share of nothing is NaN,
+    not 0; what the scenario does not model (:func:`not_modelled`) is NaN in every game
+    of it."""
     defs = core.scen.units
     us = [u for u in range(len(defs)) if defs[u].side == "US" and core.entered[u]]
     ger = [u for u in range(len(defs)) if defs[u].side == "German" and core.entered[u]]
@@ -117,21 +134,17 @@ def metrics(core: LnlCore) -> dict[str, float]:
     win = core.result is not None and core.result.winner == "US"
     return {
         "us_win": 1.0 if win else 0.0,
-        "objectives_held": len(held) / max(1, len(core.T.victory)),
-        "us_losses": core.steps_lost["US"] / max(1, sum(defs[u].type.steps for u in us)),
-        "german_losses": core.steps_lost["German"] / max(1, sum(defs[u].type.steps for u in ger)),
+        "objectives_held": ratio(len(held), len(core.T.victory)),
+        "us_losses": ratio(core.steps_lost["US"], sum(defs[u].type.steps for u in us)),
+        "german_losses": ratio(core.steps_lost["German"], sum(defs[u].type.steps for u in ger)),
         "turns_played": float(core.turn),
-        "first_wave_ashore": (
-            sum(max(0, core.ashore[u]) for u in first) / sum(defs[u].type.steps for u in first)
-            if first
-            else math.nan  # no landing in this scenario (Vierville)
+        "first_wave_ashore": ratio(
+            sum(max(0, core.ashore[u]) for u in first), sum(defs[u].type.steps for u in first)
         ),
-        "dd_tanks_ashore": (
-            sum(1 for u in tanks if core.ashore[u] >= 0) / len(tanks) if tanks else math.nan
-        ),
+        "dd_tanks_ashore": ratio(sum(1 for u in tanks if core.ashore[u] >= 0), len(tanks)),
         "exits_opened": float(len(core.exits_open())),
         # the end of the game turn an exit was first open, on the clock of reading R35
-        "first_exit_hours": core.first_exit * TURN_HOURS if core.first_exit else math.nan,
+        "first_exit_hours": core.first_exit * TURN_HOURS if core.first_exit else NEVER,
         "victory_hexes_held": float(len(held)),
         "us_points": float(pts["US"]),
         "fortifications_taken": float(
@@ -142,7 +155,7 @@ def metrics(core: LnlCore) -> dict[str, float]:
         "at916_entered": 1.0
         if any(core.entered[u.idx] for u in defs if u.company == "916th AT")
         else 0.0,
-    }
+    } | dict.fromkeys(not_modelled(core.scen), math.nan)
 
 
 # ----------------------------------------------------------------------------

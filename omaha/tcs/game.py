@@ -12,6 +12,7 @@ from omaha.kernel.metrics import (
     DD_TANKS_ASHORE,
     DUKW_GUNS_LOST,
     EXITS_OPENED,
+    FIRST_EXIT_HOURS,
     FIRST_WAVE_ASHORE,
     GERMAN_LOSSES,
     LANDED_OFF_TARGET,
@@ -23,6 +24,7 @@ from omaha.kernel.metrics import (
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
 from omaha.tcs import observation as observed
+from omaha.tcs import view
 from omaha.tcs.actions import ACTIONS
 from omaha.tcs.bots import HeuristicBot
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
@@ -31,11 +33,6 @@ from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.rules import hour_of
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario, validate_scenario
 from omaha.tcs.state import TcsState
-
-#: defined here until the kernel has it (same name and meaning)
-FIRST_EXIT_HOURS = Metric(
-    "first_exit_hours", "hours", "hours after 06:30 of the first exit opened; NaN if none"
-)
 
 
 def _metrics() -> tuple[Metric, ...]:
@@ -102,6 +99,15 @@ class TcsGame(Game[TcsScenario]):
         #: resolves the attacks of rockets, A-20s and batteries (``UnresolvedFire`` studies
         #: the landing system alone)
         self.resolver: FireResolver = resolver if resolver is not None else BattleResolver()
+
+    def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
+        """The landing system's metrics where a scenario starts ashore, ``us_win`` where
+        it has no victory conditions (:func:`omaha.tcs.view.not_modelled`)."""
+        return view.not_modelled(self.load_scenario(scenario))
+
+    def end_hours(self, scenario: str | Path | None = None) -> float | None:
+        """The time of the scenario's last turn (the clock of ``first_exit_hours``)."""
+        return view.hours_after_h(self.load_scenario(scenario).turns[-1].label)
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS

@@ -45,7 +45,6 @@ from omaha.kernel.events import Event, register_templates
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
-from omaha.tcs import information
 from omaha.tcs import observation as observed
 from omaha.tcs import view as seen
 from omaha.tcs.actions import (
@@ -65,6 +64,7 @@ from omaha.tcs.procedures import (
     artillery,
     cleanup,
     command,
+    information,
     landing,
     leaders,
     modes,
@@ -482,7 +482,7 @@ class TcsState(TcsCore):
         return DECISIONS[self.wait[0]].explain(self, action)
 
     # ------------------------------------------------------------------ information sets
-    # what each side saw and what a resample draws: omaha.tcs.information
+    # what each side saw and what a resample draws: omaha.tcs.procedures.information
     def _event_seen_by(self, event: Event, player: str) -> Event | None:
         return information.event_seen_by(self, event, player)
 

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from omaha.kernel.metrics import NEVER, clamp, ratio
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
 from omaha.tcs.components.oob import UnitType
@@ -21,6 +22,7 @@ from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.components.turns import parse_time
 from omaha.tcs.core import AWAIT, CODES, FROM_CODE, Decision, Status, TcsCore
 from omaha.tcs.rules import pillbox_modifier
+from omaha.tcs.scenario import TcsScenario
 
 # ------------------------------------------------------------------ view
 #: status markers, named as the kernel's pictures know them (palette.MARKER_STYLE)
@@ -248,36 +250,59 @@ def returns(core: TcsCore) -> dict[str, float]:
 
 
 # ------------------------------------------------------------------ metrics
+def hours_after_h(label: str) -> float:
+    """A turn's time (``"1300 6 June"``) in hours after 06:30 (H-hour) on 6 June."""
+    day, minutes = parse_time(label)
+    return (day - 6) * 24 + (minutes - 390) / 60
+
+
 def first_exit_hours(core: TcsCore) -> float:
-    """Hours after 06:30 (H-hour) of the first draw exit opened; NaN when none was."""
+    """Hours after 06:30 (H-hour) of the first draw exit opened; never (inf) when none was."""
     if not core.exits:
-        return math.nan
-    times = []
-    for label in core.exits.values():
-        day, minutes = parse_time(label)
-        times.append((day - 6) * 24 + (minutes - 390) / 60)
-    return min(times)
+        return NEVER
+    return min(hours_after_h(label) for label in core.exits.values())
+
+
+#: What the landing system (2.1-2.3) alone measures: NaN in a scenario without it.
+LANDING_METRICS = (
+    "first_wave_ashore", "dd_tanks_ashore", "dukw_guns_lost", "landed_off_target",
+    "steps_landed", "dd_tanks_launched", "dd_tanks_landed", "dukw_guns_loaded",
+    "dukw_guns_landed", "leaders_landed", "units_correct_beach", "units_wrong_beach",
+    *(f"steps_landed_{t}" for t in UNIT_TYPES),
+    *(f"boats_{what}_{k}" for k in (*BOAT_KINDS, DD) for what in ("sent", "lost")),
+)  # fmt: skip
+
+
+def not_modelled(scenario: TcsScenario) -> dict[str, str]:
+    """The declared metrics ``scenario`` does not model, each with why."""
+    out: dict[str, str] = {}
+    if not scenario.landing:
+        why = "no landing: the US starts ashore, so no boats, waves, DD tanks or Dukws (2.1)"
+        out.update(dict.fromkeys(LANDING_METRICS, why))
+    if scenario.victory is None:
+        out["us_win"] = "no victory conditions: the scenario ends with no winner"
+    return out
 
 
 def metrics(core: TcsCore) -> dict[str, float]:
-    """The metrics the game declares (:mod:`omaha.tcs.game`), from the statistics."""
-    s = core.stats
+    """The metrics the game declares (:mod:`omaha.tcs.game`), from the statistics.
 
-    def ratio(a: int, b: int) -> float:
-        return a / b if b else 0.0
+    A share of nothing (no DD tank launched, no Dukw loaded) is NaN, not 0; what the
+    scenario does not model at all (:func:`not_modelled`: the landing system of 2.1-2.3
+    in a scenario that starts ashore, a winner without victory conditions) is NaN in
+    every game of it.
+    """
+    s = core.stats
 
     landed = sum(s.get(f"steps_landed_{t}", 0) for t in UNIT_TYPES)
     lost = sum(s.get(f"steps_lost_{t}", 0) for t in UNIT_TYPES)
-    victory = core.scenario.victory
     result = core.result
     out = {
-        "us_win": math.nan
-        if victory is None
-        else float(result is not None and result.winner == "US"),
+        "us_win": float(result is not None and result.winner == "US"),
         "exits_opened": float(len(core.exits)),
         "first_exit_hours": first_exit_hours(core),
-        "german_losses": min(
-            1.0, ratio(s.get("german_steps_lost", 0), s.get("german_steps_committed", 0))
+        "german_losses": clamp(
+            ratio(s.get("german_steps_lost", 0), s.get("german_steps_committed", 0))
         ),
         "pillboxes_destroyed": float(s.get("pillboxes_destroyed", 0)),
         "first_wave_ashore": ratio(s.get("wave1_landed", 0), s.get("wave1_planned", 0)),
@@ -287,7 +312,7 @@ def metrics(core: TcsCore) -> dict[str, float]:
             s.get("units_wrong_beach", 0),
             s.get("units_wrong_beach", 0) + s.get("units_correct_beach", 0),
         ),
-        "us_losses": min(1.0, ratio(lost, s.get("steps_committed", 0))),
+        "us_losses": clamp(ratio(lost, s.get("steps_committed", 0))),
         "turns_played": float(core.turn + 1 if not core.in_setup else 0),
         "steps_landed": float(landed),
         "steps_lost": float(lost),
@@ -315,6 +340,7 @@ def metrics(core: TcsCore) -> dict[str, float]:
     for k in (*BOAT_KINDS, DD):
         out[f"boats_sent_{k}"] = float(s.get(f"boats_sent_{k}", 0))
         out[f"boats_lost_{k}"] = float(s.get(f"boats_lost_{k}", 0))
+    out.update(dict.fromkeys(not_modelled(core.scenario), math.nan))
     return out
 
 

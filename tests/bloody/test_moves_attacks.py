@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from bloody_helpers import act, attack, cell, legal_texts, staged, texts, unit
 
@@ -171,7 +173,7 @@ def test_8_4_success_disrupted_removes_tokens_advances_and_disrupts() -> None:
     for uid in ("A/116", "B/116"):
         assert st.where[unit(st, uid)] == cell(st, "S3") and st.disrupted[unit(st, uid)]
     assert st.exits_cleared() == 1
-    assert st.metrics()["first_exit_turn"] == 3 and st.metrics()["second_exit_turn"] == 0
+    assert st.metrics()["first_exit_turn"] == 3 and st.metrics()["second_exit_turn"] == math.inf
     # turn 3 begins at 09:30 on the solo game's clock (90-minute turns from 06:30)
     assert st.metrics()["first_exit_hours"] == 3.0
     assert st.score().total == vp + 2 + 1  # Strongpoint token 2 VP, the D1 exit +1 (2.3.b, d)

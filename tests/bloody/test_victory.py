@@ -128,7 +128,7 @@ def test_first_exit_hours_is_nan_without_an_exit_and_follows_the_scenarios_clock
     tmp_path: Path,
 ) -> None:
     st = GAME.new_state(seed=4)
-    assert st.exits_cleared() == 0 and math.isnan(st.metrics()["first_exit_hours"])
+    assert st.exits_cleared() == 0 and st.metrics()["first_exit_hours"] == math.inf
     (tmp_path / "hourly.toml").write_text(
         '[scenario]\ngame = "bloody"\nextends = "solo"\nid = "hourly"\ntitle = "hourly"\n'
         'source = "reconstructed: a test"\nturn_minutes = 60\n'

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from omaha import testing
 from omaha.kernel.protocol import State
 
 from .helpers import GAME
@@ -49,11 +50,10 @@ def test_a_resample_is_the_game_with_other_dice(scenario: str, lineup: str) -> N
     its dice, whose future differs."""
     for state in checkpoints(scenario, lineup, 2):
         for player in GAME.players:
-            assert state._hidden_parts(player) == ()
-            assert all(state._event_seen_by(e, player) == e for e in state.log)
+            assert testing.hidden_parts(state, player) == ()
+            assert all(testing.seen_event(state, e, player) == e for e in state.log)
             assert all(
-                state._action_seen_by(a, actor, player) == str(a)
-                for a, (_, actor) in zip(state.actions, state.decisions, strict=True)
+                testing.seen_action(state, k, player) == str(a) for k, a in enumerate(state.actions)
             )
             twin = state.resample(player, 7)
             assert but_the_dice(twin.to_json()) == but_the_dice(state.to_json())

@@ -16,7 +16,7 @@ def test_the_first_exit_is_timed_at_the_end_of_the_game_turn_it_was_open() -> No
         for label in ("J6", "I6", "H5"):  # the D-1 draw
             st.control[st.cell_of(label)] = "US"
     assert st.exits_open() == ["D-1"]
-    assert math.isnan(st.metrics()["first_exit_hours"])  # not yet: the turn is not over
+    assert st.metrics()["first_exit_hours"] == math.inf  # not yet: the turn is not over
     play(st, "end phase")
     assert st.turn == 5 and st.first_exit == 4
     assert st.metrics()["first_exit_hours"] == 4 * TURN_HOURS == 2.5
@@ -41,7 +41,7 @@ def test_an_exit_lost_again_keeps_its_first_time() -> None:
 
 def test_no_exit_is_nan_and_a_snapshot_keeps_the_time() -> None:
     st = GAME.new_state("beach", seed=2)
-    assert math.isnan(st.metrics()["first_exit_hours"])
+    assert st.metrics()["first_exit_hours"] == math.inf
     staged = position({"1/B/116": "K9"}, side="German", stage="assault", turn=2)
     with staged.edit():
         for label in ("J6", "I6", "H5"):

@@ -18,8 +18,8 @@ from omaha.tcs import GAME
 from omaha.tcs.actions import CommitPlan, EndRockets, NoRelease, ReleaseBattery, UseSetup
 from omaha.tcs.components.plan import TRANSPORT, PlannedBoat, check_plan
 from omaha.tcs.core import ABOARD, AWAIT
-from omaha.tcs.information import HIDDEN
 from omaha.tcs.observation import fresh_observation
+from omaha.tcs.procedures.information import HIDDEN
 from omaha.tcs.scenario import TcsScenario
 from omaha.tcs.state import TcsState
 from omaha.testing import pin_dice
@@ -142,16 +142,18 @@ def test_the_german_sees_that_the_plan_is_committed_not_what_it_holds() -> None:
     targets and the leader selection without their content; he sees no schematic."""
     state = landing_set_up()
     seen = {
-        e.kind: e for e in (state._event_seen_by(e, "German") for e in state.log) if e is not None
+        e.kind: e
+        for e in (testing.seen_event(state, e, "German") for e in state.log)
+        if e is not None
     }
     assert seen["tcs.plan.commit"].details["waves"] == HIDDEN
     assert seen["tcs.lctr.targets"].details["targets"] == HIDDEN
     assert seen["tcs.leaders.selection"].details["drawn"] == HIDDEN
     for event in state.log:  # masking is idempotent (a resample's log holds the masks)
-        once = state._event_seen_by(event, "German")
-        assert once is None or state._event_seen_by(once, "German") == once
+        once = testing.seen_event(state, event, "German")
+        assert once is None or testing.seen_event(state, once, "German") == once
     us = [k for k, (_, who) in enumerate(state.decisions) if who == "US"]
-    assert us and all(state._action_seen_by(state.actions[k], "US", "German") is None for k in us)
+    assert us and all(testing.seen_action(state, k, "German") is None for k in us)
 
 
 def test_a_german_resample_redraws_the_targets_and_boxes_within_the_plan_rules() -> None:
@@ -285,8 +287,8 @@ def test_a_decision_resolved_alone_is_hidden_as_its_action() -> None:
     def forced(player: str, action: str) -> Event:
         return Event("kernel.forced", "1100 6 June", "", player, "", (), {"action": action})
 
-    assert state._event_seen_by(forced("German", "no release"), "US") is None
-    assert state._event_seen_by(forced("German", "no release"), "German") is not None
-    assert state._event_seen_by(forced("US", "end transports"), "German") is None
-    assert state._event_seen_by(forced("US", "end missions"), "German") is not None
-    assert state._event_seen_by(forced("German", "end modes"), "US") is not None
+    assert testing.seen_event(state, forced("German", "no release"), "US") is None
+    assert testing.seen_event(state, forced("German", "no release"), "German") is not None
+    assert testing.seen_event(state, forced("US", "end transports"), "German") is None
+    assert testing.seen_event(state, forced("US", "end missions"), "German") is not None
+    assert testing.seen_event(state, forced("German", "end modes"), "US") is not None
