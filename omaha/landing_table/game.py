@@ -10,14 +10,17 @@ from typing import Any
 
 from omaha.errors import DataFileError
 from omaha.kernel import metrics as common
+from omaha.kernel import search
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
 from omaha.landing_table import rules
+from omaha.landing_table import view as views
 from omaha.landing_table.actions import ACTIONS
 from omaha.landing_table.bots import HeuristicBot
 from omaha.landing_table.components.charts import CHARTS
+from omaha.landing_table.core import LandingTableCore
 from omaha.landing_table.observation import observation_layout
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
 from omaha.landing_table.scenario import (
@@ -85,9 +88,24 @@ class LandingTableGame(Game[LandingTableScenario]):
     def _state_class(self) -> type[State[LandingTableScenario]]:
         return LandingTableState
 
+    #: The search agent's default budget (a whole game within the issue's bounds,
+    #: docs/bots.md): iterations a searched decision, rollout depth in decisions.
+    search_iterations = 8
+    search_depth = 16
+
+    def evaluate(self, state: State[LandingTableScenario], player: str) -> float:
+        """The position for ``player`` in [0, 1] (view.evaluate)."""
+        assert isinstance(state, LandingTableCore)
+        return views.evaluate(state, player)
+
+    def worth_search(self, state: State[LandingTableScenario]) -> bool:
+        """Whether the pending decision is searched (view.worth_search)."""
+        assert isinstance(state, LandingTableCore)
+        return views.worth_search(state)
+
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        return {"random": RandomBot, "heuristic": HeuristicBot}
+        return {"random": RandomBot, "heuristic": HeuristicBot, "search": search.factory(self)}
 
     # -- the agent surface (issue 15) ----------------------------------------------
     def field_domains(self, scenario: LandingTableScenario) -> Mapping[str, Sequence[Any]]:
