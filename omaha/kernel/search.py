@@ -27,7 +27,6 @@ With an iteration budget a choice is a function of the seed and what the player 
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -274,4 +273,10 @@ def _policies(game: Game[Any], prior: str, seed: int) -> dict[str, Bot]:
 
 def factory(game: Game[Any]) -> BotFactory:
     """The search agent of ``game`` as a bot factory: ``bots["search"](seed=1)``."""
-    return functools.partial(SearchBot, game)
+
+    def search(seed: int = 0, **options: Any) -> SearchBot:
+        """Information-set MCTS over resampled worlds, with the heuristic as its prior and
+        rollout policy (``omaha.kernel.search``; docs/bots.md gives its budgets)."""
+        return SearchBot(game, seed, **options)
+
+    return search

@@ -20,6 +20,7 @@ from omaha.tcs.components.plan import Plan
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.components.turns import parse_time
 from omaha.tcs.core import AWAIT, CODES, FROM_CODE, Decision, Status, TcsCore
+from omaha.tcs.procedures.cleanup import victory_points
 from omaha.tcs.rules import pillbox_modifier
 
 # ------------------------------------------------------------------ view
@@ -523,10 +524,9 @@ def evaluate(core: TcsCore, player: str) -> float:
     the scenario's victory conditions (reconstructed; READINGS.md): the level its
     victory points (exits, villages, strong points, losses) would earn if the game
     ended now, graded as ``returns`` grades it and scaled to [0, 1], and the points'
-    place between the lowest and the highest threshold. A scenario without victory
-    conditions (the landing) scores the share of the landed US steps still alive."""
-    from omaha.tcs.procedures.cleanup import victory_points
-
+    place between the thresholds (from one exit's points below the lowest to the
+    highest). A scenario without victory conditions (the landing) scores the share
+    of the landed US steps still alive."""
     victory = core.scenario.victory
     if victory is None:
         lost = sum(v for k, v in core.stats.items() if k.startswith("steps_lost_"))
@@ -541,8 +541,11 @@ def evaluate(core: TcsCore, player: str) -> float:
         won.reverse()  # the German's best level is the last of the list
     value = (len(won) - won.index(level.level)) / len(won)
     graded = value if level.winner == "US" else -value
-    top, bottom = levels[0].points, levels[-1].points
-    place = min(1.0, max(0.0, (total - bottom) / (top - bottom))) if top > bottom else 0.5
+    # the last level always applies (its threshold is no target): the points are placed
+    # between one exit's worth below the lowest other threshold and the highest one
+    marks = [lv.points for lv in levels[:-1]] or [levels[-1].points]
+    top, bottom = max(marks), min(marks) - max(1, victory.exit_points)
+    place = min(1.0, max(0.0, (total - bottom) / (top - bottom)))
     us = EVAL_LEVEL * (graded + 1.0) / 2.0 + EVAL_POINTS * place
     return us if player == "US" else 1.0 - us
 
