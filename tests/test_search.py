@@ -233,3 +233,25 @@ def world(state: State[Any], player: str) -> dict[str, Any]:
     snapshot: dict[str, Any] = json.loads(state.resample(player, 7).to_json())
     del snapshot["rng"]["drawn"]
     return snapshot
+
+
+# -- the tools: --bot search ----------------------------------------------------------------
+def test_omaha_play_and_compare_take_the_search_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    from omaha import cli
+
+    assert cli.main(["play", "bloody", "--seed", "2", "--bot", "search", "--quiet"]) == 0
+    capsys.readouterr()
+    args = ["compare", "--game", "bloody", "--runs", "1", "--bot", "search"]
+    assert cli.main([*args, "--executor", "serial", "--quiet"]) == 0
+    assert "US=search" in capsys.readouterr().out
+
+
+def test_a_session_plays_search_for_a_side_against_a_person() -> None:
+    from omaha.session import Session
+
+    session = Session("lnl", "beach", seed=3, bots={"US": "search"})
+    for _ in range(40):  # the person takes the first choice; the search US answers
+        if session.human_to_move != "German":
+            break
+        session.choose(1)
+    assert "US" in session.deciders and "German" in session.deciders
