@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from omaha.errors import DataFileError
+from omaha.kernel import search
 from omaha.kernel.actions import Action, field_hints
 from omaha.kernel.metrics import (
     EXITS_OPENED,
@@ -23,11 +24,12 @@ from omaha.kernel.metrics import (
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
 
+from . import view as views
 from .actions import ACTIONS
 from .bots import HeuristicBot
 from .components.cards import TARGETED
 from .components.tokens import EVENT
-from .core import ActionCatalogue
+from .core import ActionCatalogue, BloodyCore
 from .observation import observation_layout
 from .scenario import SHIPPED, BloodyScenario, load_scenario, validate_scenario
 from .state import BloodyState
@@ -99,9 +101,24 @@ class BloodyGame(Game[BloodyScenario]):
     def _state_class(self) -> type[State[BloodyScenario]]:
         return BloodyState
 
+    #: The search agent's default budget (a whole game within the issue's bounds,
+    #: docs/bots.md): iterations a searched decision, rollout depth in decisions.
+    search_iterations = 64
+    search_depth = 40
+
+    def evaluate(self, state: State[BloodyScenario], player: str) -> float:
+        """The position for ``player`` in [0, 1] (view.evaluate)."""
+        assert isinstance(state, BloodyCore)
+        return views.evaluate(state, player)
+
+    def worth_search(self, state: State[BloodyScenario]) -> bool:
+        """Whether the pending decision is searched (view.worth_search)."""
+        assert isinstance(state, BloodyCore)
+        return views.worth_search(state)
+
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        return {"random": RandomBot, "heuristic": HeuristicBot}
+        return {"random": RandomBot, "heuristic": HeuristicBot, "search": search.factory(self)}
 
     # -- the agent surface (issue 15) ----------------------------------------------
     def field_domains(self, scenario: BloodyScenario) -> Mapping[str, Sequence[Any]]:

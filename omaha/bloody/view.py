@@ -507,3 +507,37 @@ def _restore_result(top: _Fields) -> Outcome | None:
             raise ValueError(f"{where}[3][{k}][1]: {_shown(value)} is not a number")
         pairs.append((_str(name, f"{where}[3][{k}][0]"), float(value)))
     return Outcome(winner, level, points=tuple(pairs), detail=_str(detail, f"{where}[2]"))
+
+
+# -- search ------------------------------------------------------------------------------
+#: What the search agent weighs (``evaluate``): the victory level the position would
+#: earn now, the VP towards a Major Victory, and the Exit squares cleared.
+EVAL_LEVEL, EVAL_VP, EVAL_EXITS = 0.55, 0.3, 0.15
+
+
+def evaluate(st: BloodyCore, player: str) -> float:
+    """The position for the US in [0, 1], from the victory conditions (2.2, 2.3): the
+    level the VP and cleared Exit squares would earn if the game ended now (Defeat 0
+    to Major Victory 1), the VP as a share of the Major Victory's, and the share of
+    the Exit squares cleared. The final position decides the level at the end, so an
+    ended game is scored the same way (a solitaire design maximises its level)."""
+    scen = st.scen
+    vp = st.score().total
+    exits = st.exits_cleared()
+    n_exits = len(scen.exit_name)
+    level = rules.victory_level(exits, n_exits, vp, scen.victory)
+    rank = rules.LEVEL_RANK[level] / rules.LEVEL_RANK[rules.MAJOR]
+    return (
+        EVAL_LEVEL * rank
+        + EVAL_VP * min(1.0, vp / scen.victory.major_vp)
+        + EVAL_EXITS * (exits / n_exits if n_exits else 1.0)
+    )
+
+
+#: Decisions worth a search: the set-up card, the landing cards, the Random Event's
+#: squares and every activation; adding squares to an attack being built is a step.
+SEARCHED_STEPS = frozenset({Step.SETUP, Step.CARDS, Step.EVENT, Step.ACTIVATE})
+
+
+def worth_search(st: BloodyCore) -> bool:
+    return st.step in SEARCHED_STEPS

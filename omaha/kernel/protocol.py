@@ -189,11 +189,36 @@ class Game(ABC, Generic[S]):
         """Bot factories: ``game.bots["random"](seed=1).choose(state)``."""
         return {"random": RandomBot}
 
+    # -- the search agent (omaha.kernel.search) ----------------------------------
+    #: Iterations a searched decision by default, and the longest rollout in decisions
+    #: from the root, for the search agent (``omaha.kernel.search.SearchBot``, which a
+    #: game lists as ``bots["search"]``): each game sizes them so that a whole game
+    #: stays affordable.
+    search_iterations: ClassVar[int] = 32
+    search_depth: ClassVar[int] = 40
+
+    def evaluate(self, state: State[S], player: str) -> float:
+        """``state`` for ``player`` in [0, 1] (``State.evaluate``): by default the
+        return scaled from ``utility_range`` at the end of the game, 0.5 before. A
+        game grades unfinished positions by its victory conditions."""
+        if not state.is_terminal():
+            return 0.5
+        low, high = self.utility_range
+        return (state.returns()[player] - low) / (high - low)
+
+    def worth_search(self, state: State[S]) -> bool:
+        """Whether ``state``'s pending decision is worth a search (``State.worth_search``):
+        every decision with a choice, unless a game names the ones that are."""
+        return True
+
     # -- the shared surface --------------------------------------------------
     def bot_sides(self, bot: str) -> tuple[str, ...]:
-        """The sides ``bot`` can play (every side, unless a game says otherwise)."""
+        """The sides ``bot`` can play (every side, unless a game says otherwise; the
+        search agent plays the sides its prior, the heuristic, plays)."""
         if bot not in self.bots:
             raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
+        if bot == "search" and "heuristic" in self.bots:
+            return self.bot_sides("heuristic")
         return self.players
 
     def lineup(self, bot: str) -> dict[str, str]:
@@ -201,9 +226,15 @@ class Game(ABC, Generic[S]):
 
         By default every side plays ``bot``; a game may pair a one-sided bot
         with its natural opponent (LnL: heuristic US against the solitaire German).
+        ``search`` plays the sides it can, each other side the bot that faces the
+        heuristic there.
         """
         if bot not in self.bots:
             raise KeyError(f"{self.name} has no bot {bot!r} (bots: {', '.join(sorted(self.bots))})")
+        if bot == "search" and "heuristic" in self.bots:
+            sides = self.bot_sides("search")
+            faced = self.lineup("heuristic")
+            return {p: "search" if p in sides else faced[p] for p in self.players}
         return {p: bot for p in self.players}
 
     def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
@@ -755,6 +786,19 @@ class State(ABC, Generic[S]):
             return {p: 0.0 for p in self.game.players}
         return {p: 1.0 if p == outcome.winner else -1.0 for p in self.game.players}
 
+    # -- search (omaha.kernel.search) -------------------------------------------------
+    def evaluate(self, player: str) -> float:
+        """How good the position is for ``player``, in [0, 1], from the victory
+        conditions: the search agent scores its cut rollouts with it. The game's
+        ``Game.evaluate`` decides; its default is the return scaled to [0, 1] at the
+        end of the game and 0.5 before."""
+        return self.game.evaluate(self, player)
+
+    def worth_search(self) -> bool:
+        """Whether the pending decision is worth a search (a move, a fire, a plan) or
+        is a step the heuristic may take alone (``Game.worth_search``)."""
+        return self.game.worth_search(self)
+
     def observation(self, player: str) -> Observation:
         """What ``player`` may see, as numbers (``Game.observation_layout``)."""
         raise NotImplementedError(f"{self.game.name} declares no observation")
@@ -1016,8 +1060,10 @@ def _decisions_from_data(data: Any, n_actions: int) -> list[Decision]:
     out: list[Decision] = []
     for item in data:
         at, actor = item
-        if isinstance(at, bool) or not isinstance(at, int) or not (
-            actor is None or isinstance(actor, str)
+        if (
+            isinstance(at, bool)
+            or not isinstance(at, int)
+            or not (actor is None or isinstance(actor, str))
         ):
             raise ValueError(f"decisions: {item!r:.80} is not [log position, player]")
         out.append((at, actor))

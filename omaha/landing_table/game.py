@@ -10,14 +10,17 @@ from typing import Any
 
 from omaha.errors import DataFileError
 from omaha.kernel import metrics as common
+from omaha.kernel import search
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
-from omaha.landing_table import rules, view
+from omaha.landing_table import rules
+from omaha.landing_table import view as views
 from omaha.landing_table.actions import ACTIONS
 from omaha.landing_table.bots import HeuristicBot
 from omaha.landing_table.components.charts import CHARTS
+from omaha.landing_table.core import LandingTableCore
 from omaha.landing_table.observation import observation_layout
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
 from omaha.landing_table.scenario import (
@@ -59,12 +62,12 @@ class LandingTableGame(Game[LandingTableScenario]):
 
     def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
         """The exit counts at clock times after a scenario's end
-        (:func:`omaha.landing_table.view.not_modelled`)."""
-        return view.not_modelled(self.load_scenario(scenario))
+        (:func:`omaha.landing_table.views.not_modelled`)."""
+        return views.not_modelled(self.load_scenario(scenario))
 
     def end_hours(self, scenario: str | Path | None = None) -> float | None:
         """The end of the scenario's last turn (the clock of ``first_exit_hours``)."""
-        return (view.end_minutes(self.load_scenario(scenario)) - view.H_HOUR) / 60
+        return (views.end_minutes(self.load_scenario(scenario)) - views.H_HOUR) / 60
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
@@ -94,9 +97,24 @@ class LandingTableGame(Game[LandingTableScenario]):
     def _state_class(self) -> type[State[LandingTableScenario]]:
         return LandingTableState
 
+    #: The search agent's default budget (a whole game within the issue's bounds,
+    #: docs/bots.md): iterations a searched decision, rollout depth in decisions.
+    search_iterations = 8
+    search_depth = 16
+
+    def evaluate(self, state: State[LandingTableScenario], player: str) -> float:
+        """The position for ``player`` in [0, 1] (view.evaluate)."""
+        assert isinstance(state, LandingTableCore)
+        return views.evaluate(state, player)
+
+    def worth_search(self, state: State[LandingTableScenario]) -> bool:
+        """Whether the pending decision is searched (view.worth_search)."""
+        assert isinstance(state, LandingTableCore)
+        return views.worth_search(state)
+
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        return {"random": RandomBot, "heuristic": HeuristicBot}
+        return {"random": RandomBot, "heuristic": HeuristicBot, "search": search.factory(self)}
 
     # -- the agent surface (issue 15) ----------------------------------------------
     def field_domains(self, scenario: LandingTableScenario) -> Mapping[str, Sequence[Any]]:

@@ -859,3 +859,39 @@ def level_returns(scen: LandingTableScenario) -> dict[str, float]:
     for lv in scen.levels:
         out.setdefault(lv.level, 0.0)
     return out
+
+
+# -- search ------------------------------------------------------------------------------
+#: What the search agent weighs (``evaluate``): the victory level the VP would give now,
+#: the VP themselves, and the US steps still in the game (losses).
+EVAL_LEVEL, EVAL_VP, EVAL_STEPS = 0.6, 0.3, 0.1
+
+
+def evaluate(core: LandingTableCore, player: str) -> float:
+    """The position for the US in [0, 1], from the reconstructed victory conditions
+    (READINGS.md, "Victory"): the level the VP would earn if the game ended now (its
+    return scaled to [0, 1]), the VP as a share of the most the map offers, and the
+    share of the US steps not lost. The final VP decide the level at the end, so an
+    ended game is scored the same way."""
+    scen = core.scen
+    vp, _, _ = core.victory_points()
+    level = next((lv for lv in scen.levels if vp >= lv.min), scen.levels[-1])
+    level_value = (level_returns(scen)[level.level] + 1.0) / 2.0
+    most = sum(p.vp for p in scen.positions if p.vp > 0) * scen.vp_position
+    most += scen.vp_exit * len(scen.exits)
+    full = sum(u.kind.steps for u in scen.us_by_id.values())
+    kept = sum(u.steps for u in core.us.values() if u.status in (SCHEDULED, ASHORE))
+    return (
+        EVAL_LEVEL * level_value
+        + EVAL_VP * min(1.0, vp / most if most else 0.0)
+        + EVAL_STEPS * (kept / full if full else 1.0)
+    )
+
+
+#: Decisions worth a search: a unit's orders (move, hold, attack) and where a boat
+#: team lands; the steps of an attack being built and the choice of a hit are not.
+SEARCHED_KINDS = frozenset({"orders", "land"})
+
+
+def worth_search(core: LandingTableCore) -> bool:
+    return core.decision is not None and core.decision["kind"] in SEARCHED_KINDS

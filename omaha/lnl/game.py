@@ -8,13 +8,15 @@ from typing import Any
 
 from omaha.errors import DataFileError
 from omaha.kernel import metrics as common
+from omaha.kernel import search
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, State
-from omaha.lnl import bots, view
+from omaha.lnl import bots
+from omaha.lnl import view as views
 from omaha.lnl.actions import ACTIONS
-from omaha.lnl.core import MAX_CANCELS, SIDES, TURN_HOURS
+from omaha.lnl.core import MAX_CANCELS, SIDES, TURN_HOURS, LnlCore
 from omaha.lnl.observation import observation_plan
 from omaha.lnl.procedures.fire import KINDS
 from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario, split_ref, validate_scenario
@@ -65,14 +67,14 @@ class LnlGame(Game[LnlScenario]):
 
     def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
         """The landing's and the draws' metrics where no force lands
-        (:func:`omaha.lnl.view.not_modelled`)."""
-        return view.not_modelled(self.load_scenario(scenario))
+        (:func:`omaha.lnl.views.not_modelled`)."""
+        return views.not_modelled(self.load_scenario(scenario))
 
     def end_hours(self, scenario: str | Path | None = None) -> float | None:
         """The end of the last game turn on reading R35's clock; ``None`` for a scenario
         in which no force lands (Vierville: 7 June, not on that clock)."""
         scen = self.load_scenario(scenario)
-        return None if view.not_modelled(scen) else scen.turns * TURN_HOURS
+        return None if views.not_modelled(scen) else scen.turns * TURN_HOURS
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
@@ -101,12 +103,28 @@ class LnlGame(Game[LnlScenario]):
     def _state_class(self) -> type[State[LnlScenario]]:
         return LnlState
 
+    #: The search agent's default budget (a whole game within the issue's bounds,
+    #: docs/bots.md): iterations a searched decision, rollout depth in decisions.
+    search_iterations = 24
+    search_depth = 24
+
+    def evaluate(self, state: State[LnlScenario], player: str) -> float:
+        """The position for ``player`` in [0, 1] (view.evaluate)."""
+        assert isinstance(state, LnlCore)
+        return views.evaluate(state, player)
+
+    def worth_search(self, state: State[LnlScenario]) -> bool:
+        """Whether the pending decision is searched (view.worth_search)."""
+        assert isinstance(state, LnlCore)
+        return views.worth_search(state, state.pending.kind) if state.pending else False
+
     @property
     def bots(self) -> Mapping[str, BotFactory]:
         return {
             "random": bots.LnlRandomBot,
             "solitaire": bots.SolitaireGerman,
             "heuristic": bots.Heuristic,
+            "search": search.factory(self),
         }
 
     def bot_sides(self, bot: str) -> tuple[str, ...]:

@@ -778,3 +778,48 @@ def _attack_problems(core: LnlCore) -> list[str]:
     if a.bonus and (not core.bonus[a.side] or a.kind == "hard" or a.mode == "assault"):
         out.append(f"an attack with a +6 HE card {a.side} does not hold")
     return out
+
+
+# -- search ------------------------------------------------------------------------------
+#: What the search agent weighs (``evaluate``): the victory level the victory hexes
+#: would earn now, the victory hexes held, and the losses of both sides.
+EVAL_LEVEL, EVAL_HEXES, EVAL_LOSSES = 0.5, 0.3, 0.2
+
+
+def evaluate(core: LnlCore, player: str) -> float:
+    """The position for ``player`` in [0, 1] (the German's is 1 less the US's), from
+    the victory conditions (LnL Omaha: Winning): the level the victory hexes the US
+    holds would earn if the game ended now (a German victory 0, a draw 0.5, a minor US
+    victory 0.75, a significant one 1), the share of the victory hexes held, and the
+    balance of the losses (the share of its steps each side has lost). In the bonus
+    scenario each side's points stand for the hexes (the US share of all points)."""
+    defs = core.scen.units
+    if core.scen.victory_mode == "hexes":
+        n, total = len(core.held()), len(core.T.victory)
+        level = 1.0 if n >= total else 0.75 if n >= 4 else 0.5 if n == 3 else 0.0
+        share = n / total if total else 0.0
+    else:
+        pts = core.points()
+        whole = pts["US"] + pts["German"]
+        share = pts["US"] / whole if whole else 0.5
+        level = 1.0 if pts["US"] > pts["German"] else 0.0 if pts["US"] < pts["German"] else 0.5
+    steps = {side: 0 for side in core.steps_lost}
+    for u in defs:
+        steps[u.side] = steps.get(u.side, 0) + u.type.steps
+    lost = {side: core.steps_lost[side] / max(1, steps.get(side, 0)) for side in core.steps_lost}
+    balance = 0.5 + 0.5 * (lost.get("German", 0.0) - lost.get("US", 0.0))
+    us = EVAL_LEVEL * level + EVAL_HEXES * share + EVAL_LOSSES * balance
+    return us if player == "US" else 1.0 - us
+
+
+#: Decisions worth a search: a fire or assault being opened or aimed, a move, an
+#: opportunity fire, an air strike, an advance or a retreat; the set-up placements,
+#: the step losses and the firers added to an attack already aimed are not.
+SEARCHED_KINDS = frozenset(
+    {"fire", "move", "assault", "opportunity fire", "air strike", "advance", "retreat"}
+)
+
+
+def worth_search(core: LnlCore, kind: str) -> bool:
+    attack = core.attack
+    return kind in SEARCHED_KINDS and (attack is None or attack.target < 0)

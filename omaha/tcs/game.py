@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from omaha.errors import DataFileError
+from omaha.kernel import search
 from omaha.kernel.actions import Action
 from omaha.kernel.metrics import (
     DD_TANKS_ASHORE,
@@ -24,10 +25,11 @@ from omaha.kernel.metrics import (
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
 from omaha.tcs import observation as observed
-from omaha.tcs import view
+from omaha.tcs import view as views
 from omaha.tcs.actions import ACTIONS
 from omaha.tcs.bots import HeuristicBot
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
+from omaha.tcs.core import TcsCore
 from omaha.tcs.procedures.boats import MAX_CANCELS
 from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.rules import hour_of
@@ -102,12 +104,12 @@ class TcsGame(Game[TcsScenario]):
 
     def not_modelled(self, scenario: str | Path | None = None) -> Mapping[str, str]:
         """The landing system's metrics where a scenario starts ashore, ``us_win`` where
-        it has no victory conditions (:func:`omaha.tcs.view.not_modelled`)."""
-        return view.not_modelled(self.load_scenario(scenario))
+        it has no victory conditions (:func:`omaha.tcs.views.not_modelled`)."""
+        return views.not_modelled(self.load_scenario(scenario))
 
     def end_hours(self, scenario: str | Path | None = None) -> float | None:
         """The time of the scenario's last turn (the clock of ``first_exit_hours``)."""
-        return view.hours_after_h(self.load_scenario(scenario).turns[-1].label)
+        return views.hours_after_h(self.load_scenario(scenario).turns[-1].label)
 
     def action_classes(self) -> Iterable[type[Action]]:
         return ACTIONS
@@ -127,10 +129,25 @@ class TcsGame(Game[TcsScenario]):
     def _state_class(self) -> type[State[TcsScenario]]:
         return TcsState
 
+    #: The search agent's default budget (a whole game within the issue's bounds,
+    #: docs/bots.md): iterations a searched decision, rollout depth in decisions.
+    search_iterations = 4
+    search_depth = 16
+
+    def evaluate(self, state: State[TcsScenario], player: str) -> float:
+        """The position for ``player`` in [0, 1] (view.evaluate)."""
+        assert isinstance(state, TcsCore)
+        return views.evaluate(state, player)
+
+    def worth_search(self, state: State[TcsScenario]) -> bool:
+        """Whether the pending decision is searched (view.worth_search)."""
+        assert isinstance(state, TcsCore)
+        return views.worth_search(state)
+
     @property
     def bots(self) -> Mapping[str, BotFactory]:
         """``heuristic`` plays both sides (the US and German heuristics of bots.py)."""
-        return {"random": RandomBot, "heuristic": HeuristicBot}
+        return {"random": RandomBot, "heuristic": HeuristicBot, "search": search.factory(self)}
 
     # -- the agent surface (issue 15) ----------------------------------------------
     def field_domains(self, scenario: TcsScenario) -> Mapping[str, Sequence[Any]]:

@@ -21,6 +21,7 @@ from omaha.tcs.components.plan import Plan
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.components.turns import parse_time
 from omaha.tcs.core import AWAIT, CODES, FROM_CODE, Decision, Status, TcsCore
+from omaha.tcs.procedures.cleanup import victory_points
 from omaha.tcs.rules import pillbox_modifier
 from omaha.tcs.scenario import TcsScenario
 
@@ -538,3 +539,51 @@ def restore(core: TcsCore, data: dict[str, Any]) -> None:
     core.batteries = dict(data["batteries"])
     core.stats = dict(data["stats"])
     core.reindex()
+
+
+# ------------------------------------------------------------------ search
+#: What the search agent weighs (``evaluate``): the victory level the points would earn
+#: now, and where the points stand between the lowest and the highest level.
+EVAL_LEVEL, EVAL_POINTS = 0.6, 0.4
+
+
+def evaluate(core: TcsCore, player: str) -> float:
+    """The position for ``player`` in [0, 1] (the German's is 1 less the US's), from
+    the scenario's victory conditions (reconstructed; READINGS.md): the level its
+    victory points (exits, villages, strong points, losses) would earn if the game
+    ended now, graded as ``returns`` grades it and scaled to [0, 1], and the points'
+    place between the thresholds (from one exit's points below the lowest to the
+    highest). A scenario without victory conditions (the landing) scores the share
+    of the landed US steps still alive."""
+    victory = core.scenario.victory
+    if victory is None:
+        lost = sum(v for k, v in core.stats.items() if k.startswith("steps_lost_"))
+        ashore = sum(core.steps[i] for i in core.us_units() if core.where[i] >= 0)
+        us = ashore / (ashore + lost) if ashore + lost else 0.5
+        return us if player == "US" else 1.0 - us
+    total = sum(victory_points(core).values())
+    levels = victory.levels
+    level = next((lv for lv in levels if total >= lv.points), levels[-1])
+    won = [lv.level for lv in levels if lv.winner == level.winner]
+    if level.winner == "German":
+        won.reverse()  # the German's best level is the last of the list
+    value = (len(won) - won.index(level.level)) / len(won)
+    graded = value if level.winner == "US" else -value
+    # the last level always applies (its threshold is no target): the points are placed
+    # between one exit's worth below the lowest other threshold and the highest one
+    marks = [lv.points for lv in levels[:-1]] or [levels[-1].points]
+    top, bottom = max(marks), min(marks) - max(1, victory.exit_points)
+    place = min(1.0, max(0.0, (total - bottom) / (top - bottom)))
+    us = EVAL_LEVEL * (graded + 1.0) / 2.0 + EVAL_POINTS * place
+    return us if player == "US" else 1.0 - us
+
+
+#: Decisions worth a search: moves, fire, actions and the choice of the acting unit,
+#: overwatch, modes and op sheets; the set-up placements, tests of obstacles, the
+#: tide's steps and the like take the heuristic's choice.
+SEARCHED_KINDS = frozenset({"move", "fire", "action", "choose", "overwatch", "modes", "op sheets"})
+
+
+def worth_search(core: TcsCore) -> bool:
+    wait = core.wait
+    return wait is not None and str(wait[0]) in SEARCHED_KINDS

@@ -38,6 +38,12 @@ def all_games() -> list[Game]:
 CASES = [(g, s) for g in all_games() for s in g.scenarios()]
 IDS = [f"{g.name}-{s}" for g, s in CASES]
 
+#: Options of the bots these tests can afford, by name: the search agent reads states at
+#: a tiny budget here, and plays whole games at budget 0 (the heuristic's game);
+#: tests/test_search.py plays it whole at a real budget.
+READING = {"search": {"iterations": 2, "depth": 4}}
+WHOLE = {"search": {"iterations": 0}}
+
 
 def playout(game: Game, scenario: str, seed: int, bot_seed: int | None = None) -> State:
     state = game.new_state(scenario, seed=seed)
@@ -272,7 +278,7 @@ def test_illegal_actions_change_nothing(game: Game, scenario: str) -> None:
 @pytest.mark.parametrize(("game", "scenario"), CASES, ids=IDS)
 def test_reading_consumes_no_dice(game: Game, scenario: str) -> None:
     state = game.new_state(scenario, seed=6)
-    bots = {name: factory(seed=1) for name, factory in game.bots.items()}
+    bots = {name: factory(seed=1, **READING.get(name, {})) for name, factory in game.bots.items()}
     steps = 0
     while not state.is_terminal() and steps < 200:
         drawn = state.dice.count
@@ -298,7 +304,7 @@ def test_reading_consumes_no_dice(game: Game, scenario: str) -> None:
 def test_every_bot_finishes_a_game(game: Game, scenario: str) -> None:
     for name, factory in sorted(game.bots.items()):
         state = game.new_state(scenario, seed=8)
-        bot = factory(seed=8)
+        bot = factory(seed=8, **WHOLE.get(name, {}))
         fallback = game.bots["random"](seed=8)
         steps = 0
         while not state.is_terminal():

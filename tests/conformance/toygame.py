@@ -444,11 +444,13 @@ class ToyState(State[ToyScenario]):
 
     def _redraw_hidden(self, player: str, dice: Dice) -> None:
         """The tokens of the unrevealed positions dealt anew among them (they were
-        drawn from one cup at set-up, so every deal is equally likely)."""
+        drawn from one cup at set-up, so every deal is equally likely). The pool is
+        sorted before the deal, so the deal depends on what the US saw and the dice
+        alone, not on where the tokens really lie."""
         if player != "US":
             return
         cells = sorted(c for c in self.hidden if c not in self.revealed)
-        tokens = shuffled([self.hidden[c] for c in cells], dice)
+        tokens = shuffled(sorted(self.hidden[c] for c in cells), dice)
         self.hidden.update(zip(cells, tokens, strict=True))
 
     # -- views and snapshots -----------------------------------------------------
