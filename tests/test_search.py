@@ -65,9 +65,12 @@ def test_search_plays_the_sides_the_heuristic_plays(name: str) -> None:
     assert isinstance(game.bots["search"](seed=3), SearchBot)
 
 
-def test_lnl_search_faces_the_solitaire_german() -> None:
+def test_lnl_search_plays_both_sides_as_the_heuristic_does() -> None:
+    """The LnL heuristic plays the German too, so the search does; the solitaire German
+    still faces the US heuristic."""
     game = omaha.load("lnl")
-    assert game.lineup("search") == {"US": "search", "German": "solitaire"}
+    assert game.lineup("search") == {"US": "search", "German": "search"}
+    assert game.lineup("solitaire") == {"US": "heuristic", "German": "solitaire"}
 
 
 @pytest.mark.parametrize(("name", "scenario"), SCENARIOS)
