@@ -101,7 +101,7 @@ class Session:
             self._start = state.clone()  # undo replays from here
             self._who: list[str] = []  # the side that took each of ``state.actions``
         else:
-            self._start = self.game.new_state(state.scenario.id, seed=seed)
+            self._start = self.game.new_state(state.scenario, seed=seed)
             self._who = self._replayed_deciders(state)
         self.state: State[Any] = state
         self.scenario = state.scenario.id
