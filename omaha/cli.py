@@ -10,10 +10,13 @@ starts and output files are written atomically.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn, TextIO
 
 import omaha
@@ -32,7 +35,9 @@ EXIT_STATUS = """exit status:
   1    an output file could not be written (a full disk, say), or 'validate' found
        problems in a file
   2    bad arguments or a bad input file (a one-line message on stderr)
+  129  hung up (SIGHUP); 'play --record' saves the game so far first
   130  interrupted (Ctrl-C); 'play --record' saves the game so far first
+  143  terminated (SIGTERM); 'play --record' saves the game so far first
   141  the reader of the output went away (e.g. 'omaha provenance lnl | head -3')"""
 
 EXIT_WRITE_FAILED = 1
@@ -44,6 +49,24 @@ EXIT_BROKEN_PIPE = 141
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C, with what was saved before stopping."""
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP while a game is played (raised by the handler, as Ctrl-C raises
+    KeyboardInterrupt), with what was saved before stopping; exit status 128 + signal."""
+
+    def __init__(self, signum: int, saved: str = "") -> None:
+        super().__init__(signum, saved)
+        self.signum = signum
+        self.saved = saved
+
+    @property
+    def what(self) -> str:
+        return "hung up" if self.signum == getattr(signal, "SIGHUP", None) else "terminated"
+
+
+#: The signals that stop a game being played, besides Ctrl-C (SIGINT).
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -64,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         saved = f"; {exc}" if isinstance(exc, Interrupted) and str(exc) else ""
         _say(f"interrupted{saved}")
         return EXIT_INTERRUPTED
+    except Stopped as exc:
+        name = signal.Signals(exc.signum).name
+        _say(f"{exc.what} ({name})" + (f"; {exc.saved}" if exc.saved else ""))
+        return 128 + exc.signum
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_BROKEN_PIPE
@@ -363,21 +390,66 @@ def cmd_play(args: argparse.Namespace) -> int:
                   + ". Type 'help' at the prompt for the commands.")  # fmt: skip
     terminal = Terminal(session, sys.stdin, sys.stdout, quiet=args.quiet)
     try:
-        finished = terminal.play()
-    except (KeyboardInterrupt, BrokenPipeError) as exc:
+        with _stopped_by_signals():
+            finished = terminal.play()
+    except BaseException as exc:
         if not args.record:
             raise
-        write_atomic(args.record, session.state.record().to_json() + "\n")
-        if isinstance(exc, BrokenPipeError):
-            raise
-        raise Interrupted(f"the game so far is saved in {args.record}") from None
+        # stopped anywhere, maybe inside a move: save the game as of its last whole move
+        _save_record(args.record, session, replay=True)
+        saved = f"the game so far is saved in {args.record}"
+        if isinstance(exc, KeyboardInterrupt):
+            raise Interrupted(saved) from None
+        if isinstance(exc, Stopped):
+            raise Stopped(exc.signum, saved) from None
+        if not isinstance(exc, BrokenPipeError):
+            _say(saved)  # then the error, reported as any other
+        raise
     if not finished:
         print("game abandoned")
     if args.record:
-        write_atomic(args.record, session.state.record().to_json() + "\n")
+        _save_record(args.record, session)
         print(f"game record saved to {args.record}")
     _print_result(session.state)
     return 0
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` inside the block, so the game being
+    played is saved before the process ends (as Ctrl-C's KeyboardInterrupt is)."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Stopped(signum)
+
+    try:
+        previous = [(s, signal.signal(s, stop)) for s in STOP_SIGNALS]
+    except ValueError:  # not the main thread: signals are not ours to take
+        previous = []
+    try:
+        yield
+    finally:
+        for s, handler in previous:
+            signal.signal(s, handler)
+
+
+def _save_record(path: Path, session: Session, replay: bool = False) -> None:
+    """Write the game's record to ``path``, with Ctrl-C and the stop signals held back
+    until it is written. ``replay``: record the game replayed from its start through
+    every action it took, for a game stopped part-way through a move."""
+    held = {signal.SIGINT, *STOP_SIGNALS}
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        state = session.state
+        if replay:
+            with contextlib.suppress(Exception):  # the state as it is, when that fails
+                state = session.replayed()
+        write_atomic(path, state.record().to_json() + "\n")
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _print_result(state: State[Any]) -> None:
