@@ -32,8 +32,9 @@ from omaha.terminal import Terminal
 
 EXIT_STATUS = """exit status:
   0    done
-  1    an output file could not be written (a full disk, say), or 'validate' found
-       problems in a file
+  1    an output file could not be written (a full disk, say), 'validate' found
+       problems in a file, or 'compare' stopped because its worker processes kept
+       dying (the runs finished are still written to --json and --csv)
   2    bad arguments or a bad input file (a one-line message on stderr)
   129  hung up (SIGHUP); 'play --record' saves the game so far first
   130  interrupted (Ctrl-C); 'play --record' saves the game so far first
@@ -42,6 +43,7 @@ EXIT_STATUS = """exit status:
 
 EXIT_WRITE_FAILED = 1
 EXIT_PROBLEMS = 1  # omaha validate found problems
+EXIT_WORKERS_LOST = 1  # omaha compare stopped: its worker processes kept dying
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
@@ -586,12 +588,30 @@ def cmd_compare(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)
     progress = compare.Progress.for_terminal(total, quiet=args.quiet)
-    with compare.executor(args.executor, workers, args.scheduler) as pool:
-        columns = compare.compare(
-            args.game, args.runs, args.seed, pool, args.bot,
-            size=args.chunk, progress=progress, workers=workers,
-        )  # fmt: skip
+    try:
+        with compare.executor(args.executor, workers, args.scheduler) as pool:
+            columns = compare.compare(
+                args.game, args.runs, args.seed, pool, args.bot,
+                size=args.chunk, progress=progress, workers=workers,
+            )  # fmt: skip
+    except compare.WorkersLost as exc:  # the runs that finished are kept, not tabled
+        _write_runs(args, exc.columns)
+        done = sum(len(c.runs) for c in exc.columns)
+        kept = " and ".join(str(f) for f in (args.json, args.csv) if f)
+        _say(f"stopped: {exc}; {done} of {total} runs finished" + (f", in {kept}" if kept else ""))
+        return EXIT_WORKERS_LOST
     print(compare.table(columns, detail=args.detail))
+    written = [_write_runs(args, columns)] if args.json or args.csv else []
+    if args.plot:
+        write_atomic(args.plot, compare.plot(columns, args.plot.suffix.lower()[1:]))
+        written.append(f"the distributions in {args.plot}")
+    if written:
+        print("\nwrote " + "; ".join(written))
+    return 0
+
+
+def _write_runs(args: argparse.Namespace, columns: Sequence[compare.Column]) -> str:
+    """Write every run to ``--json`` and ``--csv`` (those asked for); what was written."""
     written = []
     if args.json:
         write_atomic(args.json, compare.to_json(columns) + "\n")
@@ -599,12 +619,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.csv:
         write_atomic(args.csv, compare.to_csv(columns))
         written.append(f"one row per run in {args.csv}")
-    if args.plot:
-        write_atomic(args.plot, compare.plot(columns, args.plot.suffix.lower()[1:]))
-        written.append(f"the distributions in {args.plot}")
-    if written:
-        print("\nwrote " + "; ".join(written))
-    return 0
+    return "; ".join(written)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
