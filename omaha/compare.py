@@ -312,7 +312,7 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
     # Dask's own warnings (a cancelled task, a worker killed on Ctrl-C) are not the user's
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler is None:
-        with _interrupts_ignored():  # the worker processes inherit it: Ctrl-C is ours
+        with _interrupts_held():  # its threads and processes inherit it: Ctrl-C is ours
             cluster = distributed.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
@@ -336,18 +336,18 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
 
 
 @contextlib.contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl-C ignored while processes are started, which keep it ignored: the parent
-    alone hears it and stops them, so no worker prints a traceback."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: nothing to change
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back (blocked) while a local cluster starts: the threads and processes
+    it starts keep it blocked, so this thread alone hears Ctrl-C and stops them (no
+    worker prints a traceback); one pressed meanwhile arrives once the cluster is up."""
+    if not hasattr(signal, "pthread_sigmask"):
         yield
         return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 #: How many times a chunk is submitted again after the worker processes died under it.

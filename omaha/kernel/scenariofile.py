@@ -214,7 +214,7 @@ def _load_extending(
 ) -> Node:
     text, node = _read(path, path.name)
     if not shipped:
-        # named as the scenario file's folder reaches it (``../shared/base.toml``)
+        # named as the scenario file's folder reaches it (``../common/base.toml``)
         files.append((Path(os.path.relpath(path, home)).as_posix(), text))
     scen = node.get("scenario")
     base_ref = scen.get("extends") if scen is not None and isinstance(scen.value, dict) else None
@@ -255,9 +255,9 @@ def embedded(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """The files a record embeds, under names that stay inside one folder.
 
     ``files`` are named as the scenario file's folder reaches them, and may climb out
-    of it (``../shared/map.toml``). When one does, the scenario file is put as many
+    of it (``../common/map.toml``). When one does, the scenario file is put as many
     folders deep (``_/custom.toml``) and every name taken from there
-    (``shared/map.toml``): written out in that layout the files name each other as
+    (``common/map.toml``): written out in that layout the files name each other as
     before, so the scenario, its text and its hash unchanged, loads anywhere. A file
     named twice is kept once.
     """
