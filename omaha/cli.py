@@ -53,9 +53,10 @@ class Interrupted(KeyboardInterrupt):
     """Ctrl-C, with what was saved before stopping."""
 
 
-class Stopped(Exception):
+class Stopped(BaseException):
     """SIGTERM or SIGHUP while a game is played (raised by the handler, as Ctrl-C raises
-    KeyboardInterrupt), with what was saved before stopping; exit status 128 + signal."""
+    KeyboardInterrupt, and like it no ``Exception``), with what was saved before stopping;
+    exit status 128 + signal."""
 
     def __init__(self, signum: int, saved: str = "") -> None:
         super().__init__(signum, saved)
