@@ -258,6 +258,11 @@ class ProcessPool(cf.Executor):
         """Cancel what has not started and end the worker processes at once."""
         _stop_pool(self._pool)
 
+    def worker_pids(self) -> list[int]:
+        """The process ids of the pool's workers now (none before the first task)."""
+        processes = (getattr(self._pool, "_processes", None) or {}).values()
+        return [p.pid for p in processes if p.pid is not None]
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 

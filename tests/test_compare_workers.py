@@ -57,10 +57,10 @@ def test_kill_9_of_a_worker_gives_the_same_json(tmp_path: Path) -> None:
 
         def kill_one() -> None:
             while not killed:
-                processes = list((pool._pool._processes or {}).values())
-                if processes and all(p.pid for p in processes):
-                    os.kill(processes[0].pid, signal.SIGKILL)  # type: ignore[arg-type]
-                    killed.append(processes[0].pid)  # type: ignore[arg-type]
+                pids = pool.worker_pids()
+                if pids:
+                    os.kill(pids[0], signal.SIGKILL)
+                    killed.append(pids[0])
                 time.sleep(0.05)
 
         killer = threading.Thread(target=kill_one, daemon=True)
@@ -134,10 +134,10 @@ class _Counting(cf.ThreadPoolExecutor):
             self.outstanding += 1
             self.most = max(self.most, self.outstanding)
         future = super().submit(fn, *args, **kwargs)
-        future.add_done_callback(self._finished)
+        future.add_done_callback(self.finished)
         return future
 
-    def _finished(self, _: cf.Future[Any]) -> None:
+    def finished(self, _: cf.Future[Any]) -> None:
         with self.lock:
             self.outstanding -= 1
 

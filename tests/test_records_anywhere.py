@@ -134,9 +134,10 @@ def test_200_record_loads_and_200_spellings_stay_bounded(tmp_path: Path) -> None
     gc.collect()
     grown = process.memory_info().rss - rss
     assert _folders() == before
-    assert len(game._rebuilt) <= protocol.EMBEDDED_SCENARIOS_KEPT
-    assert len(game._embedded) <= protocol.EMBEDDED_SCENARIOS_KEPT
-    assert len(game._files) <= protocol.FILE_SCENARIOS_KEPT
+    kept = game.kept_scenarios()
+    assert kept["rebuilt"] <= protocol.EMBEDDED_SCENARIOS_KEPT
+    assert kept["in use"] <= protocol.EMBEDDED_SCENARIOS_KEPT
+    assert kept["files"] <= protocol.FILE_SCENARIOS_KEPT
     alive = [o for o in gc.get_objects() if isinstance(o, LnlScenario)]
     assert len(alive) <= protocol.EMBEDDED_SCENARIOS_KEPT + protocol.FILE_SCENARIOS_KEPT + 8
     # loose: each copy of the scenario is a couple of megabytes; 220 kept would be far more

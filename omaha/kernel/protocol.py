@@ -267,6 +267,19 @@ class Game(ABC, Generic[S]):
                 self._files.popitem(last=False)
         return scen
 
+    def kept_scenarios(self) -> dict[str, int]:
+        """How many loaded scenarios the game keeps, by kind: ``shipped``; ``files`` (at
+        most :data:`FILE_SCENARIOS_KEPT`); ``rebuilt`` from records' files (at most
+        :data:`EMBEDDED_SCENARIOS_KEPT`); ``in use``, rebuilt ones a state still holds,
+        found by their id; ``spaces``, action spaces, one per scenario still held."""
+        return {
+            "shipped": len(self._scenarios),
+            "files": len(self._files),
+            "rebuilt": len(self._rebuilt),
+            "in use": len(self._embedded),
+            "spaces": len(self._spaces),
+        }
+
     def _load_checked(self, ref: str) -> S:
         try:
             return self._load_scenario(ref)

@@ -210,10 +210,11 @@ def test_loading_records_leaves_no_folder_and_keeps_a_bounded_number(tmp_path: P
         assert GAME.action_space(state.scenario.id) is GAME.action_space(state.scenario)
         del state
     assert _temp_folders() == before  # every temporary folder removed
-    assert len(GAME._rebuilt) <= protocol.EMBEDDED_SCENARIOS_KEPT
+    kept = GAME.kept_scenarios()
+    assert kept["rebuilt"] <= protocol.EMBEDDED_SCENARIOS_KEPT
     assert _rebuilt_alive() <= protocol.EMBEDDED_SCENARIOS_KEPT
-    assert len(GAME._embedded) <= protocol.EMBEDDED_SCENARIOS_KEPT
-    assert len(GAME._spaces) <= protocol.EMBEDDED_SCENARIOS_KEPT + protocol.FILE_SCENARIOS_KEPT + 8
+    assert kept["in use"] <= protocol.EMBEDDED_SCENARIOS_KEPT
+    assert kept["spaces"] <= protocol.EMBEDDED_SCENARIOS_KEPT + protocol.FILE_SCENARIOS_KEPT + 8
     # the same record loaded again is not rebuilt
     first = GAME.replay(omaha.GameRecord.from_json(texts[-1], "r.json")).scenario
     assert GAME.replay(omaha.GameRecord.from_json(texts[-1], "r.json")).scenario is first
@@ -242,7 +243,7 @@ def test_every_spelling_of_one_path_shares_one_scenario(tmp_path: Path) -> None:
         os.chdir(here)
     assert len(loaded) == 1
     assert len({id(s.scenario) for s in states}) == 1
-    assert len(GAME._files) <= protocol.FILE_SCENARIOS_KEPT
+    assert GAME.kept_scenarios()["files"] <= protocol.FILE_SCENARIOS_KEPT
 
 
 def test_scenario_files_are_kept_most_recent_first_and_bounded(tmp_path: Path) -> None:
@@ -250,14 +251,15 @@ def test_scenario_files_are_kept_most_recent_first_and_bounded(tmp_path: Path) -
     text = CUSTOM.replace("../shared/base.toml", "beach").replace(
         "../shared/map.toml", "my_map.toml"
     )
-    paths = []
+    paths, loaded = [], []
     for n in range(protocol.FILE_SCENARIOS_KEPT + 5):
         paths.append(tmp_path / f"m{n}.toml")
         paths[-1].write_text(text.replace("A custom landing", f"Landing {n}"))
-        GAME.load_scenario(paths[-1])
-    assert len(GAME._files) == protocol.FILE_SCENARIOS_KEPT
-    assert str(paths[-1].resolve()) in GAME._files and str(paths[0].resolve()) not in GAME._files
-    assert GAME.load_scenario(paths[0]).title == "Landing 0"  # loaded again when asked
+        loaded.append(GAME.load_scenario(paths[-1]))
+    assert GAME.kept_scenarios()["files"] == protocol.FILE_SCENARIOS_KEPT
+    assert GAME.load_scenario(paths[-1]) is loaded[-1]  # kept
+    again = GAME.load_scenario(paths[0])  # let go, so loaded again when asked
+    assert again is not loaded[0] and again.title == "Landing 0"
 
 
 def test_a_game_pickles_without_its_caches() -> None:
