@@ -34,6 +34,7 @@ import attrs
 
 from omaha.errors import DataFileError
 from omaha.fileio import write_atomic
+from omaha.kernel.files import FileRefused, read_regular
 from omaha.kernel.protocol import Game
 from omaha.registry import games, load
 
@@ -92,11 +93,11 @@ def check_file(path: Path, game_name: str | None = None) -> Checked:
     """Every problem of one scenario file; ``game_name`` overrides the game it names."""
     shown = str(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         return Checked(path, game_name, None, (Problem(shown, "", "no such file"),))
-    except IsADirectoryError:
-        return Checked(path, game_name, None, (Problem(shown, "", "is a directory, not a file"),))
+    except FileRefused as exc:
+        return Checked(path, game_name, None, (Problem(shown, "", str(exc)),))
     except OSError as exc:
         why = f"cannot be read ({exc.strerror or exc})"
         return Checked(path, game_name, None, (Problem(shown, "", why),))
@@ -256,8 +257,12 @@ def copy_text(game: Game[Any], name: str) -> str | None:
         "# is the whole scenario: change what you want. Check it:\n"
         f"#   omaha validate --game {game.name} {name}.toml\n\n"
     )
-    renamed = re.sub(r'(?m)^id = ".*"$', f"id = {json.dumps(name)}", text, count=1)
-    renamed = re.sub(r'(?m)^title = ".*"$', f"title = {json.dumps(name)}", renamed, count=1)
+    # the replacement is a function: a name's JSON form may hold backslashes (\u00e9),
+    # which a replacement string would read as escapes
+    renamed = re.sub(r'(?m)^id = ".*"$', lambda _: f"id = {json.dumps(name)}", text, count=1)
+    renamed = re.sub(
+        r'(?m)^title = ".*"$', lambda _: f"title = {json.dumps(name)}", renamed, count=1
+    )
     return head + renamed
 
 

@@ -10,11 +10,14 @@ starts and output files are written atomically.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn, TextIO
 
 import omaha
@@ -30,14 +33,18 @@ from omaha.terminal import Terminal
 
 EXIT_STATUS = """exit status:
   0    done
-  1    an output file could not be written (a full disk, say), or 'validate' found
-       problems in a file
+  1    an output file could not be written (a full disk, say), 'validate' found
+       problems in a file, or 'compare' stopped because its worker processes kept
+       dying (the runs finished are still written to --json and --csv)
   2    bad arguments or a bad input file (a one-line message on stderr)
+  129  hung up (SIGHUP); 'play --record' saves the game so far first
   130  interrupted (Ctrl-C); 'play --record' saves the game so far first
+  143  terminated (SIGTERM); 'play --record' saves the game so far first
   141  the reader of the output went away (e.g. 'omaha provenance lnl | head -3')"""
 
 EXIT_WRITE_FAILED = 1
 EXIT_PROBLEMS = 1  # omaha validate found problems
+EXIT_WORKERS_LOST = 1  # omaha compare stopped: its worker processes kept dying
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
@@ -45,6 +52,25 @@ EXIT_BROKEN_PIPE = 141
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C, with what was saved before stopping."""
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP while a game is played (raised by the handler, as Ctrl-C raises
+    KeyboardInterrupt, and like it no ``Exception``), with what was saved before stopping;
+    exit status 128 + signal."""
+
+    def __init__(self, signum: int, saved: str = "") -> None:
+        super().__init__(signum, saved)
+        self.signum = signum
+        self.saved = saved
+
+    @property
+    def what(self) -> str:
+        return "hung up" if self.signum == getattr(signal, "SIGHUP", None) else "terminated"
+
+
+#: The signals that stop a game being played, besides Ctrl-C (SIGINT).
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,6 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         saved = f"; {exc}" if isinstance(exc, Interrupted) and str(exc) else ""
         _say(f"interrupted{saved}")
         return EXIT_INTERRUPTED
+    except Stopped as exc:
+        name = signal.Signals(exc.signum).name
+        _say(f"{exc.what} ({name})" + (f"; {exc.saved}" if exc.saved else ""))
+        return 128 + exc.signum
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_BROKEN_PIPE
@@ -411,21 +441,66 @@ def cmd_play(args: argparse.Namespace) -> int:
                   + ". Type 'help' at the prompt for the commands.")  # fmt: skip
     terminal = Terminal(session, sys.stdin, sys.stdout, quiet=args.quiet)
     try:
-        finished = terminal.play()
-    except (KeyboardInterrupt, BrokenPipeError) as exc:
+        with _stopped_by_signals():
+            finished = terminal.play()
+    except BaseException as exc:
         if not args.record:
             raise
-        write_atomic(args.record, session.state.record().to_json() + "\n")
-        if isinstance(exc, BrokenPipeError):
-            raise
-        raise Interrupted(f"the game so far is saved in {args.record}") from None
+        # stopped anywhere, maybe inside a move: save the game as of its last whole move
+        _save_record(args.record, session, replay=True)
+        saved = f"the game so far is saved in {args.record}"
+        if isinstance(exc, KeyboardInterrupt):
+            raise Interrupted(saved) from None
+        if isinstance(exc, Stopped):
+            raise Stopped(exc.signum, saved) from None
+        if not isinstance(exc, BrokenPipeError):
+            _say(saved)  # then the error, reported as any other
+        raise
     if not finished:
         print("game abandoned")
     if args.record:
-        write_atomic(args.record, session.state.record().to_json() + "\n")
+        _save_record(args.record, session)
         print(f"game record saved to {args.record}")
     _print_result(session.state)
     return 0
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` inside the block, so the game being
+    played is saved before the process ends (as Ctrl-C's KeyboardInterrupt is)."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Stopped(signum)
+
+    try:
+        previous = [(s, signal.signal(s, stop)) for s in STOP_SIGNALS]
+    except ValueError:  # not the main thread: signals are not ours to take
+        previous = []
+    try:
+        yield
+    finally:
+        for s, handler in previous:
+            signal.signal(s, handler)
+
+
+def _save_record(path: Path, session: Session, replay: bool = False) -> None:
+    """Write the game's record to ``path``, with Ctrl-C and the stop signals held back
+    until it is written. ``replay``: record the game replayed from its start through
+    every action it took, for a game stopped part-way through a move."""
+    held = {signal.SIGINT, *STOP_SIGNALS}
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        state = session.state
+        if replay:
+            with contextlib.suppress(Exception):  # the state as it is, when that fails
+                state = session.replayed()
+        write_atomic(path, state.record().to_json() + "\n")
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _print_result(state: State[Any]) -> None:
@@ -597,14 +672,25 @@ def cmd_compare(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)
     runs: list[list[compare.Column]] = []
-    with compare.executor(args.executor, workers, args.scheduler) as pool:
-        for bot in lineups:
-            progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
-            played = compare.compare(
-                games, args.runs, args.seed, pool, bot,
-                size=args.chunk, progress=progress, workers=workers,
-            )  # fmt: skip
-            runs.append(played)
+    try:
+        with compare.executor(args.executor, workers, args.scheduler) as pool:
+            for bot in lineups:
+                progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
+                played = compare.compare(
+                    games, args.runs, args.seed, pool, bot,
+                    size=args.chunk, progress=progress, workers=workers,
+                )  # fmt: skip
+                runs.append(played)
+    except compare.WorkersLost as exc:  # the runs that finished are kept, not tabled
+        _write_runs(
+            args,
+            [*(c for lineup in runs for c in lineup), *exc.columns],
+            runs[0] if runs else exc.columns,
+        )
+        done = sum(len(c.runs) for c in exc.columns)
+        kept = " and ".join(str(f) for f in (args.json, args.csv) if f)
+        _say(f"stopped: {exc}; {done} of {total} runs finished" + (f", in {kept}" if kept else ""))
+        return EXIT_WORKERS_LOST
     columns = runs[0]
     if len(runs) == 2:
         found = compare_pairs.dependence(runs[0], runs[1])
@@ -612,19 +698,31 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print("\n" + compare_pairs.report(found, str(lineups[0]), str(lineups[1])))
     else:
         print(compare.table(columns, detail=args.detail))
-    written = []
-    if args.json:
-        write_atomic(args.json, compare.to_json([c for lineup in runs for c in lineup]) + "\n")
-        written.append(f"every run in {args.json}")
-    if args.csv:
-        write_atomic(args.csv, compare.to_csv(columns))
-        written.append(f"one row per run in {args.csv}")
+    every = [c for lineup in runs for c in lineup]
+    written = [_write_runs(args, every, columns)] if args.json or args.csv else []
     if args.plot:
         write_atomic(args.plot, compare.plot(columns, args.plot.suffix.lower()[1:]))
         written.append(f"the distributions in {args.plot}")
     if written:
         print("\nwrote " + "; ".join(written))
     return 0
+
+
+def _write_runs(
+    args: argparse.Namespace,
+    columns: Sequence[compare.Column],
+    first: Sequence[compare.Column] | None = None,
+) -> str:
+    """Write every run to ``--json`` and the runs of the first lineup (``first``; all of
+    ``columns`` by default) to ``--csv``, those asked for; what was written."""
+    written = []
+    if args.json:
+        write_atomic(args.json, compare.to_json(columns) + "\n")
+        written.append(f"every run in {args.json}")
+    if args.csv:
+        write_atomic(args.csv, compare.to_csv(columns if first is None else first))
+        written.append(f"one row per run in {args.csv}")
+    return "; ".join(written)
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:

@@ -16,7 +16,11 @@ process pool, on a Dask cluster, and whatever the chunking.
 **Executors.** Any :class:`concurrent.futures.Executor` runs the chunks (a
 chunk is a stretch of consecutive runs of one scenario, so per-task overhead
 stays small): :func:`executor` makes a serial one, a process pool, or a Dask
-client's executor (the ``dask`` extra).
+client's executor (the ``dask`` extra). At most :func:`window` chunks are
+submitted at a time. When a worker process dies (killed, out of memory), the
+process pool is started again and every unfinished chunk submitted again, each
+at most :data:`RESUBMITS` times (same seeds, so the same result); past that the
+comparison stops with :class:`WorkersLost`, which carries the finished runs.
 
 **Statistics** (numpy): for each metric the mean with a 95% interval (normal
 approximation, 1.96 standard errors) and the 10th-90th percentile band; 0/1
@@ -35,11 +39,12 @@ import io
 import json
 import logging
 import math
+import multiprocessing
 import os
 import signal
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, TextIO
 
@@ -119,9 +124,36 @@ class Chunk:
     start: int
     count: int
 
+    @property
+    def end(self) -> int:
+        """The last run of the chunk."""
+        return self.start + self.count - 1
+
+
+#: Test hook, never set in use: ``START`` makes the worker process that is given the chunk
+#: starting at run ``START`` exit at once, as one killed would; ``START:FILE`` only the first
+#: time (it makes ``FILE``). Read in worker processes only, never in the parent.
+TEST_EXIT = "OMAHA_TEST_WORKER_EXIT"
+
+
+def _test_exit(chunk: Chunk) -> None:
+    spec = os.environ.get(TEST_EXIT)
+    if not spec or multiprocessing.parent_process() is None:
+        return
+    start, _, once = spec.partition(":")
+    if start.strip() != str(chunk.start):
+        return
+    if once:
+        try:
+            os.close(os.open(once, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return
+    os._exit(70)
+
 
 def play_chunk(chunk: Chunk) -> list[Run]:
     """Play a chunk (in whatever process or machine the executor chose)."""
+    _test_exit(chunk)
     return [
         play_one(chunk.game, chunk.scenario, chunk.root, i, chunk.bot)
         for i in range(chunk.start, chunk.start + chunk.count)
@@ -178,6 +210,38 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class ProcessPool(cf.Executor):
+    """A process pool that can start over (:meth:`restart`) when a worker process dies,
+    which breaks a :class:`~concurrent.futures.ProcessPoolExecutor` for good."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = self._new()
+
+    def _new(self) -> cf.ProcessPoolExecutor:
+        return cf.ProcessPoolExecutor(max_workers=self.workers, initializer=_ignore_interrupts)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def restart(self) -> None:
+        """End the pool (a broken one) and start a new one."""
+        _stop_pool(self._pool)
+        self._pool = self._new()
+
+    def stop(self) -> None:
+        """Cancel what has not started and end the worker processes at once."""
+        _stop_pool(self._pool)
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the pool's workers now (none before the first task)."""
+        processes = (getattr(self._pool, "_processes", None) or {}).values()
+        return [p.pid for p in processes if p.pid is not None]
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
     """Cancel what has not started and end the worker processes at once."""
     # the executor has no public way to end running work before Python 3.14; its
@@ -204,11 +268,11 @@ def executor(
     if kind == "serial":
         yield SerialExecutor()
     elif kind == "process":
-        pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        pool = ProcessPool(workers)
         try:
             yield pool
         except BaseException:
-            _stop_pool(pool)
+            pool.stop()
             raise
         pool.shutdown()
     elif kind == "dask":
@@ -228,13 +292,14 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
     # Dask's own warnings (a cancelled task, a worker killed on Ctrl-C) are not the user's
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler is None:
-        cluster = distributed.LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
+        with _interrupts_held():  # its threads and processes inherit it: Ctrl-C is ours
+            cluster = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
         client: Any = distributed.Client(cluster)
     else:
         try:
@@ -248,6 +313,90 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back (blocked) while a local cluster starts: the threads and processes
+    it starts keep it blocked, so this thread alone hears Ctrl-C and stops them (no
+    worker prints a traceback); one pressed meanwhile arrives once the cluster is up."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+#: How many times a chunk is submitted again after the worker processes died under it.
+RESUBMITS = 2
+
+
+class WorkersLost(RuntimeError):
+    """The worker processes died under a chunk more than :data:`RESUBMITS` times (or the
+    pool cannot start again); ``columns`` hold the runs finished before it stopped."""
+
+    def __init__(self, message: str, columns: Sequence[Column] = ()) -> None:
+        super().__init__(message)
+        self.columns = list(columns)
+
+
+def window(workers: int) -> int:
+    """Chunks submitted at a time: enough to keep every worker busy, few enough that a
+    million runs are not a million futures at once."""
+    return 4 * max(1, workers)
+
+
+def _run_chunks(
+    pool: cf.Executor, tasks: Sequence[Chunk], done: Callable[[Chunk, list[Run]], None], most: int
+) -> None:
+    """Run ``tasks`` on ``pool``, at most ``most`` submitted at a time, calling ``done`` as
+    each finishes. When the pool breaks, a :class:`ProcessPool` starts again and every
+    unfinished chunk is submitted again (:data:`RESUBMITS` times at most)."""
+    waiting = deque(tasks)
+    running: dict[cf.Future[list[Run]], Chunk] = {}
+    resubmitted: Counter[Chunk] = Counter()
+    try:
+        while waiting or running:
+            while waiting and len(running) < most:
+                task = waiting.popleft()
+                running[pool.submit(play_chunk, task)] = task
+            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            if not any(_broke(f) for f in finished):
+                for future in finished:
+                    done(running.pop(future), future.result())
+                continue
+            # a worker died: every chunk of the pool fails; keep those that finished first
+            cf.wait(running)
+            lost = []
+            for future, task in running.items():
+                if _broke(future):
+                    lost.append(task)
+                else:
+                    done(task, future.result())
+            running.clear()
+            for task in lost:
+                resubmitted[task] += 1
+            worst = max(lost, key=lambda t: resubmitted[t])
+            if resubmitted[worst] > RESUBMITS or not isinstance(pool, ProcessPool):
+                runs = f"{worst.game}/{worst.scenario} runs {worst.start}-{worst.end}"
+                raise WorkersLost(
+                    f"worker processes died {resubmitted[worst]} times running {runs}"
+                    if isinstance(pool, ProcessPool)
+                    else f"a worker process died running {runs} (its pool cannot start again)"
+                )
+            pool.restart()
+            waiting.extendleft(reversed(lost))  # the same chunks, the same seeds, first
+    except BaseException:
+        for future in running:
+            future.cancel()
+        raise
+
+
+def _broke(future: cf.Future[Any]) -> bool:
+    return isinstance(future.exception(), cf.BrokenExecutor)
 
 
 # --------------------------------------------------------------------------
@@ -389,30 +538,27 @@ def compare(
         for c in chunks(name, scen, bot, seed, count, size or chunk_size(count, cores))
     ]
     results: dict[tuple[str, str], list[Run]] = {(n, sc): [] for n, sc, _ in plan}
-    futures: dict[cf.Future[list[Run]], Chunk] = {}
 
     def done(task: Chunk, played: list[Run]) -> None:
         results[(task.game, task.scenario)].extend(played)
         if progress is not None:
             progress.advance(task.count, (task.game, task.scenario), played)
 
+    def columns() -> list[Column]:
+        return [_column(n, sc, bot, seed, results[(n, sc)]) for n, sc, _ in plan]
+
     try:
         if isinstance(pool, SerialExecutor):  # one task at a time, so progress moves
             for task in tasks:
                 done(task, play_chunk(task))
         else:
-            for task in tasks:
-                futures[pool.submit(play_chunk, task)] = task
-            for future in cf.as_completed(futures):
-                done(futures[future], future.result())
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        raise
+            _run_chunks(pool, tasks, done, window(cores))
+    except WorkersLost as exc:
+        raise WorkersLost(str(exc), columns()) from None
     finally:
         if progress is not None:
             progress.close()
-    return [_column(n, sc, bot, seed, results[(n, sc)]) for n, sc, _ in plan]
+    return columns()
 
 
 def run_column(

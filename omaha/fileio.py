@@ -12,19 +12,28 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from omaha.kernel.files import FileRefused, read_regular
+
 
 class WriteFailed(OSError):
     """An output file could not be written (exit status 1)."""
 
 
+#: The largest input file read (a game record of a long game is a few megabytes).
+MAX_INPUT_BYTES = 64 * 2**20
+
+
 def input_file(path: Path) -> str:
-    """The text of a file the user named, or a clear ``ValueError``."""
+    """The text of a file the user named (a regular file of at most
+    :data:`MAX_INPUT_BYTES`), or a clear ``ValueError``."""
     if not path.exists():
         raise ValueError(f"{path}: no such file")
     if path.is_dir():
         raise ValueError(f"{path}: is a directory, not a file")
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_INPUT_BYTES)
+    except FileRefused as exc:
+        raise ValueError(f"{path}: {exc}") from None
     except OSError as exc:
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:

@@ -27,6 +27,8 @@ from omaha.kernel.records import GameRecord
 from omaha.registry import load
 
 _NATURAL = re.compile(r"(\d+)")
+#: A typed choice number longer than this is no choice (nor read as a number).
+MAX_CHOICE_DIGITS = 9
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -101,7 +103,7 @@ class Session:
             self._start = state.clone()  # undo replays from here
             self._who: list[str] = []  # the side that took each of ``state.actions``
         else:
-            self._start = self.game.new_state(state.scenario.id, seed=seed)
+            self._start = self.game.new_state(state.scenario, seed=seed)
             self._who = self._replayed_deciders(state)
         self.state: State[Any] = state
         self.scenario = state.scenario.id
@@ -174,7 +176,12 @@ class Session:
         elif isinstance(choice, str):
             text = choice.strip()
             if text.isdigit() and text.isascii():
-                return self.choose(int(text))
+                if len(text.lstrip("0")) > MAX_CHOICE_DIGITS:  # past int()'s digit limit too
+                    raise IllegalAction(
+                        f"{text[:12]}… is not one of the choices offered "
+                        f"(1 to {len(self.choices())})"
+                    )
+                return self.choose(int(text.lstrip("0") or "0"))
             action = self.game.parse_action(text)
         else:
             raise IllegalAction(f"{choice!r} is not a choice, a number or an action")
@@ -216,6 +223,15 @@ class Session:
     # -- saving -------------------------------------------------------------------
     def record(self) -> GameRecord:
         return self.state.record()
+
+    def replayed(self) -> State[Any]:
+        """The game replayed from its start through every action it took: what to save
+        when play was stopped part-way through a move (a signal, an error), whose dice
+        may be half drawn and its state half changed."""
+        state = self._start.clone()
+        for action in self.state.actions:
+            state.apply(action)
+        return state
 
     @classmethod
     def from_record(

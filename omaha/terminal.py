@@ -334,10 +334,12 @@ class Terminal:
     def _log(self, arg: str) -> bool:
         n = LOG_DEFAULT
         if arg:
-            if not (arg.isdigit() and arg.isascii()) or int(arg) < 1:
-                self.say(f"  log takes a number of lines (1 or more), not {arg!r}")
+            # at most 12 digits read: more lines than any log holds is the whole log
+            digits = arg.lstrip("0")[:12] or "0"
+            if not (arg.isdigit() and arg.isascii()) or int(digits) < 1:
+                self.say(f"  log takes a number of lines (1 or more), not {arg[:20]!r}")
                 return False
-            n = int(arg)
+            n = int(digits)
         log = self.session.state.log
         self.say(self.session.state.log_text(max(0, len(log) - n)) or "  (the log is empty)")
         return False

@@ -184,8 +184,8 @@ class ActionCatalogue:
     def __copy__(self) -> ActionCatalogue:
         return self
 
-    def numbering(self, game: Game[Any], scenario_id: str) -> tuple[list[int], int, int]:
-        """Each action's number in ``game.action_space(scenario_id)``, indexed by its code
+    def numbering(self, game: Game[Any], scenario: BloodyScenario) -> tuple[list[int], int, int]:
+        """Each action's number in ``game.action_space(scenario)``, indexed by its code
         (every action encoded once: about 3 ms for the 4,539 of the shipped scenario), and
         the range of codes ``lo, hi`` outside which the number is the code itself: the two
         ``play`` forms, whose notations interleave (``BloodyGame.field_domains`` numbers
@@ -194,7 +194,7 @@ class ActionCatalogue:
         its range."""
         numbered = self._numbered
         if numbered is None or numbered[0] is not game:
-            encode = game.action_space(scenario_id).encode
+            encode = game.action_space(scenario).encode
             numbers = [encode(a) for a in self.action]
             moved = [code for code, number in enumerate(numbers) if number != code]
             lo, hi = (moved[0], moved[-1] + 1) if moved else (0, 0)

@@ -209,7 +209,7 @@ class BloodyState(BloodyCore):
         codes = self._listed_codes
         if len(codes) != len(legal) or (legal and cat.action[codes[0]] is not legal[0]):
             codes = self._codes()  # listed another way
-        numbers, lo, hi = cat.numbering(self.game, self.scenario.id)
+        numbers, lo, hi = cat.numbering(self.game, self.scenario)
         if hi > lo:
             k = bisect.bisect_left(codes, lo)
             if k < len(codes) and codes[k] < hi:

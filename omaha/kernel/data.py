@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from omaha.errors import ScenarioError
+from omaha.kernel.files import FileRefused, read_regular
 
 RECONSTRUCTED = "reconstructed:"
 
@@ -191,7 +192,9 @@ def load_toml(path: str | Path) -> Node:
     TOML is a ``ScenarioError`` naming the file (a leading byte-order mark is allowed)."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_regular(p)
+    except FileRefused as exc:
+        raise ScenarioError(p.name, "", str(exc)) from None
     except OSError as exc:
         raise ScenarioError(p.name, "", f"cannot be read ({exc.strerror or exc})") from None
     try:

@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import tempfile
+import weakref
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -57,7 +60,7 @@ from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
-from omaha.kernel.scenariofile import materialize
+from omaha.kernel.scenariofile import embedded, materialize
 from omaha.kernel.view import Mark, Pending, Piece, View
 
 #: The numbers of the listed legal actions, in their order: a list, or an array a game
@@ -65,6 +68,13 @@ from omaha.kernel.view import Mark, Pending, Piece, View
 ListedNumbers = list[int] | npt.NDArray[np.intp]
 
 S = TypeVar("S", bound=Scenario)
+
+#: Scenario files (and option forms of shipped scenarios) each game keeps loaded, the
+#: most recently used; the shipped scenarios themselves, a fixed few, are always kept.
+FILE_SCENARIOS_KEPT = 8
+#: Scenarios rebuilt from the files a record or snapshot embeds, kept loaded after their
+#: last use (so the same record loaded again is not rebuilt), the most recently used.
+EMBEDDED_SCENARIOS_KEPT = 8
 
 
 # --------------------------------------------------------------------------
@@ -148,8 +158,28 @@ class Game(ABC, Generic[S]):
 
     def __init__(self) -> None:
         self.codec = ActionCodec(self.action_classes())
+        self._new_caches()
+
+    def _new_caches(self) -> None:
+        # shipped scenarios by id (a fixed few); scenario files by resolved path, bounded;
+        # scenarios rebuilt from a record's files: by their content, bounded, and by id
+        # for as long as anything (a state) holds them; action spaces by scenario object
         self._scenarios: dict[str, S] = {}
-        self._spaces: dict[str, ActionSpace] = {}
+        self._files: OrderedDict[str, S] = OrderedDict()
+        self._rebuilt: OrderedDict[str, S] = OrderedDict()
+        self._embedded: weakref.WeakValueDictionary[str, S] = weakref.WeakValueDictionary()
+        self._spaces: weakref.WeakKeyDictionary[Scenario, ActionSpace] = weakref.WeakKeyDictionary()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (with the states that hold it) without its caches."""
+        kept = dict(self.__dict__)
+        for cache in ("_scenarios", "_files", "_rebuilt", "_embedded", "_spaces"):
+            kept.pop(cache, None)
+        return kept
+
+    def __setstate__(self, kept: dict[str, Any]) -> None:
+        self.__dict__.update(kept)
+        self._new_caches()
 
     @property
     def solo(self) -> bool:
@@ -254,20 +284,65 @@ class Game(ABC, Generic[S]):
     def default_scenario(self) -> str:
         return self.scenarios()[0]
 
-    def load_scenario(self, scenario: str | Path | None = None) -> S:
-        """A shipped scenario id, a path to a scenario file, or None for the default."""
+    def load_scenario(self, scenario: str | Path | S | None = None) -> S:
+        """A shipped scenario id, a path to a scenario file, or None for the default (a
+        scenario already loaded is given back as it is).
+
+        Loaded scenarios are kept: the shipped ones always, scenario files by their
+        resolved path (so every spelling of one path shares one copy), the most recently
+        used :data:`FILE_SCENARIOS_KEPT` of them.
+        """
+        if isinstance(scenario, Scenario):
+            return scenario
         ref = str(scenario) if scenario is not None else self.default_scenario
-        if ref not in self._scenarios:
-            try:
-                self._scenarios[ref] = self._load_scenario(ref)
-            except OSError as exc:  # a name the file system refuses (too long, ...)
-                why = exc.strerror or type(exc).__name__
-                raise ScenarioError(ref[:80], "", f"cannot be read ({why})") from None
-        return self._scenarios[ref]
+        known = self._scenarios.get(ref) or self._embedded.get(ref)
+        if known is not None:
+            return known
+        key = self._scenario_key(ref)
+        known = self._files.get(key)
+        if known is not None:
+            self._files.move_to_end(key)
+            return known
+        scen = self._load_checked(ref)
+        if ref in self.scenarios():
+            self._scenarios[ref] = scen
+        else:
+            self._files[key] = scen
+            while len(self._files) > FILE_SCENARIOS_KEPT:
+                self._files.popitem(last=False)
+        return scen
+
+    def kept_scenarios(self) -> dict[str, int]:
+        """How many loaded scenarios the game keeps, by kind: ``shipped``; ``files`` (at
+        most :data:`FILE_SCENARIOS_KEPT`); ``rebuilt`` from records' files (at most
+        :data:`EMBEDDED_SCENARIOS_KEPT`); ``in use``, rebuilt ones a state still holds,
+        found by their id; ``spaces``, action spaces, one per scenario still held."""
+        return {
+            "shipped": len(self._scenarios),
+            "files": len(self._files),
+            "rebuilt": len(self._rebuilt),
+            "in use": len(self._embedded),
+            "spaces": len(self._spaces),
+        }
+
+    def _load_checked(self, ref: str) -> S:
+        try:
+            return self._load_scenario(ref)
+        except OSError as exc:  # a name the file system refuses (too long, ...)
+            why = exc.strerror or type(exc).__name__
+            raise ScenarioError(ref[:80], "", f"cannot be read ({why})") from None
+
+    def _scenario_key(self, ref: str) -> str:
+        """What a reference that is not a shipped id is kept under: the file's resolved
+        path. A game whose references carry more than a path (options) extends it."""
+        try:
+            return str(Path(ref).resolve())
+        except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL byte, ...
+            return ref
 
     def new_state(
         self,
-        scenario: str | Path | None = None,
+        scenario: str | Path | S | None = None,
         *,
         seed: int = 0,
         dice: Dice | None = None,
@@ -342,15 +417,37 @@ class Game(ABC, Generic[S]):
         with contextlib.suppress(ScenarioError):
             if Path(ref).is_file() and self.load_scenario(ref).hash == digest:
                 return self.load_scenario(ref)
-        folder = Path(tempfile.mkdtemp(prefix="omaha-scenario-"))
-        try:
-            main = materialize(files, folder)
-            scen = self.load_scenario(main)
-        except ScenarioError as exc:
-            raise RecordError(
-                name, "scenario.files", f"the embedded scenario is unusable: {exc}"
-            ) from None
+        key = _files_key(ref, files)
+        scen = self._rebuilt.get(key)
+        if scen is None:
+            scen = self._rebuild(ref, files, name)
+            self._embedded[scen.id] = scen  # found by its id while in use
+        self._rebuilt[key] = scen
+        self._rebuilt.move_to_end(key)
+        while len(self._rebuilt) > EMBEDDED_SCENARIOS_KEPT:
+            self._rebuilt.popitem(last=False)
         return scen
+
+    def _rebuild(self, ref: str, files: tuple[tuple[str, str], ...], name: str) -> S:
+        """Load the scenario ``files`` hold, written to a temporary folder that is removed
+        once it is loaded (a scenario reads its files when loaded, never after)."""
+        with tempfile.TemporaryDirectory(prefix="omaha-scenario-") as folder:
+            try:
+                main = materialize(files, Path(folder))
+                return self._load_embedded(main, ref)
+            except ScenarioError as exc:
+                raise RecordError(
+                    name, "scenario.files", f"the embedded scenario is unusable: {exc}"
+                ) from None
+            except OSError as exc:
+                raise RecordError(
+                    name, "scenario.files", f"cannot be written out ({exc.strerror or exc})"
+                ) from None
+
+    def _load_embedded(self, main: Path, ref: str) -> S:
+        """The scenario whose file, written out from a record, is ``main``; ``ref`` is the
+        reference the record names (a game whose references carry options reads them)."""
+        return self._load_checked(str(main))
 
     def provenance(self, scenario: str | Path | None = None) -> tuple[ProvenanceItem, ...]:
         """Where every component of a scenario comes from."""
@@ -382,16 +479,15 @@ class Game(ABC, Generic[S]):
         """What each number of ``State.observation`` means in a scenario."""
         raise NotImplementedError(f"{self.name} declares no observation")
 
-    def action_space(self, scenario: str | Path | None = None) -> ActionSpace:
+    def action_space(self, scenario: str | Path | S | None = None) -> ActionSpace:
         """The fixed numbering of this game's actions in a scenario (for agents)."""
-        if isinstance(scenario, str):  # a state asks by its scenario's id at every step
-            known = self._spaces.get(scenario)
-            if known is not None:
-                return known
         scen = self.load_scenario(scenario)
-        if scen.id not in self._spaces:
-            self._spaces[scen.id] = ActionSpace(self.action_classes(), self.field_domains(scen))
-        return self._spaces[scen.id]
+        space = self._spaces.get(scen)
+        if space is None:
+            space = self._spaces[scen] = ActionSpace(
+                self.action_classes(), self.field_domains(scen)
+            )
+        return space
 
     def action_size(self, scenario: str | Path | None = None) -> int:
         return self.action_space(scenario).size
@@ -410,8 +506,8 @@ class Game(ABC, Generic[S]):
         """Replay a game record; ``scripted`` uses the recorded dice, not the seed.
 
         A record of another game, of a changed scenario, with an action that is
-        illegal on replay or with other dice than the replay draws is a
-        :class:`~omaha.errors.RecordError` naming ``name``.
+        illegal on replay, with other dice than the replay draws or with another result
+        than the replay gives is a :class:`~omaha.errors.RecordError` naming ``name``.
         """
         if record.game != self.name:
             raise RecordError(name, "game", f"the record is of {record.game!r}, not {self.name!r}")
@@ -423,17 +519,23 @@ class Game(ABC, Generic[S]):
                 f"scenario {record.scenario!r} has changed since the game was recorded",
             )
         try:
-            return self._replay_actions(record, scen, scripted, name)
+            state = self._replay_actions(record, scen, scripted, name)
         except (DiceExhausted, ScriptedDiceError) as exc:
             raise RecordError(
                 name, "dice", f"the recorded dice do not fit the game: {exc}"
             ) from None
+        result = str(state.outcome()) if state.is_terminal() else None
+        if record.result != result:
+            said = "no result" if record.result is None else f"the result {record.result!r}"
+            got = f"{result!r}" if result is not None else "an unfinished game"
+            raise RecordError(name, "result", f"the record states {said}; its replay gives {got}")
+        return state
 
     def _replay_actions(self, record: GameRecord, scen: S, scripted: bool, name: str) -> State[S]:
         if scripted or record.seed is None:
-            state = self.new_state(scen.id, dice=ScriptedDice(record.dice))
+            state = self.new_state(scen, dice=ScriptedDice(record.dice))
         else:
-            state = self.new_state(scen.id, seed=record.seed)
+            state = self.new_state(scen, seed=record.seed)
         diverged = RecordError(
             name,
             "dice",
@@ -920,7 +1022,7 @@ class State(ABC, Generic[S]):
     def _action_space(self) -> ActionSpace:
         """The scenario's action space, looked up once a state (agents' calls read
         ``self._space or self._action_space()``: an attribute, after the first)."""
-        space = self._space = self.game.action_space(self.scenario.id)
+        space = self._space = self.game.action_space(self.scenario)
         return space
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> ListedNumbers:
@@ -1021,7 +1123,7 @@ class State(ABC, Generic[S]):
     def _scenario_ref(self) -> dict[str, Any]:
         ref: dict[str, Any] = {"id": self.scenario.id, "hash": self.scenario.hash}
         if self.scenario.files:
-            ref["files"] = [{"name": n, "text": t} for n, t in self.scenario.files]
+            ref["files"] = [{"name": n, "text": t} for n, t in embedded(self.scenario.files)]
         return ref
 
     def record(self) -> GameRecord:
@@ -1034,7 +1136,7 @@ class State(ABC, Generic[S]):
             actions=tuple(a.to_data() for a in self.actions),
             dice=tuple(self.dice.drawn),
             result=str(self.outcome()) if self.is_terminal() else None,
-            files=self.scenario.files,
+            files=embedded(self.scenario.files),
         )
 
     @property
@@ -1095,3 +1197,13 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (bool, int, float, str)):
         return value
     return str(value)
+
+
+def _files_key(ref: str, files: tuple[tuple[str, str], ...]) -> str:
+    """What a scenario rebuilt from embedded files is kept under: the reference and the
+    files' names and texts (two records of one custom scenario share one rebuild)."""
+    digest = hashlib.sha256(ref.encode("utf-8", "surrogatepass"))
+    for name, text in files:
+        for part in (name, text):
+            digest.update(b"\x00" + part.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()

@@ -63,18 +63,21 @@ class GameRecord:
     @classmethod
     def from_json(cls, text: str, name: str = "record") -> GameRecord:
         """Read a record; anything malformed is a :class:`RecordError` naming ``name``."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(name, "", f"is not JSON ({exc})") from None
+        data = load_json(text, name, "JSON")
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(name, "format", f"is not {RECORD_FORMAT!r}")
-        if data.get("version") != RECORD_VERSION:
-            raise RecordError(name, "version", f"{data.get('version')!r} is not supported")
+        check_version(data, "version", RECORD_VERSION, name)
         for key, kind in (("actions", list), ("dice", list), ("scenario", dict)):
             value = data.get(key)
             if not isinstance(value, kind):
-                raise RecordError(name, key, f"must be a JSON {kind.__name__}, not {value!r}")
+                raise RecordError(name, key, f"must be a JSON {kind.__name__}, not {_short(value)}")
+        for key, value in (
+            ("game", data.get("game")),
+            ("scenario.id", data["scenario"].get("id")),
+            ("scenario.hash", data["scenario"].get("hash")),
+        ):
+            if not isinstance(value, str):
+                raise RecordError(name, key, f"must be a string, not {_short(value)}")
         seed = data.get("seed")
         if seed is not None:
             try:
@@ -84,20 +87,53 @@ class GameRecord:
         files = _files(data["scenario"].get("files", []), name)
         for i, d in enumerate(data["dice"]):
             if isinstance(d, bool) or not isinstance(d, int):
-                raise RecordError(name, f"dice[{i}]", f"a roll is a whole number, not {d!r}")
-        try:
-            return cls(
-                game=str(data["game"]),
-                scenario=str(data["scenario"]["id"]),
-                scenario_hash=str(data["scenario"]["hash"]),
-                seed=seed,
-                actions=tuple(data["actions"]),
-                dice=tuple(int(d) for d in data["dice"]),
-                result=data.get("result"),
-                files=files,
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(name, "", f"is not a complete game record ({exc})") from None
+                raise RecordError(name, f"dice[{i}]", f"a roll is a whole number, not {_short(d)}")
+        result = data.get("result")
+        if result is not None and not isinstance(result, str):
+            raise RecordError(name, "result", f"must be a string or null, not {_short(result)}")
+        return cls(
+            game=data["game"],
+            scenario=data["scenario"]["id"],
+            scenario_hash=data["scenario"]["hash"],
+            seed=seed,
+            actions=tuple(data["actions"]),
+            dice=tuple(data["dice"]),
+            result=result,
+            files=files,
+        )
+
+
+def load_json(text: str, name: str, what: str) -> Any:
+    """Parse JSON text; anything that is not usable JSON is a :class:`RecordError`
+    (nested too deeply for the parser, a number with more digits than Python reads)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(name, "", f"is not {what} ({exc})") from None
+    except RecursionError:
+        raise RecordError(name, "", f"is not {what} (nested too deeply)") from None
+    except ValueError as exc:  # an integer past the interpreter's digit limit
+        raise RecordError(name, "", f"is not {what} ({exc})") from None
+
+
+def check_version(
+    data: Mapping[str, Any], key: str, expected: int, name: str, label: str = "", why: str = ""
+) -> None:
+    """``data[key]`` is the version ``expected`` (a JSON number, not ``true``)."""
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value != expected:
+        raise RecordError(name, key, f"{label}{_short(value)} is not supported{why}")
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut short (a record may hold anything, of any size)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "a very large number"
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        return type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _files(data: Any, name: str) -> tuple[tuple[str, str], ...]:
@@ -119,26 +155,19 @@ def read_snapshot(
     text: str, *, game: str, state_version: int, name: str = "snapshot"
 ) -> dict[str, Any]:
     """The envelope of a snapshot of ``game``, its format and versions checked."""
-    try:
-        env = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(name, "", f"is not a snapshot ({exc})") from None
+    env = load_json(text, name, "a snapshot")
     if not isinstance(env, dict) or env.get("format") != SNAPSHOT_FORMAT:
         raise RecordError(name, "format", "is not an omaha snapshot")
-    if env.get("version") != SNAPSHOT_VERSION:
-        raise RecordError(
-            name,
-            "version",
-            f"snapshot version {env.get('version')!r} is not supported "
-            f"(this library reads version {SNAPSHOT_VERSION})",
-        )
+    check_version(
+        env, "version", SNAPSHOT_VERSION, name,
+        "snapshot version ", f" (this library reads version {SNAPSHOT_VERSION})",
+    )  # fmt: skip
     if env.get("game") != game:
-        raise RecordError(name, "game", f"snapshot is of game {env.get('game')!r}, not {game!r}")
-    if env.get("state_version") != state_version:
         raise RecordError(
-            name,
-            "state_version",
-            f"{game} state version {env.get('state_version')!r} is not supported "
-            f"(this library writes version {state_version})",
+            name, "game", f"snapshot is of game {_short(env.get('game'))}, not {game!r}"
         )
+    check_version(
+        env, "state_version", state_version, name,
+        f"{game} state version ", f" (this library writes version {state_version})",
+    )  # fmt: skip
     return env

@@ -31,14 +31,17 @@ not shipped, which game records embed so a game replays anywhere.
 from __future__ import annotations
 
 import copy
+import os
+import posixpath
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePath, PurePosixPath
 from typing import Any
 
 import attrs
 
 from omaha.errors import ScenarioError
 from omaha.kernel.data import Node, parse_toml
+from omaha.kernel.files import FileRefused, read_regular
 from omaha.kernel.schema import Field, Str, Table
 
 #: Top-level keys every scenario file may hold besides the game's own sections.
@@ -82,7 +85,9 @@ class ScenarioFiles:
 
 def _read(path: Path, name: str) -> tuple[str, Node]:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
+    except FileRefused as exc:
+        raise ScenarioError(name, "", str(exc)) from None
     except OSError as exc:
         raise ScenarioError(name, "", f"cannot be read ({exc.strerror or exc})") from None
     try:
@@ -209,12 +214,8 @@ def _load_extending(
 ) -> Node:
     text, node = _read(path, path.name)
     if not shipped:
-        name = (
-            path.resolve().relative_to(home.resolve()).as_posix()
-            if _under(path, home)
-            else path.name
-        )
-        files.append((name, text))
+        # named as the scenario file's folder reaches it (``../common/base.toml``)
+        files.append((Path(os.path.relpath(path, home)).as_posix(), text))
     scen = node.get("scenario")
     base_ref = scen.get("extends") if scen is not None and isinstance(scen.value, dict) else None
     if base_ref is None:
@@ -245,24 +246,62 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def _under(path: Path, home: Path) -> bool:
-    try:
-        path.resolve().relative_to(home.resolve())
-    except ValueError:
-        return False
-    return True
+#: The folder a record puts a scenario file in when it names files outside its own
+#: folder: one level of it for each ``..`` the names climb.
+UP = "_"
+
+
+def embedded(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The files a record embeds, under names that stay inside one folder.
+
+    ``files`` are named as the scenario file's folder reaches them, and may climb out
+    of it (``../common/map.toml``). When one does, the scenario file is put as many
+    folders deep (``_/custom.toml``) and every name taken from there
+    (``common/map.toml``): written out in that layout the files name each other as
+    before, so the scenario, its text and its hash unchanged, loads anywhere. A file
+    named twice is kept once.
+    """
+    names = [posixpath.normpath(PurePath(name).as_posix()) for name, _ in files]
+    climb = max((_climb(n) for n in names), default=0)
+    home = "/".join([UP] * climb)
+    out: dict[str, str] = {}
+    for name, (_, text) in zip(names, files, strict=True):
+        out.setdefault(posixpath.normpath(f"{home}/{name}") if home else name, text)
+    return tuple(out.items())
+
+
+def _climb(name: str) -> int:
+    parts = name.split("/")
+    return next((i for i, part in enumerate(parts) if part != ".."), len(parts))
 
 
 def materialize(files: tuple[tuple[str, str], ...], folder: Path) -> Path:
     """Write embedded scenario files into ``folder``; returns the scenario file's path.
 
-    Names must stay inside the folder (no absolute paths, no ``..``).
+    Names must stay inside the folder (relative, no ``..``) and be distinct.
     """
+    if not files:
+        raise ScenarioError("scenario.files", "", "a record's scenario embeds no file")
+    seen: set[str] = set()
     for name, text in files:
-        rel = Path(name)
-        if rel.is_absolute() or ".." in rel.parts:
-            raise ScenarioError(name, "", "an embedded file name must stay inside its folder")
-        target = folder / rel
+        rel = PurePosixPath(name)
+        if (
+            not name
+            or "\x00" in name
+            or rel.is_absolute()
+            or ".." in rel.parts
+            or rel.name in ("", ".")
+            or posixpath.normpath(name) in seen
+        ):
+            raise ScenarioError(
+                name[:80], "", "an embedded file name must stay inside its folder, and be its own"
+            )
+        seen.add(posixpath.normpath(name))
+        target = folder.joinpath(*rel.parts)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return folder / files[0][0]
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate a JSON escape can carry
+            raise ScenarioError(name[:80], "", "is not UTF-8 text") from None
+        target.write_bytes(data)
+    return folder.joinpath(*PurePosixPath(files[0][0]).parts)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from omaha.errors import DataFileError
+from omaha.errors import DataFileError, ScenarioError
 from omaha.kernel import metrics as common
 from omaha.kernel import search
 from omaha.kernel.actions import Action
@@ -91,14 +91,21 @@ class LnlGame(Game[LnlScenario]):
         the scenario finds (hexes on the map, counters of the counters file)."""
         return list(validate_scenario(str(path)))
 
-    def _record_scenario(
-        self, ref: str, digest: str, files: tuple[tuple[str, str], ...], name: str
-    ) -> LnlScenario:
+    def _load_embedded(self, main: Path, ref: str) -> LnlScenario:
         """A record's scenario: the options (``+turn11``) ride on the reference, not in
         the embedded files, so they are put back on the scenario the files rebuild."""
-        base, opts = split_ref(ref) if files else (ref, ())
-        scen = super()._record_scenario(base, digest, files, name)
-        return self.load_scenario("+".join((scen.id, *opts))) if opts else scen
+        _, opts = split_ref(ref)
+        return self._load_checked("+".join((str(main), *opts)))
+
+    def _scenario_key(self, ref: str) -> str:
+        """A file's resolved path with the options in their one order; a shipped id with
+        options as it is."""
+        try:
+            base, opts = split_ref(ref)
+        except ScenarioError:
+            return ref  # loading it says what is wrong
+        kept = base if base in SHIPPED else super()._scenario_key(base)
+        return "+".join((kept, *opts))
 
     def _state_class(self) -> type[State[LnlScenario]]:
         return LnlState

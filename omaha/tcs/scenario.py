@@ -72,6 +72,7 @@ from omaha.errors import ScenarioError
 from omaha.kernel.board import Board
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, Source, content_hash, load_toml, parse_toml
+from omaha.kernel.files import FileRefused, read_regular
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.scenariofile import ScenarioFiles, component_sections, resolve
 from omaha.kernel.schema import (
@@ -568,9 +569,13 @@ def _plan_or_setup(
         raise ref.error("a shipped scenario names shipped plans and set-ups")
     path = files.path.parent / name
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")
+    except FileRefused as exc:
+        raise ref.error(f"{name!r} {exc}") from None
     except OSError as exc:
         raise ref.error(f"{name!r} cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ref.error(f"{name!r} is not UTF-8 text (byte {exc.start})") from None
     if (name, text) not in embedded:
         embedded.append((name, text))
     return Node(parse_toml(text, name).value, name)

@@ -440,7 +440,7 @@ class TcsState(TcsCore):
         state: copies share it, pickles leave it)."""
         numbers = self._numbers
         if numbers is None:
-            numbers = self._numbers = _numbers(self.game.action_space(self.scenario.id))
+            numbers = self._numbers = _numbers(self.game.action_space(self.scenario))
         try:
             return list(map(numbers.read, legal))
         except AttributeError:
