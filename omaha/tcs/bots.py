@@ -410,6 +410,9 @@ class HeuristicGerman:
     def _pillbox(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         if UseSetup("historical") in legal:
             return UseSetup("historical")
+        setups = [a for a in legal if isinstance(a, UseSetup)]
+        if setups:  # the scenario's own set-up (e1-draw: its pill boxes at the E-1 draw)
+            return setups[0]
         sites = [PlacePillbox(s.label(c)) for c in s.scenario.beach.pillbox_sites]
         return next((a for a in sites if a in legal), None)
 
@@ -646,8 +649,9 @@ def objective_done(s: TcsCore, name: str) -> bool:
 class Objectives:
     """Where each US company heads this phase: every draw still shut and every village
     not held has companies aimed at it (each company keeps its objective until it is
-    reached; new companies go to the nearest objective, counting those already sent
-    there). Units free to move beyond the shingle head for their objective, the others
+    reached; with two companies or more for each objective, one with none gets the
+    nearest company still free; the others go to the nearest objective, counting those
+    already sent there). Units free to move beyond the shingle head for their objective, the others
     for the obstacles and shingle in front of it; vehicles for the draw's breach, then
     the exits; nothing stays where the next tide covers."""
 
@@ -678,6 +682,20 @@ class Objectives:
         load = {n: 0 for n in live}
         for n in assigned.values():
             load[n] += 1
+        # with two companies or more for each objective, first every objective without
+        # one gets the nearest company still free (with fewer, they mass)
+        free = [f for f in sorted(companies) if f not in assigned]
+        spread = len(companies) >= 2 * len(live)
+        while spread and free and any(load[n] == 0 for n in live):
+            _, n, f = min(
+                (s.dist(companies[f], self.anchor[n]), n, f)
+                for n in live
+                if load[n] == 0
+                for f in free
+            )
+            assigned[f] = n
+            load[n] += 1
+            free.remove(f)
         for f in sorted(companies):
             if f in assigned:
                 continue
