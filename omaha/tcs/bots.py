@@ -95,6 +95,7 @@ from omaha.tcs.procedures.movement import (
     german_may_move,
     impassable,
 )
+from omaha.tcs.rules import hour_of
 
 #: Follow-on landing order for transports: formation prefixes by priority, and
 #: the beach each goes to (reconstructed from the historical build-up: the 18th
@@ -176,7 +177,9 @@ class HeuristicUS:
             Decision.OVERWATCH: self._overwatch,
             Decision.TEST: self._test,
         }
-        self.plans: dict[tuple[int, str], Goals] = {}
+        self.plans: dict[tuple[int, str], Objectives] = {}
+        #: the objective each company is sent to (kept until it is reached)
+        self.assigned: dict[str, str] = {}
         self.pending: Action | None = None  # what an opened Action Phase list is for
 
     def choose(self, state: State[Any]) -> Action:
@@ -299,12 +302,11 @@ class HeuristicUS:
 
     # -- the battle --------------------------------------------------------------
     def _sheets(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
-        """Start an op sheet for every rifle company at the shingle or beyond (2.3a), as
-        long as fewer than 12 are implemented or being implemented."""
+        """Start an op sheet for every rifle company at the shingle or beyond (2.3a): a
+        sheet being implemented costs nothing, and one ready waits for a free place
+        among the 12 (a sheet over frees one, series 6.11)."""
         beach = s.scenario.beach
         oob = s.scenario.oob
-        if len(s.us_implemented) + len(s.us_sheets) >= s.scenario.tables.max_us_opsheets:
-            return EndSheets()
         for a in legal:
             members = oob.formation_units(a.formation) if isinstance(a, OpSheet) else ()
             if any(oob.units[i].type.kind == "rifle" for i in members) and any(
@@ -322,9 +324,13 @@ class HeuristicUS:
         """Move mode for stacks that will advance, fire mode for those that hold."""
         beach = s.scenario.beach
 
+        radius = s.scenario.tables.leader_radius
+        leaders = [s.leader_cell[k] for k in s.living_leaders_on_map()]
+
         def wanted(c: int) -> str:
             here = s.side_units_at(c, "US")
-            free = any(command_free(s, i) for i in here)
+            near = any(s.dist(c, x) <= radius for x in leaders)
+            free = near or any(command_free(s, i) for i in here)
             if c in beach.strand:
                 blocked = c in beach.strand_by_shingle and not free
                 return "fire" if blocked else "move"
@@ -336,7 +342,7 @@ class HeuristicUS:
         return EndModes()
 
     def _act(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
-        self.pending = act(s, legal, "US", self.goals(s))
+        self.pending = act(s, legal, "US", self.goals(s), moves_first=True)
         return opening(self.pending)
 
     def _choose(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
@@ -358,11 +364,11 @@ class HeuristicUS:
             return EndTests()
         return min(options, key=lambda a: (draw_gap(s, s.cell(a.hex)), str(a)))
 
-    def goals(self, s: TcsCore) -> Goals:
+    def goals(self, s: TcsCore) -> Objectives:
         key = (s.turn, s.phase)
         hit = self.plans.get(key)
         if hit is None:
-            self.plans = {key: Goals(s, "US")}
+            self.plans = {key: Objectives(s, self.assigned)}
             hit = self.plans[key]
         return hit
 
@@ -404,6 +410,9 @@ class HeuristicGerman:
     def _pillbox(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         if UseSetup("historical") in legal:
             return UseSetup("historical")
+        setups = [a for a in legal if isinstance(a, UseSetup)]
+        if setups:  # the scenario's own set-up (e1-draw: its pill boxes at the E-1 draw)
+            return setups[0]
         sites = [PlacePillbox(s.label(c)) for c in s.scenario.beach.pillbox_sites]
         return next((a for a in sites if a in legal), None)
 
@@ -616,6 +625,163 @@ class Goals:
         return self.foot_beach
 
 
+def next_sea(s: TcsCore) -> frozenset[int]:
+    """The hexes that are sea while the next hour's tide line holds (1.12a): no goal of
+    a unit on the strand lies there (it would drown or be pushed)."""
+    beach = s.scenario.beach
+    hours = sorted(beach.tide_lines)
+    now = hour_of(s.turn_time)
+    later = [h for h in hours if h > now]
+    return beach.sea(later[0]) if later else frozenset()
+
+
+def objective_done(s: TcsCore, name: str) -> bool:
+    """A draw whose exit is open, or a village held (a US unit in it and no German)."""
+    beach = s.scenario.beach
+    if name in beach.exits:
+        return name in s.exits
+    cells = beach.villages[name]
+    return any(s.side_units_at(c, "US") for c in cells) and not any(
+        s.side_units_at(c, "German") for c in cells
+    )
+
+
+class Objectives:
+    """Where each US company heads this phase: every draw still shut and every village
+    not held has companies aimed at it (each company keeps its objective until it is
+    reached; with two companies or more for each objective, one with none gets the
+    nearest company still free; the others go to the nearest objective, counting those
+    already sent there). Units free to move beyond the shingle head for their objective, the others
+    for the obstacles and shingle in front of it; vehicles for the draw's breach, then
+    the exits; nothing stays where the next tide covers."""
+
+    #: hexes of distance an objective's load of companies counts as, each
+    SPREAD = 6
+
+    def __init__(self, s: TcsCore, assigned: dict[str, str]) -> None:
+        self.side = "US"
+        beach = s.scenario.beach
+        self.s = s
+        victory = s.scenario.victory
+        names = [d for d in sorted(beach.exits) if d in beach.breach_by_name]
+        if victory is not None and victory.village_points > 0:
+            names += sorted(beach.villages)
+        live = [n for n in names if not objective_done(s, n)] or names
+        self.names = live
+        self.anchor = {n: self._anchor(s, n) for n in names}
+        self.avoid = next_sea(s)
+        self.assigned = assigned
+        oob = s.scenario.oob
+        companies: dict[str, int] = {}
+        for i in s.us_units():
+            c = s.where[i]
+            if c >= 0:
+                companies.setdefault(oob.units[i].formation, c)
+        for f in [f for f, n in assigned.items() if n not in live or f not in companies]:
+            del assigned[f]
+        load = {n: 0 for n in live}
+        for n in assigned.values():
+            load[n] += 1
+        # with two companies or more for each objective, first every objective without
+        # one gets the nearest company still free (with fewer, they mass)
+        free = [f for f in sorted(companies) if f not in assigned]
+        spread = len(companies) >= 2 * len(live)
+        while spread and free and any(load[n] == 0 for n in live):
+            _, n, f = min(
+                (s.dist(companies[f], self.anchor[n]), n, f)
+                for n in live
+                if load[n] == 0
+                for f in free
+            )
+            assigned[f] = n
+            load[n] += 1
+            free.remove(f)
+        for f in sorted(companies):
+            if f in assigned:
+                continue
+            c = companies[f]
+            best = min(live, key=lambda n: (s.dist(c, self.anchor[n]) + self.SPREAD * load[n], n))
+            assigned[f] = best
+            load[best] += 1
+        self._fields: dict[tuple[str, str], dict[int, int]] = {}
+
+    def _anchor(self, s: TcsCore, name: str) -> int:
+        beach = s.scenario.beach
+        if name in beach.breach_by_name:
+            return beach.breach_by_name[name].land
+        return sorted(beach.villages[name])[0]
+
+    def _draw_for(self, name: str) -> str:
+        """The draw in front of an objective (itself for a draw)."""
+        beach = self.s.scenario.beach
+        if name in beach.breach_by_name:
+            return name
+        col = beach.col[self.anchor[name]]
+        draws = [d for d in sorted(beach.exits) if d in beach.breach_by_name]
+        return min(draws, key=lambda d: (abs(beach.col[beach.breach_by_name[d].land] - col), d))
+
+    def objective(self, s: TcsCore, i: int) -> str:
+        f = s.scenario.oob.units[i].formation
+        return self.assigned.get(f) or self.names[0]
+
+    def field_of(self, name: str, kind: str) -> dict[int, int]:
+        hit = self._fields.get((name, kind))
+        if hit is None:
+            hit = self._fields[(name, kind)] = self._make(name, kind)
+        return hit
+
+    def _make(self, name: str, kind: str) -> dict[int, int]:
+        s = self.s
+        beach = s.scenario.beach
+        board = s.scenario.board
+        german = s.cells_of("German")
+        us = s.cells_of("US")
+        draw = self._draw_for(name)
+        b = beach.breach_by_name[draw]
+        tanks = [c for c in board.within(b.strand, 2) if c in beach.strand]
+        dry_tanks = [c for c in tanks if c not in self.avoid] or tanks
+        if kind == "beach":
+            goals = [
+                n
+                for c in beach.obstacles
+                if s.obstacles.get(c) in (None, "mines")
+                and abs(beach.col[c] - beach.col[b.land]) <= 5
+                for n in board.neighbours[c]
+                if n in beach.strand and n not in self.avoid
+            ]
+            if s.obstacles.get(b.land) == "wire":
+                goals.append(b.land)  # 2.4c: infantry clears the wire by crossing it
+            return field(s, goals or dry_tanks, vehicle=False, side="US")
+        if kind == "tanks":
+            return field(s, dry_tanks, vehicle=True, side="US")
+        if kind == "vehicle_inland":
+            cells = [beach.exits[draw]] if name == draw else list(beach.villages[name])
+            return field(s, cells, vehicle=True, side="US")
+        # foot, inland: the German units that hold the objective, then the objective
+        inland: set[int]
+        if name != draw:
+            village = set(beach.villages[name])
+            close = [c for c in german if min(s.dist(c, v) for v in village) <= 2]
+            inland = village | {n for c in close for n in board.neighbours[c]}
+        elif s.obstacles.get(b.land) == "wire":
+            inland = {b.land}  # the breach's mouth first: vehicles need it cleared
+        else:
+            close = [c for c in german if s.dist(c, b.land) <= 6]
+            inland = {n for c in close for n in board.neighbours[c] if c not in us}
+            inland |= set(b.security) | {beach.exits[draw]}
+        return field(s, sorted(inland - german - self.avoid), vehicle=False, side="US")
+
+    def of(self, s: TcsCore, i: int) -> dict[int, int]:
+        u = s.unit(i)
+        name = self.objective(s, i)
+        if u.type.vehicle or u.type.move == "tow":
+            inland = s.where[i] in s.scenario.beach.land
+            return self.field_of(name, "vehicle_inland" if inland else "tanks")
+        if command_free(s, i):
+            return self.field_of(name, "inland")
+        return self.field_of(name, "beach")
+
+
 def blockers(s: TcsCore, draw: str) -> frozenset[int]:
     """Cells of the German units that keep the breach of ``draw`` shut (2.5a): pill
     boxes whose guns reach it, German units within 5 hexes."""
@@ -654,17 +820,28 @@ def best_mission(s: TcsCore, legal: tuple[Action, ...], side: str) -> Action | N
     return min(options, key=value)
 
 
-def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Action:
+def act(
+    s: TcsCore,
+    legal: tuple[Action, ...],
+    side: str,
+    goals: Goals | Objectives,
+    *,
+    moves_first: bool = False,
+) -> Action:
     """The action phase, in order: point fire with a chance, assaults that should win,
-    area fire at the strongest target, moves toward the goals, then the end. The
-    choice may be one of a list the Action Phase opens first (see :func:`opening`)."""
+    area fire at the strongest target, moves toward the goals, then the end; with
+    ``moves_first``, assaults, then the moves, then the fires of the stacks that stay (a
+    stack that fires has acted and would stay where it is). The choice may be one of a
+    list the Action Phase opens first (see :func:`opening`)."""
     units = s.scenario.units
 
     def listed(menu: str) -> tuple[Action, ...]:
         return menu_list(s, side, menu) if MENUS[menu]() in legal else ()
 
-    points = [a for a in listed("point") if isinstance(a, PointFire)]
-    if points:
+    def point() -> Action | None:
+        points = [a for a in listed("point") if isinstance(a, PointFire)]
+        if not points:
+            return None
 
         def odds(a: PointFire) -> tuple[int, str]:
             i, t = s.unit_index(a.unit), s.unit_index(a.target)
@@ -674,23 +851,28 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
             )
 
         best = min(points, key=odds)
-        if odds(best)[0] <= 3:
-            return best
-    for a in listed("assault"):
-        if isinstance(a, Assault):
-            start, target = s.cell(a.start), s.cell(a.hex)
-            mine = sum(
-                s.steps[i] for i in s.side_units_at(start, side) if units[i].type.infantry_type
-            )
-            theirs = sum(
-                s.steps[i] if units[i].type.target == "area" else 2
-                for i in s.units_at(target)
-                if units[i].side != side
-            )
-            if mine >= theirs + 3:
-                return a
-    targets = [a for a in listed("fire") if isinstance(a, Target)]
-    if targets:
+        return best if odds(best)[0] <= 3 else None
+
+    def assault() -> Action | None:
+        for a in listed("assault"):
+            if isinstance(a, Assault):
+                start, target = s.cell(a.start), s.cell(a.hex)
+                mine = sum(
+                    s.steps[i] for i in s.side_units_at(start, side) if units[i].type.infantry_type
+                )
+                theirs = sum(
+                    s.steps[i] if units[i].type.target == "area" else 2
+                    for i in s.units_at(target)
+                    if units[i].side != side
+                )
+                if mine >= theirs + 3:
+                    return a
+        return None
+
+    def area() -> Action | None:
+        targets = [a for a in listed("fire") if isinstance(a, Target)]
+        if not targets:
+            return None
 
         def weight(a: Target) -> tuple[int, str]:
             c = s.cell(a.hex)
@@ -701,18 +883,26 @@ def act(s: TcsCore, legal: tuple[Action, ...], side: str, goals: Goals) -> Actio
             )
             return (-area, a.hex)
 
-        best_t = min(targets, key=weight)
-        if weight(best_t)[0] < 0:
-            return best_t
-    far = 1 << 30
-    for a in listed("move"):
-        if isinstance(a, SelectStack):
-            c = s.cell(a.hex)
-            for i in stack_movers(s, side, c):
-                f = goals.of(s, i)
-                here = f.get(c, far)
-                if any(f.get(d, far) < here for d in first_steps(s, i)):
-                    return a
+        best = min(targets, key=weight)
+        return best if weight(best)[0] < 0 else None
+
+    def moving() -> Action | None:
+        far = 1 << 30
+        for a in listed("move"):
+            if isinstance(a, SelectStack):
+                c = s.cell(a.hex)
+                for i in stack_movers(s, side, c):
+                    f = goals.of(s, i)
+                    here = f.get(c, far)
+                    if any(f.get(d, far) < here for d in first_steps(s, i)):
+                        return a
+        return None
+
+    order = (assault, moving, point, area) if moves_first else (point, assault, area, moving)
+    for step in order:
+        choice = step()
+        if choice is not None:
+            return choice
     return EndAction()
 
 
@@ -730,7 +920,7 @@ def opening(choice: Action) -> Action:
     return choice
 
 
-def move(s: TcsCore, legal: tuple[Action, ...], goals: Goals) -> Action:
+def move(s: TcsCore, legal: tuple[Action, ...], goals: Goals | Objectives) -> Action:
     pid = s.selected
     if pid is None or pid.startswith("Ldr-"):
         return Stay()

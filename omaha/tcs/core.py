@@ -621,6 +621,12 @@ class TcsCore(State[TcsScenario]):
         self.us_implemented.add(formation)
         self._note_record(POOLS)
 
+    def complete_sheet(self, formation: str) -> None:
+        """A US formation's new op sheet is over (completed or lapsed), freeing its
+        place among the 12 (2.3a, series 6.11)."""
+        self.us_implemented.discard(formation)
+        self._note_record(POOLS)
+
     def _note_record(self, name: str) -> None:
         journal = self._journal
         if journal is not None:

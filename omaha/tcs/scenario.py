@@ -302,7 +302,9 @@ GERMAN = Table(
 )
 US = Table(
     {
-        "setup": Field(ListOf(Str(), min_len=1), "units or formations at hexes: 'E/2/16@A14.15'"),
+        "setup": Field(
+            ListOf(Str(), min_len=1), "units, formations or leaders at hexes: 'E/2/16@A14.15'"
+        ),
         "source": Field(Provenance(), "where the set-up comes from"),
     },
     doc="US units ashore at the start (a scenario without the landing).",
@@ -467,6 +469,8 @@ class TcsScenario(Scenario):
     release: ReleaseTable | None
     us_setup: tuple[tuple[int, str], ...]  # unit index -> hex label
     victory: Victory | None
+    #: leaders a scenario starts ashore (2.3f): leader index -> hex label
+    us_leaders: tuple[tuple[int, str], ...] = ()
     rules: PlanRules
     plans: dict[str, Plan] = attrs.field(factory=dict)
     setups: dict[str, Setup] = attrs.field(factory=dict)
@@ -638,10 +642,11 @@ def _build(files: ScenarioFiles, ref: str) -> TcsScenario:
             raise g.error(f"{units[i].id} sets up in {label!r}, which is not on the map")
 
     us_setup: list[tuple[int, str]] = []
+    us_leaders: list[tuple[int, str]] = []
     if node.has("us"):
         us = node.req("us")
         prov.append(ProvenanceItem("US set-up", s.req("id").as_str(), us.source()))
-        us_setup = _us_setup(us.req("setup"), oob, board)
+        us_setup, us_leaders = _us_setup(us.req("setup"), oob, board)
     victory = None
     if node.has("victory"):
         victory = _victory(node.req("victory"), turns)
@@ -682,6 +687,7 @@ def _build(files: ScenarioFiles, ref: str) -> TcsScenario:
         german_formations=in_play,
         release=_release(g, german, in_play),
         us_setup=tuple(us_setup),
+        us_leaders=tuple(us_leaders),
         victory=victory,
         rules=rules,
         plans=plans,
@@ -747,15 +753,25 @@ def _release(g: Node, german: GermanForces, in_play: frozenset[str]) -> ReleaseT
     return ReleaseTable(dice, results, vdice, variable)
 
 
-def _us_setup(node: Node, oob: Oob, board: Board) -> list[tuple[int, str]]:
-    """``["E/2/16@A14.15", "E/2/16.mg@A14.16"]``: units or whole formations at hexes."""
+def _us_setup(
+    node: Node, oob: Oob, board: Board
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """``["E/2/16@A14.15", "E/2/16.mg@A14.16", "Ldr-2/16@A14.15"]``: units, whole
+    formations or leaders (2.3f) at hexes; the units, then the leaders."""
     out: list[tuple[int, str]] = []
+    leaders: list[tuple[int, str]] = []
     seen: set[int] = set()
+    leader_ids = {ld.id: ld.index for ld in oob.leaders}
     for k, item in enumerate(node.as_str_list()):
         name, _, label = item.partition("@")
         where = Node(item, node.file, f"{node.path}[{k}]")
         if not board.has(label):
             raise where.error(f"{label!r} is not a hex of this map")
+        if name in leader_ids:
+            if any(ld == leader_ids[name] for ld, _ in leaders):
+                raise where.error(f"{name} is set up twice")
+            leaders.append((leader_ids[name], label))
+            continue
         if oob.has_formation(name):
             members = list(oob.formation_units(name))
         elif oob.has_unit(name):
@@ -767,7 +783,7 @@ def _us_setup(node: Node, oob: Oob, board: Board) -> list[tuple[int, str]]:
                 raise where.error(f"{oob.units[i].id} is set up twice")
             seen.add(i)
             out.append((i, label))
-    return out
+    return out, leaders
 
 
 def _victory(v: Node, turns: tuple[Turn, ...]) -> Victory:

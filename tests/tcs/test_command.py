@@ -213,3 +213,66 @@ def test_victory_points_and_level() -> None:
     assert outcome is not None and outcome.winner == "US"
     assert outcome.level == "US marginal victory"
     assert dict(outcome.points)["victory points"] == 33
+
+
+TWELVE = (
+    "A/1/16",
+    "B/1/16",
+    "C/1/16",
+    "A/1/18",
+    "B/1/18",
+    "C/1/18",
+    "A/1/26",
+    "B/1/26",
+    "C/1/26",
+    "E/2/16",
+    "F/2/16",
+    "G/2/16",
+)
+
+
+def twelve_implemented() -> TcsState:
+    """One platoon of each of twelve companies on the strand (no objective near), each
+    company's new op sheet implemented; I/3/16 has a sheet ready to implement."""
+    pieces = {f"{f}.1": f"A{16 + k % 6}.{12 + k // 6}" for k, f in enumerate(TWELVE)}
+    pieces["I/3/16.1"] = "A22.12"
+    state = staged(pieces, scenario=RELEASE)
+    play_until(state, "op sheets", "1100 6 June")
+    with state.edit():
+        state.us_implemented = set(TWELVE)
+        state.us_sheets = {"I/3/16": state.scenario.series.implement_at}
+    return state
+
+
+def test_twelve_op_sheets_at_any_one_time() -> None:
+    """TCS Omaha 2.3a: twelve implemented sheets at one time; a sheet whose company has
+    no unit left on the map is over (series 6.11, reviewed first in the Command Phase,
+    [tab401]) and its place goes to the next sheet ready."""
+    state = twelve_implemented()
+    state.apply(EndSheets())
+    play_until(state, "op sheets", "1120 6 June")
+    assert state.us_sheets == {"I/3/16": 6 + 3} and state.us_implemented == set(TWELVE)
+    with state.edit():
+        state.where[state.unit_index("E/2/16.1")] = LOST
+    state.apply(EndSheets())
+    play_until(state, "op sheets", "1140 6 June")
+    assert state.us_implemented == (set(TWELVE) - {"E/2/16"}) | {"I/3/16"}
+    assert [e["result"] for e in events(state, "tcs.sheet.us")] == [
+        "over: no unit of it is left on the map",
+        "implemented",
+    ]
+
+
+def test_an_op_sheet_is_complete_at_its_objective() -> None:
+    """Series 6.11 as reconstructed for 2.3a: a company whose units on the map all stand
+    at or next to an objective hex (here the E-1 exit) has accomplished its sheet: the
+    sheet is over, the company is unassigned and may start a new one."""
+    state = twelve_implemented()
+    with state.edit():
+        state.where[state.unit_index("E/2/16.1")] = state.cell("A14.09")
+        state.where[state.unit_index("F/2/16.1")] = state.cell("A14.10")  # next to it
+    state.apply(EndSheets())
+    play_until(state, "op sheets", "1120 6 June")
+    assert state.us_implemented == set(TWELVE) - {"E/2/16", "F/2/16"} | {"I/3/16"}
+    assert OpSheet("E/2/16") in state.legal_actions()
+    assert events(state, "tcs.sheet.us")[0]["result"] == "complete: its units stand at an objective"

@@ -221,7 +221,7 @@ def e1(data: Path, old: str, new: str, file: str = "scenarios/e1-draw.toml") -> 
     return data / "scenarios" / "e1-draw.toml"
 
 
-TRACK = 'start = "1040 6 June"\nend = "1240 6 June"'
+TRACK = 'start = "1040 6 June"\nend = "1700 6 June"'
 EARLY = 'early_by = "1240 6 June"'
 
 
@@ -244,14 +244,14 @@ def test_a_turn_track_out_of_order_is_a_scenario_error(data: Path, turns: str, m
 
 
 def test_victory_thresholds_are_unique(data: Path) -> None:
-    path = e1(data, "points = -999", "points = 10")
+    path = e1(data, "points = 1,", "points = 10,")
     with pytest.raises(omaha.ScenarioError, match=r"victory\.levels: .*same threshold"):
         GAME.load_scenario(str(path))
 
 
 def test_the_victory_turn_is_on_the_track(data: Path) -> None:
-    path = e1(data, EARLY, 'early_by = "1300 6 June"')
-    with pytest.raises(omaha.ScenarioError, match=r"early_by: '1300 6 June' is not a turn"):
+    path = e1(data, EARLY, 'early_by = "1800 6 June"')
+    with pytest.raises(omaha.ScenarioError, match=r"early_by: '1800 6 June' is not a turn"):
         GAME.load_scenario(str(path))
 
 

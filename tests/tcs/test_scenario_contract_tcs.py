@@ -123,7 +123,7 @@ def test_a_scenario_extends_a_shipped_one_with_its_own_victory(tmp_path: Path) -
     assert GAME.validate_file(path) == []
     harder, base = GAME.load_scenario(path), GAME.load_scenario("e1-draw")
     assert harder.victory is not None and base.victory is not None
-    assert (harder.victory.us_loss_steps, base.victory.us_loss_steps) == (5, 10)
+    assert (harder.victory.us_loss_steps, base.victory.us_loss_steps) == (5, 20)
     assert harder.victory.levels == base.victory.levels and harder.hash != base.hash
     assert [name for name, _ in harder.files] == ["harder.toml"]
 

@@ -4,8 +4,11 @@ shows the common metrics."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import omaha
 from omaha.cli import main as cli_main
 from omaha.tcs import GAME
 from omaha.tcs.state import TcsState
@@ -49,6 +52,29 @@ def test_the_e1_teaching_scenario_ends_with_a_winner() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winner in ("US", "German")
     readable(state)
+
+
+def test_the_e1_scenario_starts_with_its_leaders_ashore() -> None:
+    """2.3f: a scenario may set leaders up ashore; e1-draw has Hicks, Taylor and Wyman
+    with 2/16 at the shingle, on the map from the first turn until 1300."""
+    state = GAME.new_state("e1-draw", seed=1)
+    assert isinstance(state, TcsState)
+    oob = state.scenario.oob
+    at = {ld.id: state.label(state.leader_cell[ld.index]) for ld in oob.leaders
+          if state.leader_status[ld.index] == "map"}  # fmt: skip
+    assert at == {"Ldr-2/16": "A14.14", "Ldr-16": "A13.14", "Ldr-ADC": "A15.14"}
+
+
+def test_a_leader_set_up_twice_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "twice.toml"
+    path.write_text(
+        '[scenario]\ngame = "tcs"\nextends = "e1-draw"\nid = "twice"\n'
+        'title = "twice"\nsource = "reconstructed: a test variant"\n'
+        '[us]\nsetup = ["E/2/16@A13.14", "Ldr-16@A13.14", "Ldr-16@A14.14"]\n'
+        'source = "reconstructed: a test variant"\n'
+    )
+    with pytest.raises(omaha.ScenarioError, match="Ldr-16 is set up twice"):
+        GAME.load_scenario(path)
 
 
 @pytest.mark.slow

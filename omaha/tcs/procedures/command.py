@@ -1,5 +1,6 @@
 """US command after landing: op sheets carried out from their correct sector (2.3a),
-new op sheets and their weighted turns (2.3a, 12 at most), unassigned units that
+new op sheets and their weighted turns (2.3a, 12 at most at any one time: a sheet
+completed or lapsed frees its place, series 6.11), unassigned units that
 must fall back (2.3g), and company morale recovering each hour (1.13a levels)."""
 
 from __future__ import annotations
@@ -48,13 +49,15 @@ def check_task(core: TcsCore, i: int) -> None:
 
 # ------------------------------------------------------------------ new op sheets (2.3a)
 def implemented_count(core: TcsCore) -> int:
-    """US op sheets implemented now: landing sheets with a unit on task (2.3a), and the
-    new sheets implemented since."""
+    """US op sheets implemented now (2.3a, "at any one time"): landing sheets with a unit
+    on task and still on the map (one whose units are all gone has lapsed, series 6.11
+    as reconstructed), and the new sheets implemented and not yet over."""
     plan = core.plan
     landing = 0
     if plan is not None:
         for o in plan.opsheets:
-            if any(core.on_task[core.unit_index(u)] for u in o.units):
+            idx = [core.unit_index(u) for u in o.units]
+            if any(core.on_task[i] and core.where[i] >= 0 for i in idx):
                 landing += 1
     return landing + len(core.us_implemented)
 
@@ -66,6 +69,40 @@ def under_leader(core: TcsCore, formation: str) -> bool:
         core.where[i] >= 0 and any(core.dist(core.where[i], c) <= radius for c in leaders)
         for i in core.scenario.oob.formation_units(formation)
     )
+
+
+def objective_cells(core: TcsCore) -> frozenset[int]:
+    """The hexes a new US op sheet is written to reach (reconstructed): the draw exits
+    and the village hexes, the objectives of the victory conditions."""
+    beach = core.scenario.beach
+    cells = set(beach.exits.values())
+    for vc in beach.villages.values():
+        cells.update(vc)
+    return frozenset(cells)
+
+
+def review_sheets(core: TcsCore) -> None:
+    """Series 6.11 ([tab401], the first step of the Command Phase), reconstructed for the
+    new US op sheets of 2.3a: an implemented sheet ends when its company has no unit
+    left on the map (it lapses), or when every unit of it on the map stands at or next
+    to an objective hex (its mission is accomplished). Either frees its place among the
+    12; the company's units are then unassigned (2.3g) until a new sheet is implemented."""
+    if not core.us_implemented:
+        return
+    board = core.scenario.board
+    goals = objective_cells(core)
+    near = goals | {n for c in goals for n in board.neighbours[c]}
+    oob = core.scenario.oob
+    for f in sorted(core.us_implemented):
+        cells = [core.where[i] for i in oob.formation_units(f) if core.where[i] >= 0]
+        if not cells:
+            result = "over: no unit of it is left on the map"
+        elif all(c in near for c in cells):
+            result = "complete: its units stand at an objective"
+        else:
+            continue
+        core.complete_sheet(f)
+        core.note("tcs.sheet.us", "2.3a", player="US", formation=f, result=result)
 
 
 def accrue(core: TcsCore) -> None:
@@ -109,6 +146,7 @@ def step_us_sheets(core: TcsCore) -> bool:
     if not core.started:
         core.started = True
         core.sd = {"ended": False}
+        review_sheets(core)
         accrue(core)
         core.fired_upon = set()
     if core.sd["ended"] or not sheet_candidates(core):

@@ -73,7 +73,7 @@ def legal_setup(core: TcsCore) -> Iterator[Action]:
 
 def place_garrison(core: TcsCore) -> None:
     """The German units of the scenario that set up on the map take their hexes (3.1);
-    so do US units a scenario starts ashore."""
+    so do US units and leaders a scenario starts ashore."""
     scen = core.scenario
     units = scen.units
     for i, label in scen.german.setup:
@@ -84,6 +84,9 @@ def place_garrison(core: TcsCore) -> None:
     for i, label in scen.us_setup:
         core.place(i, core.cell(label))
         core.bump("steps_committed", core.steps[i])
+    for k, label in scen.us_leaders:  # 2.3f: a leader ashore with his units
+        core.set_leader_status(k, "map")
+        core.set_leader_cell(k, core.cell(label))
 
 
 def next_unplaced(core: TcsCore, pool: tuple[int, ...]) -> int:
