@@ -319,14 +319,19 @@ def _dask_executor(workers: int, scheduler: str | None) -> Iterator[cf.Executor]
 def _interrupts_held() -> Iterator[None]:
     """Ctrl-C held back (blocked) while a local cluster starts: the threads and processes
     it starts keep it blocked, so this thread alone hears Ctrl-C and stops them (no
-    worker prints a traceback); one pressed meanwhile arrives once the cluster is up."""
+    worker prints a traceback)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # ignored too while the worker processes start: a process started with SIGINT ignored
+    # keeps it so (Python installs its KeyboardInterrupt handler only over the default),
+    # whichever thread of the cluster's starts it
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
+        signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
