@@ -139,6 +139,20 @@ class RandomBot:
 # --------------------------------------------------------------------------
 # Game
 # --------------------------------------------------------------------------
+class SideBots:
+    """One bot made of a bot per side: each decision goes to the bot of the side to move
+    (a game's heuristics of both sides, played as one name)."""
+
+    def __init__(self, bots: Mapping[str, Bot]) -> None:
+        self.bots = dict(bots)
+
+    def choose(self, state: State[Any]) -> Action:
+        player = state.current_player()
+        if player is None:
+            raise IllegalAction("the game is over")
+        return self.bots[player].choose(state)
+
+
 class Game(ABC, Generic[S]):
     """A rules module behind the registry: metadata, scenarios, bots, codecs."""
 

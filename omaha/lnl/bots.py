@@ -36,6 +36,7 @@ German, and both heuristics together.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -44,7 +45,7 @@ from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import RandomDice
 from omaha.kernel.movement import MovementGraph
-from omaha.kernel.protocol import RandomBot, State
+from omaha.kernel.protocol import RandomBot, SideBots, State
 from omaha.lnl import rules
 from omaha.lnl.actions import (
     Add,
@@ -396,6 +397,26 @@ class BotBase(ABC):
         return 0
 
 
+
+def step_towards(
+    state: LnlCore, u: int, here: int, goal: int, barred: Callable[[int], bool]
+) -> int | None:
+    """The next hex on the way from ``here`` to ``goal`` for unit ``u`` (its group's steps
+    when one is moving): the one nearest the goal by movement cost, not barred, nearer than
+    ``here``; None when no step brings it nearer."""
+    dist = field(state, move_class(state, u), goal)
+    g = state.group
+    steps = movement.group_steps(state, g) if g is not None else list(state.T.neighbours[here])
+    best = None
+    for n in steps:
+        if barred(n):
+            continue
+        d = dist.get(n)
+        if d is not None and d < dist.get(here, 999) and (best is None or (d, n) < best):
+            best = (d, n)
+    return None if best is None else best[1]
+
+
 def refusal_key(state: LnlCore, uid: str) -> tuple[int, str, str, str]:
     return (state.turn, state.side, state.stage, uid)
 
@@ -562,17 +583,7 @@ class SolitaireGerman(BotBase):
         goal = self.goal(state, u, here)
         if here == goal:
             return None
-        dist = field(state, move_class(state, u), goal)
-        g = state.group
-        steps = movement.group_steps(state, g) if g is not None else list(state.T.neighbours[here])
-        best = None
-        for n in steps:
-            if state.enemy_at(n, "German"):
-                continue
-            d = dist.get(n)
-            if d is not None and d < dist.get(here, 999) and (best is None or (d, n) < best):
-                best = (d, n)
-        return None if best is None else best[1]
+        return step_towards(state, u, here, goal, lambda n: state.enemy_at(n, "German"))
 
     def step(self, state: LnlCore) -> Action:
         g = state.group
@@ -1215,17 +1226,7 @@ class HeuristicGerman(BotBase):
         return EndPhase()
 
     def _next_step(self, state: LnlCore, u: int, here: int, goal: int) -> int | None:
-        dist = field(state, move_class(state, u), goal)
-        g = state.group
-        steps = movement.group_steps(state, g) if g is not None else list(state.T.neighbours[here])
-        best = None
-        for n in steps:
-            if state.side_at(n) == "US":
-                continue
-            d = dist.get(n)
-            if d is not None and d < dist.get(here, 999) and (best is None or (d, n) < best):
-                best = (d, n)
-        return None if best is None else best[1]
+        return step_towards(state, u, here, goal, lambda n: state.side_at(n) == "US")
 
     def step(self, state: LnlCore) -> Action:
         g = state.group
@@ -1277,17 +1278,11 @@ class HeuristicGerman(BotBase):
 # ----------------------------------------------------------------------------
 # Both sides
 # ----------------------------------------------------------------------------
-class Heuristic:
+class Heuristic(SideBots):
     """The heuristic players of both sides: the American lands and pushes through the
     draws to the victory hexes, the German shoots the most valuable targets, counter-
     assaults at good odds and takes back the victory hexes (``HeuristicUS``,
     ``HeuristicGerman``)."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.us = HeuristicUS(seed)
-        self.german = HeuristicGerman(seed + 1)
-
-    def choose(self, state: State[Any]) -> Action:
-        if state.current_player() == "German":
-            return self.german.choose(state)
-        return self.us.choose(state)
+        super().__init__({"US": HeuristicUS(seed), "German": HeuristicGerman(seed + 1)})

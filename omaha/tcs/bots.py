@@ -28,7 +28,7 @@ from typing import Any
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import RandomDice
-from omaha.kernel.protocol import State
+from omaha.kernel.protocol import SideBots, State
 from omaha.tcs.actions import (
     Advance,
     AirLoadout,
@@ -493,20 +493,15 @@ class HeuristicGerman:
         return hit
 
 
-class HeuristicBot:
+class HeuristicBot(SideBots):
     """The heuristic players of both sides: the US lands the historical plan, tests the
-    beach obstacles, breaches the shingle, fires, and moves off the beach through one
-    draw at a time; the German keeps its pill boxes firing, releases the reserve nearest
-    the US and counterattacks with released companies."""
+    beach obstacles, breaches the shingle, aims its companies at every draw still shut and
+    every village, moves before it fires and keeps out of the next tide; the German keeps
+    its pill boxes firing, releases the reserve nearest the US and counterattacks with
+    released companies."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.us = HeuristicUS(seed)
-        self.german = HeuristicGerman(seed + 1)
-
-    def choose(self, state: State[Any]) -> Action:
-        if state.current_player() == "German":
-            return self.german.choose(state)
-        return self.us.choose(state)
+        super().__init__({"US": HeuristicUS(seed), "German": HeuristicGerman(seed + 1)})
 
 
 # ====================================================================== shared judgement
