@@ -41,8 +41,8 @@ PRIOR = 0.5
 
 @attrs.frozen
 class Entrant:
-    """A bot as the ladder enters it: a name from ``game.bots`` and, for bots that take
-    one, a budget (``search:64``)."""
+    """A bot as the ladder enters it: a name from ``game.bots`` and, for the search
+    agent, a budget in iterations a decision (``search:64``)."""
 
     bot: str
     budget: int | None = None
@@ -60,10 +60,14 @@ class Entrant:
         return self.bot if self.budget is None else f"{self.bot}:{self.budget}"
 
     def make(self, game: Game[Any], seed: int) -> Bot:
+        """The bot, seeded; a budget is the search's iterations a decision."""
         factory = game.bots[self.bot]
         if self.budget is None:
             return factory(seed=seed)
-        return factory(seed=seed, budget=self.budget)
+        try:
+            return factory(seed=seed, iterations=self.budget)
+        except TypeError:
+            raise ValueError(f"bot {self.bot!r} of {game.name} takes no budget") from None
 
 
 @attrs.frozen
@@ -177,6 +181,7 @@ def ladder(
     for e in chosen:
         if e.bot not in game.bots:
             raise ValueError(f"{name} has no bot {e.bot!r} (bots: {', '.join(sorted(game.bots))})")
+        e.make(game, 0)  # a budget a bot does not take is refused before any game
     matches = []
     for lineup in lineups(game, chosen):
         played = tuple(play_game(game, scen, lineup, root, i) for i in range(games))

@@ -28,6 +28,11 @@ def test_a_bot_that_always_wins_has_a_finite_rating() -> None:
     assert np.isfinite(r).all() and r[0] > r[1] + 2
 
 
+def test_by_default_every_bot_enters_and_the_search_at_budget_0_too() -> None:
+    names = [str(e) for e in ladder.default_entrants(omaha.load("bloody"))]
+    assert names == ["heuristic", "random", "search:0", "search"]
+
+
 def test_lineups_follow_the_sides_each_bot_plays() -> None:
     game = omaha.load("lnl")
     entrants = ladder.default_entrants(game)
@@ -38,11 +43,21 @@ def test_lineups_follow_the_sides_each_bot_plays() -> None:
     assert ("heuristic", "random") in pairs and ("solitaire", "heuristic") not in pairs
 
 
+def test_the_search_enters_at_its_budgets() -> None:
+    """search:0 plays the heuristic's games (budget 0), so its matches are the same games."""
+    entrants = [ladder.Entrant("heuristic"), ladder.Entrant.parse("search:0")]
+    result = ladder.ladder("bloody", games=3, root=2, entrants=entrants)
+    heuristic, search0 = result.matches
+    assert [g.returns for g in heuristic.games] == [g.returns for g in search0.games]
+    assert {r.name for r in result.ratings} == {"heuristic", "search:0"}
+
+
 def test_matches_share_their_seeds_and_the_better_bot_rates_higher() -> None:
     """Every match's run i is played on the ladder's seed i (paired), and on Bloody Omaha
     the heuristic, which wins most games, rates above the random bot, whose interval lies
     wholly below the heuristic's."""
-    result = ladder.ladder("bloody", games=12, root=3)
+    entrants = [ladder.Entrant("random"), ladder.Entrant("heuristic")]
+    result = ladder.ladder("bloody", games=12, root=3, entrants=entrants)
     seeds = [[g.seed for g in m.games] for m in result.matches]
     assert seeds[0] == seeds[1] == [run_seeds(3, i)[0] for i in range(12)]
     by_name = {r.name: r for r in result.ratings}
@@ -75,7 +90,8 @@ def test_the_cli_prints_the_table_and_writes_json(
     [
         (["ladder", "lnl", "--bots", "nobody"], "lnl has no bot 'nobody'"),
         (["ladder", "lnl", "--bots", "search:many"], "must be a whole number"),
-        (["ladder", "lnl", "--bots", "heuristic"], "can play the German side"),
+        (["ladder", "lnl", "--bots", "random:3"], "bot 'random' of lnl takes no budget"),
+        (["ladder", "lnl", "--bots", "solitaire"], "can play the US side"),
     ],
 )
 def test_bad_bots_are_one_line_errors(
