@@ -363,7 +363,9 @@ def bot_game(game: Game, scenario: str, bot: str, seed: int) -> State:
 def test_stored_bot_game_hashes(game: Game, scenario: str) -> None:
     """Seeded games of every bot lineup keep their logs: a bot's choices in a given
     state may change only deliberately (speed work must not weaken or alter play)."""
-    names = sorted(n for n in game.bots if n != "random")
+    # the search agent's whole games at its default budget are minutes (TCS d-day); that
+    # its choices are a function of its seed is tests/test_search.py's, at small budgets
+    names = sorted(n for n in game.bots if n not in ("random", "search"))
     got = {
         f"{name}/{seed}": log_hash(bot_game(game, scenario, name, seed))
         for name in names
