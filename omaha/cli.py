@@ -441,8 +441,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                   + ". Type 'help' at the prompt for the commands.")  # fmt: skip
     terminal = Terminal(session, sys.stdin, sys.stdout, quiet=args.quiet)
     try:
+        # the handlers stay until the end, so a signal after the last move still saves
         with _stopped_by_signals():
             finished = terminal.play()
+            _finish_play(args, session, finished)
     except BaseException as exc:
         if not args.record:
             raise
@@ -456,13 +458,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not isinstance(exc, BrokenPipeError):
             _say(saved)  # then the error, reported as any other
         raise
+    return 0
+
+
+def _finish_play(args: argparse.Namespace, session: Session, finished: bool) -> None:
+    """Save the record of a game played to its end (or abandoned) and print its result."""
     if not finished:
         print("game abandoned")
     if args.record:
         _save_record(args.record, session)
         print(f"game record saved to {args.record}")
     _print_result(session.state)
-    return 0
 
 
 @contextlib.contextmanager

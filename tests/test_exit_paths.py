@@ -97,8 +97,9 @@ def test_sigterm_in_the_middle_of_bot_moves_saves_whole_moves(tmp_path: Path, de
         time.sleep(delay)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
-    if proc.returncode == 0:  # the game ended first: saved the ordinary way
-        assert "game record saved" in reader.text
+    if "game record saved" in reader.text:  # the game ended first: saved the ordinary way
+        # and the signal came before the end (0), or as the interpreter shut down (-15)
+        assert proc.returncode in (0, -signal.SIGTERM)
     else:
         assert proc.returncode == 128 + signal.SIGTERM
         assert err.endswith(f"the game so far is saved in {record}\n")

@@ -478,7 +478,7 @@ def test_loaded_records_name_only_offered_scenarios_and_are_bounded(server: Omah
 
 
 def test_connections_past_the_bound_are_answered_503_at_once() -> None:
-    srv = start(max_connections=2, io_timeout=2.0)
+    srv = start(max_connections=2, io_timeout=30.0)  # the held two never time out here
     try:
         you = Browser(srv)
         held = [socket.create_connection(("127.0.0.1", you.port), timeout=10) for _ in range(2)]
@@ -487,7 +487,7 @@ def test_connections_past_the_bound_are_answered_503_at_once() -> None:
         time.sleep(0.2)
         began = time.monotonic()
         status, _, _ = you.call("GET", "/api/state")
-        assert status == 503 and time.monotonic() - began < 1.0
+        assert status == 503 and time.monotonic() - began < 10.0  # not after a slot freed
         for sock in held:
             sock.close()
         deadline = time.monotonic() + 5
