@@ -6,7 +6,14 @@
 >>> state.apply(state.legal_actions()[0])         # doctest: +SKIP
 """
 
-from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
+from omaha.errors import (
+    DataFileError,
+    IllegalAction,
+    RecordError,
+    ScenarioError,
+    StateCorrupted,
+    UnreadableAction,
+)
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import RandomDice, ScriptedDice
 from omaha.kernel.metrics import Metric
@@ -32,6 +39,7 @@ __all__ = [
     "ScriptedDice",
     "State",
     "StateCorrupted",
+    "UnreadableAction",
     "View",
     "games",
     "load",

@@ -462,13 +462,21 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _finish_play(args: argparse.Namespace, session: Session, finished: bool) -> None:
-    """Save the record of a game played to its end (or abandoned) and print its result."""
+    """Save the record of a game played to its end (or abandoned) and print its result:
+    an abandoned game's in one line, where it stopped (its metrics are a replay away)."""
+    state = session.state
     if not finished:
-        print("game abandoned")
+        n = len(state.actions)
+        print(f"game abandoned at {state.turn_label} · {state.phase}, "
+              f"after {n} decision{'' if n == 1 else 's'}")  # fmt: skip
     if args.record:
         _save_record(args.record, session)
-        print(f"game record saved to {args.record}")
-    _print_result(session.state)
+        print(
+            f"game record saved to {args.record}"
+            + ("" if finished else f" ('omaha replay {args.record}' shows its metrics so far)")
+        )
+    if finished:
+        _print_result(state)
 
 
 @contextlib.contextmanager

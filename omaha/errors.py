@@ -17,6 +17,17 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the state is left unchanged."""
 
 
+class UnreadableAction(IllegalAction):
+    """Text that is no action of the game's notation at all (no form matches it)."""
+
+    def __init__(self, text: str, message: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+    def __reduce__(self) -> tuple[type[UnreadableAction], tuple[str, str]]:
+        return (type(self), (self.text, str(self)))
+
+
 class DataFileError(ValueError):
     """A file that cannot be used, with where in it and why."""
 

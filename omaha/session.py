@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from omaha.errors import IllegalAction, RecordError
+from omaha.errors import IllegalAction, RecordError, UnreadableAction
 from omaha.kernel.actions import Action
 from omaha.kernel.protocol import Bot, Game, State
 from omaha.kernel.records import GameRecord
@@ -29,6 +29,8 @@ from omaha.registry import load
 _NATURAL = re.compile(r"(\d+)")
 #: A typed choice number longer than this is no choice (nor read as a number).
 MAX_CHOICE_DIGITS = 9
+#: A signed or decimal number: read as a (wrong) choice number, not as notation.
+_NUMBER_LIKE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -182,7 +184,14 @@ class Session:
                         f"(1 to {len(self.choices())})"
                     )
                 return self.choose(int(text.lstrip("0") or "0"))
-            action = self.game.parse_action(text)
+            if _NUMBER_LIKE.fullmatch(text):  # '-1', '+2', '1.5': a number, but no choice's
+                raise IllegalAction(
+                    f"{text[:12]} is not one of the choices offered (1 to {len(self.choices())})"
+                )
+            try:
+                action = self.game.parse_action(text)
+            except UnreadableAction:
+                raise IllegalAction(f"cannot read {text[:60]!r}; {self.on_offer()}") from None
         else:
             raise IllegalAction(f"{choice!r} is not a choice, a number or an action")
         player = self.state.current_player() or ""
@@ -190,6 +199,17 @@ class Session:
         self._who.append(player)
         self.run_bots()
         return action
+
+    def on_offer(self) -> str:
+        """What may be typed now: the range of choice numbers and the notation of each
+        action form on offer (not every form of the game)."""
+        choices = self.choices()
+        if not choices:
+            return "nothing is on offer now"
+        forms: dict[str, None] = {}
+        for c in choices:
+            forms["a whole plan" if c.plan else (type(c.action).notation or c.text)] = None
+        return f"type a number from 1 to {len(choices)}, or: {'; '.join(forms)}"
 
     def run_bots(self, limit: int = 100_000) -> int:
         """Let the bots move until a person must decide, the game ends or ``limit``

@@ -15,12 +15,15 @@ columns under their common stem. At the prompt:
     show        the whole position
     quit        stop here
 
+At a real terminal the line is read through readline: editing, the history of the
+lines typed in this game (Up, Down) and Tab completing the commands and the choices.
 Uses only the session, the protocol and the kernel's pictures.
 """
 
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -183,6 +186,18 @@ def write_picture(state: State[Any], player: str | None, path: Path, size: float
     return f"wrote {path} ({state.turn_label}, {state.phase})"
 
 
+def _readline() -> bool:
+    """Set up line editing (the standard library's readline, where the platform has
+    it): Tab completes, whitespace alone separates words. False without readline."""
+    try:
+        import readline
+    except ImportError:
+        return False
+    readline.set_completer_delims(" \t\n")
+    readline.parse_and_bind("tab: complete")
+    return True
+
+
 # --------------------------------------------------------------------------
 # The loop
 # --------------------------------------------------------------------------
@@ -206,6 +221,10 @@ class Terminal:
         self.size = size
         self.shown = 0  # log lines printed so far (bot games) / seen before a decision
         self.decided = False  # whether a person has decided anything yet
+        # at a real terminal, the prompt is read through readline: line editing, the
+        # history of this game's lines (Up, Down), and Tab completing the choices
+        self.editing = inp is sys.stdin and out is sys.stdout and inp.isatty() and _readline()
+        self._completions: list[str] = []
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -240,11 +259,10 @@ class Terminal:
         choices = self.session.choices()
         self._menu(choices)
         player = self.session.human_to_move
+        self._completions = sorted({*self._commands(), "quit", *(c.text for c in choices)})
         while True:
-            self.out.write(f"{player}> ")
-            self.out.flush()
             try:
-                line = self.inp.readline()
+                line = self._read(f"{player}> ")
             except UnicodeDecodeError:
                 self.say("  that line is not UTF-8 text")
                 continue
@@ -271,6 +289,31 @@ class Terminal:
             self.shown = before  # what follows is what changed since this decision
             self.decided = True
             return True
+
+    def _read(self, prompt: str) -> str:
+        """One line typed at the prompt, with its newline; "" at the end of input."""
+        if not self.editing:
+            self.out.write(prompt)
+            self.out.flush()
+            return self.inp.readline()
+        import readline
+
+        readline.set_completer(self._complete)
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            self.say()
+            return ""
+
+    def _complete(self, text: str, index: int) -> str | None:
+        """readline's completer: the commands and the choices' notation starting with
+        what the line holds so far."""
+        import readline
+
+        line = readline.get_line_buffer()
+        start = len(line) - len(text)
+        hits = [c[start:] for c in self._completions if c.startswith(line)]
+        return hits[index] if index < len(hits) else None
 
     def _summary(self) -> None:
         state = self.session.state

@@ -139,3 +139,40 @@ def test_whole_plans_are_one_choice_and_explained(monkeypatch: pytest.MonkeyPatc
     assert choices[0].plan == "mine" and choices[0].text == "plan: mine"
     assert "plan: mine" in menu(choices)[0]
     assert "a whole plan in one step; e.g. 1, or: return c09" in help_text(choices)
+
+
+def test_unreadable_text_names_only_the_forms_on_offer_now() -> None:
+    session = Session("lnl", seed=1, bots={"German": "solitaire"})
+    _, out = run(session, "foo bar\nquit\n")
+    line = next(x for x in out.splitlines() if "illegal" in x)
+    n = len(session.choices())
+    assert line.endswith(
+        f"illegal: cannot read 'foo bar'; type a number from 1 to {n}, "
+        "or: a whole plan; place {unit} at {hex}"
+    )
+    assert "resolve" not in line and "fire with" not in line  # not on offer at set-up
+    with pytest.raises(omaha.UnreadableAction) as caught:  # the API's own error: every form
+        session.game.parse_action("foo bar")
+    assert caught.value.text == "foo bar" and "resolve" in str(caught.value)
+
+
+@pytest.mark.parametrize("typed", ["-1", "+3", "1.5", ".5", "0"])
+def test_a_number_that_is_no_choice_names_the_range(typed: str) -> None:
+    session = Session("bloody", seed=1)
+    _, out = run(session, f"{typed}\nquit\n")
+    assert f"illegal: {typed} is not one of the choices offered (1 to 3)" in out
+
+
+def test_quit_says_where_the_game_stopped_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from omaha import cli
+
+    record = tmp_path / "r.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nquit\n"))
+    assert cli.main(["play", "lnl", "--record", str(record), "--quiet"]) == 0
+    tail = capsys.readouterr().out.splitlines()[-2:]
+    assert "game abandoned at Set-up" in tail[0] and tail[0].endswith("after 1 decision")
+    assert tail[1] == (
+        f"game record saved to {record} ('omaha replay {record}' shows its metrics so far)"
+    )

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, cast
 import attrs
 from attrs import AttrsInstance
 
-from omaha.errors import IllegalAction
+from omaha.errors import IllegalAction, UnreadableAction
 
 _TOKEN = r'("(?:[^"\\]|\\.)*"|\S+)'
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -189,7 +189,7 @@ class ActionCodec:
             if action is not None:
                 return action
         forms = "; ".join(c.notation for c in self.classes)
-        raise IllegalAction(f"cannot read {text!r} as an action (forms: {forms})")
+        raise UnreadableAction(text, f"cannot read {text!r} as an action (forms: {forms})")
 
     def check(self, action: object) -> Action:
         """``action`` as one of this game's actions with every field of its declared type.
