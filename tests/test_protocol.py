@@ -191,3 +191,26 @@ def test_bad_records_name_the_key() -> None:
     record = omaha.GameRecord.from_json(json.dumps(bad_action), "g.json")
     with pytest.raises(omaha.RecordError, match=r"g.json: actions\[0\]: an action must be"):
         GAME.replay(record, name="g.json")
+
+
+def test_repr_says_game_scenario_turn_phase_and_who_decides() -> None:
+    state = omaha.load("bloody").new_state(seed=1)
+    assert repr(state) == "<BloodyState bloody/solo · Turn 1 · Set-up · US to decide, 0 decisions>"
+    state.apply(state.legal_actions()[0])
+    assert repr(state).endswith("1 decision>")
+    assert str(state).startswith("(all-seeing view: hidden parts shown)\n")
+
+
+@pytest.mark.parametrize("name", ["lnl", "bloody", "landing_table", "tcs"])
+def test_apply_takes_notation_as_the_action_it_reads(name: str) -> None:
+    game = omaha.load(name)
+    by_text, by_action = game.new_state(seed=2), game.new_state(seed=2)
+    for _ in range(3):
+        action = by_action.legal_actions()[-1]
+        by_text.apply(str(action))
+        by_action.apply(action)
+    assert by_text.actions == by_action.actions and by_text.to_json() == by_action.to_json()
+    before = by_text.to_json()
+    with pytest.raises(omaha.UnreadableAction):
+        by_text.apply("no such action")
+    assert by_text.to_json() == before  # nothing changed

@@ -200,7 +200,8 @@ class ActionCodec:
         """
         cls = type(action)
         if not isinstance(action, Action) or self._by_name.get(cls.__name__) is not cls:
-            raise IllegalAction(f"{action!r} is not an action of this game")
+            hint = " (game.parse_action reads notation)" if isinstance(action, str) else ""
+            raise IllegalAction(f"{action!r} is not an action of this game{hint}")
         hints = _hints(cls)
         for f in _fields(cls):
             value = getattr(action, f.name)

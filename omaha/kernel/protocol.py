@@ -773,9 +773,12 @@ class State(ABC, Generic[S]):
             self._legal_set = frozenset(legal)
         return action in self._legal_set
 
-    def apply(self, action: Action) -> None:
-        """Carry out ``action``; an illegal one raises IllegalAction and changes nothing."""
+    def apply(self, action: Action | str) -> None:
+        """Carry out ``action`` (an Action, or its notation, read by ``game.parse_action``);
+        an illegal or unreadable one raises IllegalAction and changes nothing."""
         self._usable()
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
         if self.is_terminal():
             raise IllegalAction(f"the game is over; '{action}' cannot be played")
         # the listed object action_of_code gave, or any listed object, needs no check;
@@ -1166,7 +1169,21 @@ class State(ABC, Generic[S]):
         return render_view(self.view(None))
 
     def __str__(self) -> str:
-        return self.view(None).summary()
+        """The all-seeing view's summary, saying so (``view(player)`` is one side's)."""
+        return f"(all-seeing view: hidden parts shown)\n{self.view(None).summary()}"
+
+    def __repr__(self) -> str:
+        """Game, scenario, turn, phase and who decides, on one line."""
+        if self.is_terminal():
+            who = "game over"
+        else:
+            pending = self.pending
+            who = f"{pending.player} to decide" if pending is not None else "chance to roll"
+        n = len(self.actions)
+        return (
+            f"<{type(self).__name__} {self.game.name}/{self.scenario.id} · {self.turn_label}"
+            f" · {self.phase} · {who}, {n} decision{'' if n == 1 else 's'}>"
+        )
 
 
 def _decisions_from_data(data: Any, n_actions: int) -> list[Decision]:
