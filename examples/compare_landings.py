@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import tempfile
 from pathlib import Path
 
 from omaha import compare
@@ -25,7 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="seeded games per scenario")
     parser.add_argument("--seed", type=int, default=1, help="the root seed")
-    parser.add_argument("--out", type=Path, default=Path("."), help="where the plot goes")
+    parser.add_argument(
+        "--out", type=Path, help="where the plot goes (default: a new temporary folder)"
+    )
     args = parser.parse_args(argv)
 
     workers = os.cpu_count() or 1
@@ -54,8 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as why:  # matplotlib is not installed
         print(f"\nno plot: {why}")
         return 0
-    args.out.mkdir(parents=True, exist_ok=True)
-    picture = args.out / "designs.png"
+    out = args.out or Path(tempfile.mkdtemp(prefix="omaha-compare-"))
+    out.mkdir(parents=True, exist_ok=True)
+    picture = out / "designs.png"
     picture.write_bytes(compare.plot(columns, "png"))
     print(f"\nthe distributions: {picture}")
     return 0

@@ -1,7 +1,7 @@
 """Draw a position of every design: the map, the counters, the legend.
 
 Writes ``<game>.svg`` (and ``<game>.png`` when the ``png`` extra is installed) into
-the folder given (default: the current one), each after a few dozen decisions of
+the folder given (default: a new temporary folder, printed), each after a few dozen decisions of
 the game's own bots, as a player sees it and as an observer sees it.
 
     python examples/render_positions.py [folder]
@@ -10,6 +10,7 @@ the game's own bots, as a player sees it and as an observer sees it.
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import omaha
@@ -37,8 +38,11 @@ def position(name: str, seed: int = 1) -> omaha.State:
     return state
 
 
-def main(folder: Path = Path(".")) -> list[Path]:
+def main(folder: Path | None = None) -> list[Path]:
+    if folder is None:
+        folder = Path(tempfile.mkdtemp(prefix="omaha-pictures-"))
     folder.mkdir(parents=True, exist_ok=True)
+    print(f"pictures in {folder}")
     written = []
     for name in omaha.games():
         state = position(name)
@@ -61,4 +65,4 @@ def main(folder: Path = Path(".")) -> list[Path]:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("."))
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else None)

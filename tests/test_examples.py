@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,12 +31,15 @@ def test_play_lnl_solitaire_prints_the_log_and_a_result(tmp_path: Path) -> None:
 def test_render_positions_draws_every_game(tmp_path: Path) -> None:
     import omaha
 
-    run("render_positions.py", str(tmp_path / "pictures"), cwd=tmp_path)
-    svgs = sorted(p.name for p in (tmp_path / "pictures").glob("*.svg"))
+    out = run("render_positions.py", cwd=tmp_path)  # no folder given: a temporary one
+    assert list(tmp_path.iterdir()) == []  # nothing written where it was run
+    folder = Path(out.splitlines()[0].removeprefix("pictures in "))
+    svgs = sorted(p.name for p in folder.glob("*.svg"))
     assert len(svgs) == 2 * len(omaha.games())
-    for path in (tmp_path / "pictures").glob("*.svg"):
+    for path in folder.glob("*.svg"):
         text = path.read_text()
         assert text.startswith("<svg") and 'class="piece"' in text
+    shutil.rmtree(folder)
 
 
 def test_the_tcs_landing_notebook_runs_and_shows_the_beach(tmp_path: Path) -> None:
