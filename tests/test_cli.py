@@ -178,7 +178,8 @@ def test_a_record_that_does_not_replay_is_named(
     for change, expected in (
         ({"dice": data["dice"][:2]}, "game.json: "),
         ({"seed": -4}, "game.json: seed: "),
-        ({"actions": ["end moves"]}, "game.json: actions[0]: "),
+        ({"actions": ["no such move"]}, "game.json: actions[0]: "),
+        ({"actions": [42]}, "game.json: actions[0]: "),
         ({"scenario": {"id": "nowhere", "hash": "0"}}, "game.json: "),
     ):
         record.write_text(json.dumps(dict(data, **change)))
@@ -371,7 +372,7 @@ def test_play_through_a_pipe_to_the_end_of_a_bloody_game(tmp_path: Path) -> None
     while session.human_to_move:
         session.choose(1)
     record = omaha.GameRecord.from_json((tmp_path / "game.json").read_text())
-    assert list(record.actions) == [a.to_data() for a in session.state.actions]
+    assert list(record.actions) == [str(a) for a in session.state.actions]  # notation
     assert f"Result: {session.state.outcome()}" in out
     prompts = out.count("US> ")
     assert prompts == 8 + len(session.state.actions)  # 8 lines before the first "1"

@@ -210,6 +210,22 @@ class ActionCodec:
                 raise IllegalAction(f"{cls.__name__}.{f.name} = {value!r} is not of type {wanted}")
         return action
 
+    def to_record(self, action: Action) -> str | dict[str, Any]:
+        """How a game record keeps ``action``: its notation, or the tagged JSON form
+        where the notation does not read back as the very same action."""
+        text = str(action)
+        try:
+            if self.parse(text) == action:
+                return text
+        except IllegalAction:
+            pass
+        return action.to_data()
+
+    def from_record(self, data: object) -> Action:
+        """An action as a record keeps it: notation or tagged JSON (``ValueError`` if
+        it is neither)."""
+        return self.parse(data) if isinstance(data, str) else self.from_data(data)
+
     def from_data(self, data: object) -> Action:
         """An action from its tagged JSON form; ``ValueError`` saying what is wrong."""
         if not isinstance(data, dict):

@@ -560,7 +560,7 @@ class Game(ABC, Generic[S]):
             if state.dice.drawn != list(record.dice[: state.dice.count]):
                 raise diverged
             try:
-                action = self.action_from_data(data)
+                action = self.codec.from_record(data)
             except ValueError as exc:
                 raise RecordError(name, f"actions[{number - 1}]", str(exc)) from None
             try:
@@ -1150,7 +1150,7 @@ class State(ABC, Generic[S]):
             scenario=self.scenario.id,
             scenario_hash=self.scenario.hash,
             seed=self.seed,
-            actions=tuple(a.to_data() for a in self.actions),
+            actions=tuple(self.game.codec.to_record(a) for a in self.actions),
             dice=tuple(self.dice.drawn),
             result=str(self.outcome()) if self.is_terminal() else None,
             files=embedded(self.scenario.files),

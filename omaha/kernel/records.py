@@ -34,7 +34,9 @@ class GameRecord:
     scenario: str
     scenario_hash: str
     seed: int | None
-    actions: tuple[Mapping[str, Any], ...]
+    #: each action in the game's notation; the tagged JSON form (a mapping) where the
+    #: notation would not read back as the same action, and in records written before
+    actions: tuple[str | Mapping[str, Any], ...]
     dice: tuple[int, ...]
     result: str | None = None
     #: the text of a custom scenario's files (name, text), the scenario file first;
@@ -52,7 +54,7 @@ class GameRecord:
                 "game": self.game,
                 "scenario": scenario,
                 "seed": self.seed,
-                "actions": [dict(a) for a in self.actions],
+                "actions": [a if isinstance(a, str) else dict(a) for a in self.actions],
                 "dice": list(self.dice),
                 "result": self.result,
             },
