@@ -214,3 +214,35 @@ def test_apply_takes_notation_as_the_action_it_reads(name: str) -> None:
     with pytest.raises(omaha.UnreadableAction):
         by_text.apply("no such action")
     assert by_text.to_json() == before  # nothing changed
+
+
+@pytest.mark.parametrize("name", ["lnl", "bloody", "landing_table", "tcs"])
+def test_pop_takes_back_the_last_decision_as_python_chess_does(name: str) -> None:
+    game = omaha.load(name)
+    state, before = game.new_state(seed=6), game.new_state(seed=6)
+    bot = game.bots["random"](seed=1)
+    for _ in range(6):
+        action = bot.choose(state)
+        state.apply(action)
+        if len(state.actions) < 6:
+            before.apply(action)
+    popped = state.pop()
+    assert state.to_json() == before.to_json() and state.information_state(game.players[0]) == (
+        before.information_state(game.players[0])
+    )
+    state.apply(popped)  # and the same decision again: the same dice, the same game
+    before.apply(popped)
+    assert state.to_json() == before.to_json()
+
+
+def test_pop_refuses_what_it_cannot_take_back() -> None:
+    game = omaha.load("bloody")
+    with pytest.raises(omaha.IllegalAction, match="no decision to take back"):
+        game.new_state(seed=1).pop()
+    reseeded = game.new_state(seed=1)
+    reseeded.apply(reseeded.legal_actions()[0])
+    reseeded = reseeded.clone(seed=5)
+    text = reseeded.to_json()
+    with pytest.raises(omaha.IllegalAction, match="no seed to replay from"):
+        reseeded.pop()
+    assert reseeded.to_json() == text

@@ -794,6 +794,25 @@ class State(ABC, Generic[S]):
         self.decisions.append(decision)
         self._settle()
 
+    def pop(self) -> Action:
+        """Take back the last decision and return it, as python-chess's ``Board.pop``:
+        the game is replayed from its seed without it (the dice and every hidden part
+        as they were before it). A state with no seed (scripted dice, or reseeded by
+        ``clone(seed=)``) cannot be replayed: IllegalAction, nothing changed."""
+        self._usable()
+        if not self.actions:
+            raise IllegalAction("there is no decision to take back")
+        if self.seed is None:
+            raise IllegalAction("this state has no seed to replay from (scripted or reseeded dice)")
+        last = self.actions[-1]
+        earlier = self.game.new_state(self.scenario, seed=self.seed)
+        for action in self.actions[:-1]:
+            earlier.apply(action)
+        # this very object becomes the earlier position, as a board does after a pop
+        vars(self).clear()
+        vars(self).update(vars(earlier))
+        return last
+
     @contextlib.contextmanager
     def edit(self) -> Iterator[None]:
         """Stage a position by hand (tests, scenario tools, analysis).
