@@ -216,6 +216,12 @@ def test_apply_takes_notation_as_the_action_it_reads(name: str) -> None:
     assert by_text.to_json() == before  # nothing changed
 
 
+def same_observation(a: omaha.State, b: omaha.State, player: str) -> bool:
+    import numpy as np
+
+    return bool(np.array_equal(a.observation(player), b.observation(player)))
+
+
 @pytest.mark.parametrize("name", ["lnl", "bloody", "landing_table", "tcs"])
 def test_pop_takes_back_the_last_decision_as_python_chess_does(name: str) -> None:
     game = omaha.load(name)
@@ -232,6 +238,15 @@ def test_pop_takes_back_the_last_decision_as_python_chess_does(name: str) -> Non
     )
     state.apply(popped)  # and the same decision again: the same dice, the same game
     before.apply(popped)
+    player = game.players[0]
+    assert same_observation(state, before, player)  # the kept tables too
+    again, twin = game.bots["random"](seed=2), game.bots["random"](seed=2)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        state.apply(again.choose(state))
+        before.apply(twin.choose(before))
+        assert same_observation(state, before, player)
     assert state.to_json() == before.to_json()
 
 
