@@ -496,7 +496,7 @@ class SolitaireGerman(BotBase):
                 if first not in g2:
                     continue
                 probe = Attack("German", "fire", g2, target, kind, bonus=state.bonus["German"])
-                col = fire.column(state, probe)
+                col = fire.plan_column(state, probe)
                 if col is None:
                     continue
                 score = frt_value(col, fire.targets_in(state, "German", target, kind, None), state)
@@ -760,7 +760,7 @@ class HeuristicUS(BotBase):
                     if k and kind == "hard":
                         break
                     probe.ngfs = k
-                    col = fire.column(state, probe)
+                    col = fire.plan_column(state, probe)
                     if col is None:
                         continue
                     value = values.get(col)
@@ -1054,7 +1054,7 @@ class HeuristicGerman(BotBase):
                 if not g2:
                     continue
                 probe = Attack("German", "fire", g2, c, kind, bonus=bonus and kind != "hard")
-                col = fire.column(state, probe)
+                col = fire.plan_column(state, probe)
                 if col is None:
                     continue
                 score = fire_worth(state, col, targets) * priority
