@@ -226,7 +226,9 @@ class BotBase(ABC):
         if isinstance(act, Cancel) and state.attack is not None and state.attack.firers:
             # never try the same failing attack twice
             self._refused.add(refusal_key(state, state.uid(state.attack.firers[0])))
-        if act in legal or (isinstance(act, Deploy) and deploy_ok(state, act)):
+        if act in legal:
+            return legal[legal.index(act)]  # the listed object: apply checks nothing again
+        if isinstance(act, Deploy) and deploy_ok(state, act):
             return act
         return self.fallback(state, legal)
 
@@ -395,7 +397,6 @@ class BotBase(ABC):
 
     def ngfs_for(self, state: LnlCore, a: Attack) -> int:
         return 0
-
 
 
 def step_towards(

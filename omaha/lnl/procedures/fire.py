@@ -131,8 +131,9 @@ def targets_in(
     defs = core.scen.units
     if kind == "both":
         return [x for x in pool if defs[x].side != side]
-    hard = kind == "hard"
-    return [x for x in pool if defs[x].side != side and defs[x].hard == hard]
+    wanted = kind == "hard"
+    hard = core.scen.hard
+    return [x for x in pool if hard[x] == wanted and defs[x].side != side]
 
 
 def factor(core: LnlCore, u: int, kind: str) -> int:
@@ -212,9 +213,22 @@ def plan_column(core: LnlCore, a: Attack) -> int | None:
         return None
     if not targets_in(core, a.side, a.target, a.kind, None):
         return None
-    by_unit = {c[0]: c for c in fire_candidates(core, a.side, a.target, a.kind)}
-    terms = [(c[2], c[3], c[4], c[5]) for c in map(by_unit.__getitem__, a.firers)]
-    return rules.frt_final(*_numbers(core, a, terms, None))
+    terms = fire_terms(core, a.side, a.target, a.kind)
+    return rules.frt_final(*_numbers(core, a, [terms[f] for f in a.firers], None))
+
+
+def fire_terms(
+    core: LnlCore, side: str, target: int, kind: str
+) -> dict[int, tuple[int, bool, bool, bool]]:
+    """Each candidate of :func:`fire_candidates` on (target, kind) with what it adds to an
+    attack: (factor, halved, adjacent, firing across the target's crest); kept in ``memo``."""
+    key = ("terms", side, target, kind)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = {
+            c[0]: (c[2], c[3], c[4], c[5]) for c in fire_candidates(core, side, target, kind)
+        }
+    return cast(dict[int, tuple[int, bool, bool, bool]], hit)
 
 
 def ngfs_allowed(a: Attack) -> bool:
