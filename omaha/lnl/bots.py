@@ -216,13 +216,13 @@ class BotBase(ABC):
     def choose(self, state: State[Any]) -> Action:
         if not isinstance(state, LnlCore):
             raise IllegalAction("this bot plays LnL Omaha only")
-        pend = state.pending
-        if pend is None:
+        player = state.current_player()
+        if player is None:
             raise IllegalAction("the game is over")
-        if pend.player != self.side:
-            raise IllegalAction(f"this bot plays the {self.side} side only, not {pend.player}")
+        if player != self.side:
+            raise IllegalAction(f"this bot plays the {self.side} side only, not {player}")
         legal = state.legal_actions()
-        act = self.decide(state, pend.kind)
+        act = self.decide(state, state.decision_kind())
         if isinstance(act, Cancel) and state.attack is not None and state.attack.firers:
             # never try the same failing attack twice
             self._refused.add(refusal_key(state, state.uid(state.attack.firers[0])))
