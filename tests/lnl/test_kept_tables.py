@@ -32,10 +32,10 @@ def decisions(scenario: str, lineup: dict[str, str], seed: int) -> Iterator[LnlC
 
 def fresh(state: LnlCore) -> LnlCore:
     """A copy that keeps nothing: every query worked out again on first use."""
-    twin = state._copy()
-    twin.memo = {}
-    twin.groups_cache = {}
-    twin._forget_legal()
+    twin = state.clone()
+    assert isinstance(twin, LnlCore)
+    with twin.edit():  # drops the legal actions and the position's queries
+        twin.groups_cache = {}
     return twin
 
 
