@@ -216,17 +216,19 @@ class BotBase(ABC):
     def choose(self, state: State[Any]) -> Action:
         if not isinstance(state, LnlCore):
             raise IllegalAction("this bot plays LnL Omaha only")
-        pend = state.pending
-        if pend is None:
+        player = state.current_player()
+        if player is None:
             raise IllegalAction("the game is over")
-        if pend.player != self.side:
-            raise IllegalAction(f"this bot plays the {self.side} side only, not {pend.player}")
+        if player != self.side:
+            raise IllegalAction(f"this bot plays the {self.side} side only, not {player}")
         legal = state.legal_actions()
-        act = self.decide(state, pend.kind)
+        act = self.decide(state, state.decision_kind())
         if isinstance(act, Cancel) and state.attack is not None and state.attack.firers:
             # never try the same failing attack twice
             self._refused.add(refusal_key(state, state.uid(state.attack.firers[0])))
-        if act in legal or (isinstance(act, Deploy) and deploy_ok(state, act)):
+        if act in legal:
+            return legal[legal.index(act)]  # the listed object: apply checks nothing again
+        if isinstance(act, Deploy) and deploy_ok(state, act):
             return act
         return self.fallback(state, legal)
 
@@ -397,7 +399,6 @@ class BotBase(ABC):
         return 0
 
 
-
 def step_towards(
     state: LnlCore, u: int, here: int, goal: int, barred: Callable[[int], bool]
 ) -> int | None:
@@ -496,7 +497,7 @@ class SolitaireGerman(BotBase):
                 if first not in g2:
                     continue
                 probe = Attack("German", "fire", g2, target, kind, bonus=state.bonus["German"])
-                col = fire.column(state, probe)
+                col = fire.plan_column(state, probe)
                 if col is None:
                     continue
                 score = frt_value(col, fire.targets_in(state, "German", target, kind, None), state)
@@ -760,7 +761,7 @@ class HeuristicUS(BotBase):
                     if k and kind == "hard":
                         break
                     probe.ngfs = k
-                    col = fire.column(state, probe)
+                    col = fire.plan_column(state, probe)
                     if col is None:
                         continue
                     value = values.get(col)
@@ -1054,7 +1055,7 @@ class HeuristicGerman(BotBase):
                 if not g2:
                     continue
                 probe = Attack("German", "fire", g2, c, kind, bonus=bonus and kind != "hard")
-                col = fire.column(state, probe)
+                col = fire.plan_column(state, probe)
                 if col is None:
                     continue
                 score = fire_worth(state, col, targets) * priority

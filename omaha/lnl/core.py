@@ -48,6 +48,20 @@ Decision = Literal[
 ]
 
 
+#: The kind (``Pending.kind``) of each decision other than a phase's own.
+KIND_OF: dict[Decision, str] = {
+    "loss": "loss",
+    "retreat": "retreat",
+    "advance": "advance",
+    "assault": "assault",
+    "attack": "fire",
+    "opp": "opportunity fire",
+    "move": "move",
+    "strike": "air strike",
+    "place": "place",
+}
+
+
 R = TypeVar("R")
 _MISSING = object()
 
@@ -395,6 +409,12 @@ class LnlCore(State[LnlScenario]):
         if self.place_queue:
             return "place"
         return "phase"
+
+    def decision_kind(self) -> str:
+        """The kind of the pending decision (``pending.kind``, without its prompt): a
+        phase's own decision is named by its stage, a task by :data:`KIND_OF`."""
+        decision = self.decision()
+        return self.stage if decision == "phase" else KIND_OF[decision]
 
     def _player_to_move(self) -> str | None:
         """The player who carries out the pending decision (``pending.player``, without

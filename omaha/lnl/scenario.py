@@ -255,6 +255,8 @@ class LnlScenario(Scenario):
     tables: MapTables
     #: Per unit: its step costs from each hex to each neighbour (see MapTables.step_costs).
     step_costs: tuple[StepCosts, ...]
+    #: Per unit: whether it is a hard target (``UnitDef.hard``), for the rules' loops.
+    hard: tuple[bool, ...]
     #: What agents need of the scenario, made on first use and shared by its states
     #: (the observation plan, the numbers of the actions met so far); not content.
     derived: dict[str, Any] = attrs.field(factory=dict, repr=False)
@@ -414,5 +416,6 @@ def _build(ref: str, files: ScenarioFiles, options: tuple[str, ...]) -> LnlScena
         force_of=oob.force_of,
         tables=tables,
         step_costs=step_costs,
+        hard=tuple(u.hard for u in oob.units),
         files=files.files,
     )

@@ -476,45 +476,49 @@ PHASE_END: dict[Stage, Callable[[LnlState], None]] = {
 # The pending decision: its prompt, its options, who carries it out
 # ----------------------------------------------------------------------------
 def _pending_phase(st: LnlState) -> Pending:
-    return Pending(st.stage, st.side, PHASE_PROMPTS.get(st.stage, st.stage))
+    return Pending(st.decision_kind(), st.side, PHASE_PROMPTS.get(st.stage, st.stage))
 
 
 def _pending_loss(st: LnlState) -> Pending:
     assert st.loss is not None
     return Pending(
-        "loss", st.loss.side, f"take {st.loss.remaining} more step loss(es): choose a unit"
+        st.decision_kind(),
+        st.loss.side,
+        f"take {st.loss.remaining} more step loss(es): choose a unit",
     )
 
 
 def _pending_retreat(st: LnlState) -> Pending:
     assert st.retreat is not None
     u = st.retreat.queue[0]
-    return Pending("retreat", st.retreat.side, f"retreat {st.uid(u)} one hex")
+    return Pending(st.decision_kind(), st.retreat.side, f"retreat {st.uid(u)} one hex")
 
 
 def _pending_advance(st: LnlState) -> Pending:
     assert st.advance is not None
-    return Pending("advance", st.advance.side, f"advance into {st.label(st.advance.cell)} or stay")
+    return Pending(
+        st.decision_kind(), st.advance.side, f"advance into {st.label(st.advance.cell)} or stay"
+    )
 
 
 def _pending_assault(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
-    return Pending("assault", a.side, f"add attackers on {st.label(a.target)} or resolve")
+    return Pending(st.decision_kind(), a.side, f"add attackers on {st.label(a.target)} or resolve")
 
 
 def _pending_attack(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
     if a.target < 0:
-        return Pending("fire", a.side, f"choose a target for {st.uid(a.firers[0])}")
-    return Pending("fire", a.side, f"add firers on {st.label(a.target)} or resolve")
+        return Pending(st.decision_kind(), a.side, f"choose a target for {st.uid(a.firers[0])}")
+    return Pending(st.decision_kind(), a.side, f"add firers on {st.label(a.target)} or resolve")
 
 
 def _pending_opp(st: LnlState) -> Pending:
     assert st.opp is not None
     return Pending(
-        "opportunity fire",
+        st.decision_kind(),
         st.opp.side,
         f"fire at {', '.join(st.ids(st.opp.movers))} in {st.label(st.opp.cell)} or pass",
     )
@@ -522,17 +526,17 @@ def _pending_opp(st: LnlState) -> Pending:
 
 def _pending_move(st: LnlState) -> Pending:
     assert st.group is not None
-    return Pending("move", st.side, f"move {', '.join(st.ids(st.group.units))}")
+    return Pending(st.decision_kind(), st.side, f"move {', '.join(st.ids(st.group.units))}")
 
 
 def _pending_strike(st: LnlState) -> Pending:
     assert st.strike is not None
-    return Pending("air strike", st.strike.side, "choose a hex to strike or pass")
+    return Pending(st.decision_kind(), st.strike.side, "choose a hex to strike or pass")
 
 
 def _pending_place(st: LnlState) -> Pending:
     u = st.place_queue[0]
-    return Pending("place", st.u(u).side, f"place {st.uid(u)}")
+    return Pending(st.decision_kind(), st.u(u).side, f"place {st.uid(u)}")
 
 
 PENDING: dict[Decision, Callable[[LnlState], Pending]] = {

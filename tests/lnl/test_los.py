@@ -77,3 +77,54 @@ def test_crest_shelter(scen: LnlScenario) -> None:
     assert not T.sheltered(b.cell("J8"), b.cell("L8"))  # firing down gives the target none
     assert T.sea_sheltered[b.cell("J5")] and T.sea_sheltered[b.cell("K1")]
     assert not T.sea_sheltered[b.cell("J6")] and not T.sea_sheltered[b.cell("H5")]
+
+
+def _paths_from_translated_thread(
+    scen: LnlScenario, a: int, b: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The shifted threads worked out afresh on the kernel's thread between the two hexes
+    themselves (not the offset's), with ``Hex`` values: what ``MapTables.paths`` keeps
+    per offset and moves to ``a``."""
+    from omaha.kernel import los as klos
+    from omaha.kernel.hexes import Hex
+
+    board = scen.board
+    ha, hb = board.hex(a), board.hex(b)
+    t = klos.thread(ha, hb)
+    dq, dr = hb.q - ha.q, hb.r - ha.r
+    f = (dq - dr, dq + 2 * dr, -2 * dq - dr)
+
+    def mid(h: Hex) -> float:
+        q, r = h.q - ha.q, h.r - ha.r
+        lo, hi = 0.0, 1.0
+        for fi, g in zip(f, (q - r, q + 2 * r, -2 * q - r), strict=True):
+            if fi:
+                x1, x2 = sorted(((g - 1) / fi, (g + 1) / fi))
+                lo, hi = max(lo, x1), min(hi, x2)
+        return (lo + hi) / 2
+
+    def side(h: Hex) -> int:
+        c = dq * (h.r - ha.r) - dr * (h.q - ha.q)
+        return (c > 0) - (c < 0)
+
+    touching = {h for pair in t.along for h in pair} | {h for trio in t.corners for h in trio}
+    touching -= {*t.cells, ha, hb}
+    out = []
+    for sgn in (1, -1):
+        seq = sorted([*t.cells, *(h for h in touching if side(h) == sgn)], key=mid)
+        out.append((a, *(-1 if board.at(h) is None else board.at(h) for h in seq), b))
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("name", ["beach", "vierville"])
+def test_kept_offset_threads_are_the_fresh_threads_of_each_pair(name: str) -> None:
+    """The shifted threads kept per offset, moved to each hex, are those worked out on the
+    thread between the two hexes (every pair from a spread of hexes, both ways)."""
+    s = GAME.load_scenario(name)
+    assert isinstance(s, LnlScenario)
+    n = len(s.board)
+    for a in range(0, n, 23):
+        for b in range(n):
+            if a != b:
+                assert s.tables.paths(a, b) == _paths_from_translated_thread(s, a, b)
+                assert s.tables.paths(b, a) == _paths_from_translated_thread(s, b, a)

@@ -11,7 +11,6 @@ from omaha.errors import ScenarioError
 from omaha.kernel import los as klos
 from omaha.kernel.board import Board
 from omaha.kernel.data import Node, Source
-from omaha.kernel.hexes import Hex
 from omaha.kernel.labels import LabelError
 from omaha.kernel.scenario import ProvenanceItem
 from omaha.kernel.schema import Bool, Field, Int, ListOf, Provenance, Str, Table
@@ -103,7 +102,12 @@ class MapTables:
         #: Sight and shelter by ``a * n + b``, filled as asked: 0 not yet known, 1 no, 2 yes.
         self.los_known = bytearray(n * n)
         self.shelter_known = bytearray(n * n)
-        self._paths: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        #: Each hex's axial coordinates, and the hex at each (for the shifted threads).
+        self.axial: tuple[tuple[int, int], ...] = tuple((h.q, h.r) for h in map(b.hex, range(n)))
+        self.cell_at_axial: dict[tuple[int, int], int] = {qr: c for c, qr in enumerate(self.axial)}
+        self._offset_paths: dict[
+            tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+        ] = {}
         self._step_costs: dict[tuple[bool, bool, int], StepCosts] = {}
         self.land_cells: tuple[int, ...] = tuple(c for c in range(n) if self.land[c])
         #: Each hex's place among the labels sorted as text (the order actions naming
@@ -192,57 +196,32 @@ class MapTables:
         the map): the hexes the thread passes through, plus, on that side, the hexes
         it only touches along a side or at a corner. Consecutive hexes are adjacent,
         so the sides a shifted thread crosses are the consecutive pairs.
+
+        The sequences depend only on the offset from ``a`` to ``b``
+        (:meth:`offset_paths`); here they are moved to ``a`` and read as cells.
         """
-        key = a * self.n + b
-        hit = self._paths.get(key)
+        qa, ra = self.axial[a]
+        qb, rb = self.axial[b]
+        at = self.cell_at_axial
+        one, two = self.offset_paths(qb - qa, rb - ra)
+        return (
+            (a, *[at.get((qa + q, ra + r), -1) for q, r in one], b),
+            (a, *[at.get((qa + q, ra + r), -1) for q, r in two], b),
+        )
+
+    def offset_paths(
+        self, dq: int, dr: int
+    ) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+        """:meth:`paths` from the origin to the offset ``(dq, dr)``, without its two ends:
+        the axial offsets of the hexes met between, on the left and on the right.
+
+        A pure function of the offset, kept in ``_offset_paths`` (never dropped).
+        """
+        key = (dq, dr)
+        hit = self._offset_paths.get(key)
         if hit is None:
-            hit = self._paths[key] = self._compute_paths(a, b)
+            hit = self._offset_paths[key] = _offset_paths(dq, dr)
         return hit
-
-    def _compute_paths(self, a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        board = self.board
-        ha, hb = board.hex(a), board.hex(b)
-        t = klos.thread(ha, hb)
-        dq, dr = hb.q - ha.q, hb.r - ha.r
-        f = (dq - dr, dq + 2 * dr, -2 * dq - dr)
-
-        def mid(h: Hex) -> float:
-            # where the thread meets the closed hex, as a parameter 0..1 along it
-            # (the closed hex of centre h: |f_i(p - h)| <= 1 for the three cube
-            # differences f_i; intervals of different hexes overlap at most in a point)
-            q, r = h.q - ha.q, h.r - ha.r
-            lo, hi = 0.0, 1.0
-            for fi, hi_ in zip(f, (q - r, q + 2 * r, -2 * q - r), strict=True):
-                if fi == 0:
-                    continue
-                x1, x2 = (hi_ - 1) / fi, (hi_ + 1) / fi
-                if x1 > x2:
-                    x1, x2 = x2, x1
-                lo, hi = max(lo, x1), min(hi, x2)
-            return (lo + hi) / 2
-
-        def side(h: Hex) -> int:
-            c = dq * (h.r - ha.r) - dr * (h.q - ha.q)
-            return (c > 0) - (c < 0)
-
-        inner = set(t.cells) | {ha, hb}
-        touching: set[Hex] = set()
-        for x, y in t.along:
-            touching |= {x, y}
-        for trio in t.corners:
-            touching |= set(trio)
-        touching -= inner
-
-        def idx(h: Hex) -> int:
-            i = board.at(h)
-            return -1 if i is None else i
-
-        out = []
-        for sgn in (1, -1):
-            extra = [h for h in touching if side(h) == sgn]
-            seq = sorted([*t.cells, *extra], key=mid)
-            out.append((a, *(idx(h) for h in seq), b))
-        return out[0], out[1]
 
     def sheltered(self, firer: int, target: int) -> bool:
         """Whether the target is attacked across a crest from ``firer`` (TEC crest shift).
@@ -298,6 +277,49 @@ class MapTables:
             engineers=engineers,
             farmland_infantry_cost=farmland_cost,
         )
+
+
+def _offset_paths(
+    dq: int, dr: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """The two shifted threads from the origin to ``(dq, dr)`` (see :meth:`MapTables.paths`):
+    the cells the kernel's thread passes through plus, on each side of it, the hexes it
+    only touches, ordered by where along the thread each is met."""
+    t = klos.thread_offset(dq, dr)
+    f = (dq - dr, dq + 2 * dr, -2 * dq - dr)
+
+    def mid(h: tuple[int, int]) -> float:
+        # where the thread meets the closed hex, as a parameter 0..1 along it
+        # (the closed hex of centre h: |f_i(p - h)| <= 1 for the three cube
+        # differences f_i; intervals of different hexes overlap at most in a point)
+        q, r = h
+        lo, hi = 0.0, 1.0
+        for fi, hi_ in zip(f, (q - r, q + 2 * r, -2 * q - r), strict=True):
+            if fi == 0:
+                continue
+            x1, x2 = (hi_ - 1) / fi, (hi_ + 1) / fi
+            if x1 > x2:
+                x1, x2 = x2, x1
+            lo, hi = max(lo, x1), min(hi, x2)
+        return (lo + hi) / 2
+
+    def side(h: tuple[int, int]) -> int:
+        c = dq * h[1] - dr * h[0]
+        return (c > 0) - (c < 0)
+
+    cells = [(h.q, h.r) for h in t.cells]
+    touching: set[tuple[int, int]] = set()
+    for pair in t.along:
+        touching.update((h.q, h.r) for h in pair)
+    for trio in t.corners:
+        touching.update((h.q, h.r) for h in trio)
+    touching -= {*cells, (0, 0), (dq, dr)}
+    out = []
+    for sgn in (1, -1):
+        # sorted by offset first, so that the order never rests on a set's
+        extra = sorted(h for h in touching if side(h) == sgn)
+        out.append(tuple(sorted([*cells, *extra], key=mid)))
+    return out[0], out[1]
 
 
 #: Per hex, per neighbour (in board order): the step's cost plain and with engineers.

@@ -11,6 +11,7 @@ of NGFS packets alone.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
@@ -130,8 +131,9 @@ def targets_in(
     defs = core.scen.units
     if kind == "both":
         return [x for x in pool if defs[x].side != side]
-    hard = kind == "hard"
-    return [x for x in pool if defs[x].side != side and defs[x].hard == hard]
+    wanted = kind == "hard"
+    hard = core.scen.hard
+    return [x for x in pool if hard[x] == wanted and defs[x].side != side]
 
 
 def factor(core: LnlCore, u: int, kind: str) -> int:
@@ -163,19 +165,25 @@ def numbers(core: LnlCore, a: Attack, movers: list[int] | None = None) -> tuple[
     highest armor rating among them is subtracted from the AP total.
     """
     t = a.target
-    parts: list[tuple[int, bool]] = []
-    adjacent = shelter = False
     dist = core.T.dist
+    terms = []
     for f in a.firers:
-        r = reach(core, f, t)
-        parts.append((factor(core, f, a.kind), r == 2))
         here = core.loc[f]
-        if dist[here][t] == 1:
-            adjacent = True
-        if core.T.sheltered(here, t):
-            shelter = True
-    if a.ngfs and core.T.sea_sheltered[t]:
-        shelter = True
+        halved = reach(core, f, t) == 2
+        terms.append(
+            (factor(core, f, a.kind), halved, dist[here][t] == 1, core.T.sheltered(here, t))
+        )
+    return _numbers(core, a, terms, movers)
+
+
+def _numbers(
+    core: LnlCore, a: Attack, terms: list[tuple[int, bool, bool, bool]], movers: list[int] | None
+) -> tuple[int, int]:
+    """:func:`numbers` from each firer's (factor, halved, adjacent, across the crest)."""
+    t = a.target
+    parts = [(f, halved) for f, halved, _, _ in terms]
+    adjacent = any(term[2] for term in terms)
+    shelter = any(term[3] for term in terms) or bool(a.ngfs and core.T.sea_sheltered[t])
     if a.kind == "hard":
         targets = targets_in(core, a.side, t, "hard", movers)
         armor = max((core.scen.units[x].type.armor for x in targets), default=0)
@@ -195,6 +203,32 @@ def column(core: LnlCore, a: Attack, movers: list[int] | None = None) -> int | N
     if not targets_in(core, a.side, a.target, a.kind, movers):
         return None
     return rules.frt_final(*numbers(core, a, movers))
+
+
+def plan_column(core: LnlCore, a: Attack) -> int | None:
+    """:func:`column` of a fire-phase attack whose firers are all among the fire plan's
+    candidates on its target and kind (:func:`fire_candidates`), read from what the
+    plan worked out for each (factor, range, adjacency, crest) instead of afresh."""
+    if a.target < 0 or (not a.firers and not a.ngfs):
+        return None
+    if not targets_in(core, a.side, a.target, a.kind, None):
+        return None
+    terms = fire_terms(core, a.side, a.target, a.kind)
+    return rules.frt_final(*_numbers(core, a, [terms[f] for f in a.firers], None))
+
+
+def fire_terms(
+    core: LnlCore, side: str, target: int, kind: str
+) -> dict[int, tuple[int, bool, bool, bool]]:
+    """Each candidate of :func:`fire_candidates` on (target, kind) with what it adds to an
+    attack: (factor, halved, adjacent, firing across the target's crest); kept in ``memo``."""
+    key = ("terms", side, target, kind)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = {
+            c[0]: (c[2], c[3], c[4], c[5]) for c in fire_candidates(core, side, target, kind)
+        }
+    return cast(dict[int, tuple[int, bool, bool, bool]], hit)
 
 
 def ngfs_allowed(a: Attack) -> bool:
@@ -239,13 +273,9 @@ def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]
     hit = core.memo.get(key)
     if hit is None:
         hit = core.memo[key] = {}
-        targets = {
-            c: (targets_in(core, side, c, "hard", None), targets_in(core, side, c, "soft", None))
-            for c in enemy_cells(core, side)
-        }
-        cands = _plan_candidates(core, side, targets)
-        for c, (hard, soft) in targets.items():
-            for kind, units, found in (("hard", hard, cands[c][0]), ("soft", soft, cands[c][1])):
+        for c, (hard, soft) in plan_candidates(core, side).items():
+            for kind, found in (("hard", hard), ("soft", soft)):
+                units = targets_in(core, side, c, kind, None)
                 if units:
                     groups = _groups(core, side, c, kind, "fire", units, found)
                     if groups:
@@ -253,13 +283,33 @@ def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]
     return dict(hit)
 
 
+def plan_candidates(core: LnlCore, side: str) -> dict[int, tuple[list[Candidate], list[Candidate]]]:
+    """For each enemy hex, the units of ``side`` that may join a fire-phase attack on its
+    hard and on its soft units (see :func:`_candidates`), worked out in one pass over
+    the units that may fire; kept in ``memo``. The lists are shared: not to be changed."""
+    key = ("candidates", side)
+    hit = core.memo.get(key)
+    if hit is None:
+        hit = core.memo[key] = _plan_candidates(core, side, enemy_cells(core, side))
+    return cast(dict[int, tuple[list[Candidate], list[Candidate]]], hit)
+
+
+def fire_candidates(core: LnlCore, side: str, target: int, kind: str) -> list[Candidate]:
+    """The units of ``side`` that may join a fire-phase attack on ``kind`` in ``target``,
+    in index order: the fire plan's pass for an enemy hex, else worked out for it alone."""
+    cands = plan_candidates(core, side).get(target)
+    if cands is None:
+        return _candidates(core, side, target, (kind,), "fire")[kind]
+    return cands[0] if kind == "hard" else cands[1]
+
+
 def _plan_candidates(
-    core: LnlCore, side: str, targets: dict[int, tuple[list[int], list[int]]]
+    core: LnlCore, side: str, cells: list[int]
 ) -> dict[int, tuple[list[Candidate], list[Candidate]]]:
-    """:func:`_candidates` in the fire phase for every enemy hex at once, hard and
+    """:func:`_candidates` in the fire phase for every hex of ``cells`` at once, hard and
     soft (one pass over the units that may fire)."""
-    out: dict[int, tuple[list[Candidate], list[Candidate]]] = {c: ([], []) for c in targets}
-    wanted = [(c, bool(hard), bool(soft), out[c]) for c, (hard, soft) in targets.items()]
+    out: dict[int, tuple[list[Candidate], list[Candidate]]] = {c: ([], []) for c in cells}
+    wanted = [(c, out[c]) for c in cells]
     defs = core.scen.units
     T = core.T
     n = T.n
@@ -276,12 +326,12 @@ def _plan_candidates(
         near = T.dist[here]
         rng = t.range
         base = here * n
-        for c, has_hard, has_soft, (hard_out, soft_out) in wanted:
+        for c, (hard_out, soft_out) in wanted:
             d = near[c]
             if d > 2 * rng or d == 0:
                 continue
-            a = ap if has_hard and ap > 0 and (here, c, "hard") not in fired_at else 0
-            h = he if has_soft and he > 0 and (here, c, "soft") not in fired_at else 0
+            a = ap if ap > 0 and (here, c, "hard") not in fired_at else 0
+            h = he if he > 0 and (here, c, "soft") not in fired_at else 0
             if not a and not h:
                 continue
             seen = los_known[base + c]
@@ -542,12 +592,18 @@ def attack_options(core: LnlCore) -> Iterator[Action]:
             yield target(core.label(c), kind)
         yield CANCEL
         return
-    for x in shooters(core, a.side) if a.mode != "bombard" else ():
-        if x in a.firers:
-            continue
-        if firer_reach(core, x, a.side, a.target, a.kind, a.mode) and may_combine(
-            core, [*a.firers, x]
-        ):
+    if a.mode == "fire":
+        joiners = [c[0] for c in fire_candidates(core, a.side, a.target, a.kind)]
+    elif a.mode == "bombard":
+        joiners = []
+    else:
+        joiners = [
+            x
+            for x in shooters(core, a.side)
+            if firer_reach(core, x, a.side, a.target, a.kind, a.mode)
+        ]
+    for x in joiners:
+        if x not in a.firers and may_combine(core, [*a.firers, x]):
             yield add(core.uid(x))
     if ngfs_allowed(a) and a.ngfs < core.ngfs_left:
         yield ADD_NGFS
