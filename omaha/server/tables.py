@@ -22,6 +22,8 @@ from typing import Any
 import attrs
 
 from omaha.errors import IllegalAction
+from omaha.kernel.facts import Facts
+from omaha.kernel.protocol import State
 from omaha.kernel.svg import render_view
 from omaha.session import Session
 
@@ -36,6 +38,24 @@ def scenario_name(scenario_id: str) -> str:
 
 class Refused(IllegalAction):
     """A request this browser may not make (another side's decision, say): 403."""
+
+
+def facts_data(facts: Facts) -> dict[str, Any]:
+    """A choice's facts as the page reads them (chances as floats, summing to 1)."""
+    return {
+        "lines": list(facts.lines),
+        "label": facts.label,
+        "chances": [[result, float(p)] for result, p in facts.chances],
+    }
+
+
+def places(state: State[Any], viewer: str | None) -> dict[str, str]:
+    """Where each piece ``viewer`` sees stands on the map (off-map boxes left out):
+    the page draws a choice naming a piece on that piece's hex."""
+    board = state.board
+    return {
+        p.id: p.where for p in state.view(viewer).pieces if not p.hidden and board.has(p.where)
+    }
 
 
 @attrs.define(eq=False)
@@ -121,9 +141,11 @@ class Table:
                     "cells": list(c.cells),
                     "pieces": list(c.pieces),
                     "plan": c.plan,
+                    "facts": facts_data(state.facts(c.action)),
                 }
                 for c in choices
             ],
+            "places": places(state, viewer) if you else {},
             "log": log,
             "log_total": len(seen),
             "result": str(state.outcome()) if state.is_terminal() else None,

@@ -5,7 +5,8 @@ stacks and units firing, their combined firepower, the modifiers (the target hex
 terrain and zone, long range, the most exposed target's mode and position) and the
 chance of each Area Fire Table result, summed exactly over the two dice and each
 rocket pit's targeting roll. The numbers are the ones
-:func:`omaha.tcs.procedures.combat.resolve_fire` uses.
+:func:`omaha.tcs.procedures.combat.resolve_fire` uses. Units the firing side does not
+see are not named, and a target hex holding any gives no odds.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from fractions import Fraction
 from itertools import product
 
 from omaha.kernel.actions import Action
-from omaha.kernel.facts import NO_FACTS, Facts, chances_of
+from omaha.kernel.facts import NO_FACTS, Facts, chances_of, visible_pieces
 from omaha.tcs.actions import Resolve, Target, With, WithAll
 from omaha.tcs.core import TcsCore
 from omaha.tcs.procedures import action as act
@@ -38,7 +39,10 @@ def fire_facts(core: TcsCore, side: str, target: int, stacks: list[str]) -> Fact
     enemy = [i for i in core.units_at(target) if units[i].side != side]
     area = [i for i in enemy if units[i].type.target == "area" and i not in core.spared]
     label = core.label(target)
-    lines = [f"target {label}: {', '.join(core.uid(i) for i in enemy) or 'no enemy seen'}"]
+    seen = visible_pieces(core)
+    shown = [core.uid(i) for i in enemy if core.uid(i) in seen]
+    unseen = len(shown) < len(enemy)  # hidden units stay hidden: no odds that tell of them
+    lines = [f"target {label}: {', '.join(shown) or 'no enemy seen'}"]
     sight = act.sighting_of(core, side)
     firers = [i for a in stacks for i in act.stack_firers(core, side, core.cell(a), target, sight)]
     if not firers:
@@ -62,6 +66,8 @@ def fire_facts(core: TcsCore, side: str, target: int, stacks: list[str]) -> Fact
         + (f", long range {s.area_long_range:+d}" if long_range else "")
         + f", target exposure {exposure:+d} (11.0)"
     )
+    if unseen:
+        return Facts((*lines, "not all of the target is seen: no odds"), f"fp {sure}")
     if not area:
         return Facts((*lines, "no area target there: no effect"), "no target")
     weights: dict[str, Fraction] = {}
