@@ -205,3 +205,16 @@ def test_the_running_total_of_an_attack_being_built() -> None:
     lines = state.facts(action).lines
     assert lines[0].startswith("after this:")
     assert f"NGFS {before + 1} x 6 HE" in lines[0]
+
+
+def test_a_tcs_move_shows_the_mp_it_costs_as_the_move_logs_it() -> None:
+    from omaha.tcs.actions import MoveTo
+
+    state, action = find("tcs", "e1-draw", lambda s, a: isinstance(a, MoveTo))
+    facts = state.facts(action)
+    cost = int(facts.label.split()[0])
+    twin = state.clone()
+    start = len(twin.log)
+    twin.apply(action)
+    assert first(twin.log[start:], "tcs.move").details["mp"] == cost
+    assert facts.lines[0].startswith(f"costs {cost} MP of ")

@@ -1,6 +1,6 @@
 """TCS Omaha: what a choice does, told before it is made (``state.facts``).
 
-A fire combat (series 11.0, reconstructed tables; 3.4a-b for rocket pits): the
+A move: its cost in movement points and the allowance (2.3). A fire combat (series 11.0, reconstructed tables; 3.4a-b for rocket pits): the
 stacks and units firing, their combined firepower, the modifiers (the target hex's
 terrain and zone, long range, the most exposed target's mode and position) and the
 chance of each Area Fire Table result, summed exactly over the two dice and each
@@ -16,10 +16,11 @@ from itertools import product
 
 from omaha.kernel.actions import Action
 from omaha.kernel.facts import NO_FACTS, Facts, chances_of, visible_pieces
-from omaha.tcs.actions import Resolve, Target, With, WithAll
+from omaha.tcs.actions import MoveTo, Resolve, Target, With, WithAll
 from omaha.tcs.core import TcsCore
 from omaha.tcs.procedures import action as act
 from omaha.tcs.procedures import combat
+from omaha.tcs.procedures import movement as moving
 from omaha.tcs.rules import area_result, rocket_hits
 
 #: The sums of two dice and how many of the 36 throws give each.
@@ -92,9 +93,35 @@ def fire_facts(core: TcsCore, side: str, target: int, stacks: list[str]) -> Fact
     return Facts(tuple(lines), f"fp {sure} · {float(effect):.0%}", chances)
 
 
+def move_facts(core: TcsCore, action: MoveTo) -> Facts:
+    """The movement points a move costs and what its movers had (2.3, 2.3d)."""
+    pid = core.selected
+    if pid is None:
+        return NO_FACTS
+    end = core.cell(action.hex)
+    if pid.startswith(act.STACK):
+        start = core.cell(pid[1:])
+        cost = act.stack_destinations(core, act.phasing(core), start).get(end)
+        movers = act.stack_movers(core, act.phasing(core), start)
+        have = min((moving.allowance(core, i) for i in movers), default=0)
+    else:
+        cost = moving.destinations(core, pid).get(end)
+        have = (
+            moving.mover(core, pid)[0]
+            if moving.is_leader(pid)
+            else moving.allowance(core, core.unit_index(pid))
+        )
+    if cost is None:
+        return NO_FACTS
+    return Facts((f"costs {cost} MP of {have} (2.3)", f"{have - cost} MP unused after it"),
+                 f"{cost} MP")  # fmt: skip
+
+
 def facts(core: TcsCore, action: Action) -> Facts:
     """What ``action`` does (see the module doc)."""
     side = act.phasing(core)
+    if isinstance(action, MoveTo):
+        return move_facts(core, action)
     if isinstance(action, Target):
         return fire_facts(core, side, core.cell(action.hex), [])
     if core.combat is None or not isinstance(action, (With, WithAll, Resolve)):

@@ -173,9 +173,8 @@ function cellShape(label) {
   return shape;
 }
 
-const SVGNS = "http://www.w3.org/2000/svg";
 function svgEl(parent, name, attrs, text) {
-  const e = document.createElementNS(SVGNS, name);
+  const e = document.createElementNS(parent.namespaceURI, name); // the SVG namespace
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
   parent.appendChild(e);
