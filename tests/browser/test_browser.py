@@ -223,7 +223,7 @@ def play_game_by_map(
         play_by_map(browser, n)
         prompt_in_view(browser)
         moves += 1
-        if moves == 80 and shot:
+        if moves == 40 and shot:
             SHOTS.mkdir(parents=True, exist_ok=True)
             browser.save_screenshot(str(SHOTS / shot))
         assert moves < most
@@ -349,7 +349,7 @@ def test_a_whole_lnl_game_played_on_the_map_against_the_solitaire_german(browser
             browser, random.Random(7), shot="lnl-midplay.png", end_bias=0.6, most=3000,
             plan_after=4,
         )  # fmt: skip
-        assert moves > 80
+        assert moves > 40
         assert table_of(srv, browser).session.state.is_terminal()
         assert browser.find_element(By.ID, "result").text.startswith("Game over")
     finally:
