@@ -213,14 +213,16 @@ function drawOverlay() {
     const sg = svgEl(g, "g", {class: `spot ${kind}`, "data-spot": cell});
     svgEl(sg, "polygon", {points: shape.points});
     const subs = atCell(cell).subs.length;
-    const text = acts.length === 1 && !subs ? shortLabel(acts[0]) : `${acts.length + subs} choices`;
-    if (text) svgEl(sg, "text", {x: shape.cx, y: shape.cy + shape.r * 0.62, "text-anchor": "middle", "font-size": shape.r * 0.3}, text);
+    const font = shape.r * 0.26;
+    const most = Math.max(4, Math.floor((shape.r * 1.5) / (font * 0.6))); // within the cell
+    const text = acts.length === 1 && !subs ? shortLabel(acts[0], most) : `${acts.length + subs} choices`;
+    if (text) svgEl(sg, "text", {x: shape.cx, y: shape.cy + shape.r * 0.62, "text-anchor": "middle", "font-size": font}, text);
   }
 }
 
-function shortLabel(c) {
+function shortLabel(c, most) {
   const t = c.facts.label;
-  return t.length > 16 ? `${t.slice(0, 15)}…` : t;
+  return t.length > most ? `${t.slice(0, most - 1)}…` : t;
 }
 
 // -- zoom and pan ------------------------------------------------------------------
@@ -240,8 +242,10 @@ function applyView() {
   if (!svg) return;
   const b = boardSize();
   const w = b.w / view.zoom, h = b.h / view.zoom;
-  view.x = Math.min(Math.max(view.x, -w / 2), view.width - w / 2);
-  view.y = Math.min(Math.max(view.y, -h / 2), view.height - h / 2);
+  // the map stays in the window: a small margin past its edges, centred when it is smaller
+  const m = 40 / view.zoom;
+  view.x = w >= view.width ? (view.width - w) / 2 : Math.min(Math.max(view.x, -m), view.width - w + m);
+  view.y = h >= view.height ? (view.height - h) / 2 : Math.min(Math.max(view.y, -m), view.height - h + m);
   svg.setAttribute("viewBox", `${view.x} ${view.y} ${w} ${h}`);
 }
 function fitZoom() {
