@@ -464,8 +464,9 @@ def test_two_browsers_play_one_game_by_invitation_each_seeing_its_own_side(
         with table.lock:
             assert board(second) == table.board("German")[0] != table.board("US")[0]
             assert board(browser) == table.board("US")[0]
-        assert "view: German" in second.find_element(By.ID, "board").text
-        assert "view: US" in browser.find_element(By.ID, "board").text
+        # the picture's heading names whose view it is (drawn, if panned out of sight)
+        assert "view: German" in second.find_element(By.ID, "board").get_attribute("innerHTML")
+        assert "view: US" in browser.find_element(By.ID, "board").get_attribute("innerHTML")
         click_choice(second, 1)  # the German's set-up
         WebDriverWait(browser, 10).until(lambda d: state(d)["you"] == "US")
         assert state(browser)["choices"] and state(second)["waiting_for"] == "US"

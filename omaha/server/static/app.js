@@ -419,17 +419,11 @@ function renderPanel() {
   renderChoices();
 }
 
-function mentions(choice) {
-  if (!selected) return true;
-  return choice.subject && subjectKey(choice.subject) === selected;
-}
-
 function renderChoices() {
   const box = $("choices");
   box.innerHTML = "";
   if (!current) return;
-  const shown = current.choices.filter(mentions);
-  for (const c of shown) {
+  for (const c of current.choices) { // every choice: the list is the fallback
     const b = document.createElement("button");
     b.type = "button"; b.textContent = c.text; b.dataset.n = c.n; b.title = c.facts.lines.join("\n") || `#${c.n}`;
     if (c.plan) b.classList.add("plan");
@@ -439,7 +433,7 @@ function renderChoices() {
   }
   const f = $("filter");
   f.textContent = current.choices.length
-    ? `all ${current.choices.length} choices as a list${selected ? ` (${shown.length} for the selection)` : ""}` : "no choices";
+    ? `all ${current.choices.length} choices as a list` : "no choices";
 }
 
 let renders = 0;
