@@ -53,9 +53,7 @@ def places(state: State[Any], viewer: str | None) -> dict[str, str]:
     """Where each piece ``viewer`` sees stands on the map (off-map boxes left out):
     the page draws a choice naming a piece on that piece's hex."""
     board = state.board
-    return {
-        p.id: p.where for p in state.view(viewer).pieces if not p.hidden and board.has(p.where)
-    }
+    return {p.id: p.where for p in state.view(viewer).pieces if not p.hidden and board.has(p.where)}
 
 
 @attrs.define(eq=False)

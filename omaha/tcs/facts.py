@@ -1,12 +1,13 @@
 """TCS Omaha: what a choice does, told before it is made (``state.facts``).
 
-A move: its cost in movement points and the allowance (2.3). A fire combat (series 11.0, reconstructed tables; 3.4a-b for rocket pits): the
-stacks and units firing, their combined firepower, the modifiers (the target hex's
-terrain and zone, long range, the most exposed target's mode and position) and the
-chance of each Area Fire Table result, summed exactly over the two dice and each
-rocket pit's targeting roll. The numbers are the ones
-:func:`omaha.tcs.procedures.combat.resolve_fire` uses. Units the firing side does not
-see are not named, and a target hex holding any gives no odds.
+A move: its cost in movement points and the allowance (2.3). A fire combat (series
+11.0, reconstructed tables; 3.4a-b for rocket pits): the stacks and units firing,
+their combined firepower, the modifiers (the target hex's terrain and zone, long
+range, the most exposed target's mode and position) and the chance of each Area
+Fire Table result, summed exactly over the two dice and each rocket pit's targeting
+roll. The numbers are the ones :func:`omaha.tcs.procedures.combat.resolve_fire`
+uses. Units the firing side does not see are not named, and a target hex holding
+any gives no odds.
 """
 
 from __future__ import annotations
