@@ -217,6 +217,10 @@ class Session:
         del self._who[last:]
         return taken_back
 
+    def start_position(self) -> State[Any]:
+        """A copy of the game's starting position (before its first recorded action)."""
+        return self._start.clone()
+
     # -- saving -------------------------------------------------------------------
     def record(self) -> GameRecord:
         return self.state.record()

@@ -359,6 +359,32 @@ def test_each_choice_carries_its_facts_and_the_reply_where_the_seen_pieces_stand
         srv.server_close()
 
 
+def test_step_through_the_game_so_far_position_by_position(server: OmahaServer) -> None:
+    you = Browser(server)
+    for _ in range(3):
+        status, now = you.post("/api/choose", {"n": 2})
+        assert status == 200, now
+    table = next(iter(server.store.tables.values()))
+    with table.lock:
+        actions = list(table.session.state.actions)
+        replay = table.session.start_position()
+    assert now["actions"] == len(actions) >= 3
+    for k in (0, 1, len(actions) - 1, 1, len(actions)):  # back and forth, and to the end
+        status, step, _ = you.call("GET", f"/api/step?k={k}")
+        assert status == 200 and step["k"] == k and step["total"] == len(actions)
+        expected = replay.clone()
+        for action in actions[:k]:
+            expected.apply(action)
+        assert step["svg"] == render_view(expected.view("US"))
+        assert step["turn"] == expected.turn_label and step["phase"] == expected.phase
+    status, step, _ = you.call("GET", "/api/step?k=999999")
+    assert status == 200 and step["k"] == len(actions)  # past the end: the position now
+    for bad in ("-1", "x", "1" * 12, ""):
+        status, data, _ = you.call("GET", f"/api/step?k={bad}")
+        assert status == 400 and "step takes k" in data["error"]
+    assert you.state()["version"] == now["version"]  # stepping changes nothing
+
+
 # -- two people, one game -------------------------------------------------------------
 def test_two_browsers_play_one_game_by_invitation_each_seeing_its_own_side(
     server: OmahaServer,

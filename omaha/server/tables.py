@@ -69,6 +69,8 @@ class Table:
     version: int = 0
     used: float = attrs.field(factory=time.monotonic)
     _boards: dict[str | None, tuple[int, str, str]] = attrs.field(factory=dict, repr=False)
+    #: the position last stepped to: (table version, actions applied, that state)
+    _stepped: tuple[int, int, State[Any]] | None = attrs.field(default=None, repr=False)
 
     @property
     def tag(self) -> str:
@@ -146,12 +148,42 @@ class Table:
             "places": places(state, viewer) if you else {},
             "log": log,
             "log_total": len(seen),
+            "actions": len(state.actions),
             "result": str(state.outcome()) if state.is_terminal() else None,
             "can_undo": bool(mine) and mine[-1] in sides,
         }
         if etag != have_svg:
             out["svg"] = svg
         return out
+
+    def viewer_of(self, browser: str) -> str | None:
+        """Whose view ``browser`` is shown: the side it decides for now, else its first."""
+        sides = self.sides_of(browser)
+        to_move = self.session.human_to_move
+        return to_move if to_move in sides else (sides[0] if sides else None)
+
+    def step(self, browser: str, k: int) -> dict[str, Any]:
+        """The position after the game's first ``k`` actions (bots' too), as ``browser``
+        sees it: to step through the game so far, as a log viewer does. Replays from
+        the start, or on from the position stepped to last. Call with the lock held."""
+        actions = self.session.state.actions
+        k = max(0, min(k, len(actions)))
+        kept = self._stepped
+        if kept is None or kept[0] != self.version or kept[1] > k:
+            kept = (self.version, 0, self.session.start_position())
+        _, done, state = kept
+        for action in actions[done:k]:
+            state.apply(action)
+        self._stepped = (self.version, k, state)
+        viewer = self.viewer_of(browser)
+        return {
+            "k": k,
+            "total": len(actions),
+            "turn": state.turn_label,
+            "phase": state.phase,
+            "log_total": len(state.log_seen_by(viewer)),
+            "svg": render_view(state.view(viewer)),
+        }
 
     # -- acting (the lock held) ------------------------------------------------------
     def choose(self, browser: str, choice: int | str) -> None:

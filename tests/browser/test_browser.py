@@ -1,9 +1,10 @@
 """``omaha serve`` in real headless browsers (Chromium through Selenium): map play
 (a whole LnL game and a TCS e1-draw game clicked on the map and the prompt's
 buttons, never the fallback list, the prompt in view after every move), zoom and
-pan, the facts of a choice on hover, undo, save and load, two browsers playing two
-games at once, and two playing one game by invitation. Skipped where Selenium or
-Chromium is missing; ``.ci/run`` installs both."""
+pan, the facts of a choice on hover, stepping through the game so far, undo, save
+and load, two browsers playing two games at once, and two playing one game by
+invitation. Skipped where Selenium or Chromium is missing; ``.ci/run`` installs
+both."""
 
 from __future__ import annotations
 
@@ -272,6 +273,35 @@ def test_map_play_undo_save_and_replay(browser: Any) -> None:
             assert [c["text"] for c in loaded["choices"]] == [c["text"] for c in undone["choices"]]
         finally:
             srv2.shutdown()
+    finally:
+        srv.shutdown()
+
+
+def test_step_back_through_the_game_and_return_live(browser: Any) -> None:
+    srv, url = serve(lambda: Session("lnl", seed=5, bots={"German": "solitaire"}))
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        for _ in range(3):
+            placing = [c for c in state(browser)["choices"] if c["cells"]]
+            play_by_map(browser, placing[0]["n"])
+        live_board = js(browser, "return window.omahaBoard();")
+        total = state(browser)["actions"]
+        browser.find_element(By.ID, "step-back").click()
+        WebDriverWait(browser, 10).until(lambda d: js(d, "return window.omahaStepping();"))
+        assert js(browser, "return window.omahaStepping().k;") == total - 1
+        assert f"action {total - 1} of {total}" in browser.find_element(By.ID, "step-at").text
+        assert not browser.find_elements(By.CSS_SELECTOR, "#overlay .spot")  # nothing to play
+        browser.find_element(By.ID, "step-first").click()
+        WebDriverWait(browser, 10).until(lambda d: js(d, "return window.omahaStepping().k;") == 0)
+        browser.find_element(By.ID, "step-fwd").click()
+        WebDriverWait(browser, 10).until(lambda d: js(d, "return window.omahaStepping().k;") == 1)
+        before = renders(browser)
+        browser.find_element(By.ID, "step-live").click()
+        WebDriverWait(browser, 10).until(lambda d: renders(d) > before)
+        assert js(browser, "return window.omahaStepping();") is None
+        assert js(browser, "return window.omahaBoard();") == live_board
+        assert browser.find_elements(By.CSS_SELECTOR, "#overlay .spot")
     finally:
         srv.shutdown()
 

@@ -296,15 +296,20 @@ function home() {
   centreOn(spots.length ? spots : mine, false);
 }
 
-function newBoard(state) {
-  $("board").innerHTML = state.svg;
-  svgEtag = state.svg_etag;
+function putBoard(text) {
+  $("board").innerHTML = text;
   geometry = new Map();
   const svg = $("board").querySelector("svg");
   const vb = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
   view.width = vb[2] || Number(svg.getAttribute("width")); view.height = vb[3] || Number(svg.getAttribute("height"));
   svg.removeAttribute("width"); svg.removeAttribute("height");
   svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
+}
+
+function newBoard(state) {
+  putBoard(state.svg);
+  svgEtag = state.svg_etag;
+  $("board").classList.remove("past");
   const game = `${state.game}/${state.scenario}/${state.seed}`;
   if (view.game !== game) { view.game = game; view.fresh = true; }
   applyView();
@@ -345,7 +350,7 @@ function cellAt(target) {
 
 $("board").addEventListener("click", (event) => {
   if (dragged) { dragged = false; return; }
-  if (!current || !current.you) return;
+  if (!current || !current.you || stepping) return;
   const cell = cellAt(event.target);
   if (cell) onCell(cell, event.clientX, event.clientY);
   else { closePopup(); if (selected) select(null); }
@@ -436,6 +441,34 @@ function renderChoices() {
     ? `all ${current.choices.length} choices as a list` : "no choices";
 }
 
+// -- stepping through the game so far (as a log viewer steps a record) ---------------
+let stepping = null; // {k, total} while the board shows a past position
+async function stepTo(k) {
+  try {
+    const data = await api(`/api/step?k=${Math.max(0, k)}`);
+    if (data.k >= data.total) { await live(); return; }
+    stepping = data;
+    closePopup();
+    putBoard(data.svg);
+    svgEtag = ""; // the page holds no live board now: the next reply brings it
+    $("board").classList.add("past");
+    applyView();
+    $("step-at").textContent = `action ${data.k} of ${data.total} · ${data.turn} · ${data.phase}`;
+    showError("");
+  } catch (e) { showError(e.message); }
+}
+async function live() {
+  if (!stepping) return;
+  stepping = null;
+  try { render(await api("/api/state")); } catch (e) { showError(e.message); }
+}
+const stepTotal = () => (stepping ? stepping.total : current ? current.actions : 0);
+$("step-first").addEventListener("click", () => stepTo(0));
+$("step-back").addEventListener("click", () => stepTo((stepping ? stepping.k : stepTotal()) - 1));
+$("step-fwd").addEventListener("click", () => { if (stepping) stepTo(stepping.k + 1); });
+$("step-live").addEventListener("click", live);
+window.omahaStepping = () => stepping;
+
 let renders = 0;
 function render(state) {
   if (state.unchanged) return;
@@ -443,6 +476,8 @@ function render(state) {
   renders += 1;
   $("title").textContent = state.title;
   planChoices(state);
+  stepping = null;
+  $("step-at").textContent = `the game so far: ${state.actions} actions`;
   if (state.svg !== undefined) newBoard(state);
   const status = $("status");
   status.innerHTML = "";
@@ -512,7 +547,7 @@ async function act(path, body) {
 const shared = (state) => !state.owner || state.waiting_for || Object.keys(state.seats).length || $("invite-link").value;
 
 async function poll() {
-  if (busy || !current || document.hidden || !shared(current)) return;
+  if (busy || stepping || !current || document.hidden || !shared(current)) return;
   const seen = epoch;
   try {
     const state = await api(`/api/state?since=${encodeURIComponent(current.version)}`);
