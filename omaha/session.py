@@ -22,6 +22,7 @@ import attrs
 
 from omaha.errors import IllegalAction, RecordError, UnreadableAction
 from omaha.kernel.actions import Action
+from omaha.kernel.facts import Facts, visible_pieces
 from omaha.kernel.protocol import Bot, Game, State
 from omaha.kernel.records import GameRecord
 from omaha.registry import load
@@ -48,23 +49,6 @@ class Choice:
     cells: tuple[str, ...]  # board labels the action names
     pieces: tuple[str, ...]  # piece ids the action names
     plan: str = ""  # the plan's name when this is a whole plan
-
-
-def _mentions(
-    state: State[Any], action: Action, piece_ids: set[str]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    cells: list[str] = []
-    pieces: list[str] = []
-    board = state.board
-    for value in attrs.asdict(action, recurse=False).values():  # type: ignore[arg-type]
-        for item in value if isinstance(value, tuple) else (value,):
-            if not isinstance(item, str):
-                continue
-            if item in piece_ids:
-                pieces.append(item)
-            elif board.has(item):
-                cells.append(board.labels[board.cell(item)])
-    return tuple(cells), tuple(pieces)
 
 
 class Session:
@@ -124,17 +108,30 @@ class Session:
         player = self.human_to_move
         if player is None:
             return []
-        view = self.state.view(player)
-        piece_ids = {p.id for p in view.pieces if not p.hidden}
+        state = self.state
+        piece_ids = visible_pieces(state)
         out: list[Choice] = []
-        for name, plan in sorted(self.state.plans().items()):
-            cells, pieces = _mentions(self.state, plan, piece_ids)
-            out.append(Choice(len(out) + 1, plan, f"plan: {name}", cells, pieces, plan=name))
-        actions = sorted(self.state.legal_actions(), key=lambda a: natural_key(str(a)))
+        for name, plan in sorted(state.plans().items()):
+            named = state.names(plan, piece_ids)
+            out.append(
+                Choice(len(out) + 1, plan, f"plan: {name}", named.cells, named.pieces, plan=name)
+            )
+        actions = sorted(state.legal_actions(), key=lambda a: natural_key(str(a)))
         for action in actions:
-            cells, pieces = _mentions(self.state, action, piece_ids)
-            out.append(Choice(len(out) + 1, action, str(action), cells, pieces))
+            named = state.names(action, piece_ids)
+            out.append(Choice(len(out) + 1, action, str(action), named.cells, named.pieces))
         return out
+
+    def facts(self, number: int) -> Facts:
+        """What choice ``number`` (as :meth:`choices` numbers them) would do."""
+        options = self.choices()
+        if not 1 <= number <= len(options):
+            raise IllegalAction(
+                f"{number} is not one of the choices offered (1 to {len(options)})"
+                if options
+                else "no decision of yours is pending"
+            )
+        return self.state.facts(options[number - 1].action)
 
     @property
     def can_undo(self) -> bool:
@@ -239,6 +236,10 @@ class Session:
         self.state = state
         del self._who[last:]
         return taken_back
+
+    def start_position(self) -> State[Any]:
+        """A copy of the game's starting position (before its first recorded action)."""
+        return self._start.clone()
 
     # -- saving -------------------------------------------------------------------
     def record(self) -> GameRecord:

@@ -9,6 +9,7 @@ columns under their common stem. At the prompt:
     NUMBER      the choice with that number
     ACTION      an action in the game's notation (``move A/116 to C12``)
     help        what each action form on offer means, with an example
+    ?N, help N  what choice N does: its numbers and the chance of each result
     undo        take back your last decision (and the bot moves after it)
     map FILE    write the picture of the position (SVG; PNG for a .png name)
     log [N]     the last N lines of the log
@@ -48,6 +49,7 @@ COMMANDS = (
     ("NUMBER", "play the choice with that number"),
     ("ACTION", "play an action written in the game's notation"),
     ("help", "this text, with the action forms on offer now"),
+    ("?N, help N", "what choice N does: a fire's odds, a step's cost, a card's text"),
     ("undo", "take back your last decision (and the bot moves after it)"),
     ("map FILE", "write the picture of the position: FILE.svg, or FILE.png (omaha[png])"),
     ("log [N]", f"the last N lines of the log (default {LOG_DEFAULT})"),
@@ -269,6 +271,8 @@ class Terminal:
             if not line:
                 return False
             text = line.strip()
+            if text.startswith("?") and text[1:].strip().isdigit():
+                text = "? " + text[1:].strip()  # ?N is help N
             word, _, rest = text.partition(" ")
             command = self._commands().get(word.lower())
             if text.lower() in ("q", "quit", "exit"):
@@ -347,8 +351,22 @@ class Terminal:
             "show": self._show,
         }
 
-    def _help(self, _: str) -> bool:
-        self.say(help_text(self.session.choices()))
+    def _help(self, arg: str) -> bool:
+        if not arg:
+            self.say(help_text(self.session.choices()))
+            return False
+        choices = self.session.choices()
+        if not (arg.isdigit() and arg.isascii() and len(arg) < 10):
+            self.say(f"  help takes a choice's number (1 to {len(choices)}), not {arg[:20]!r}")
+            return False
+        try:
+            facts = self.session.facts(int(arg))
+        except IllegalAction as exc:
+            self.say(f"  {exc}")
+            return False
+        self.say(f"  {int(arg)}. {choices[int(arg) - 1].text}")
+        for row in facts.text().splitlines():
+            self.say(f"     {row}")
         return False
 
     def _undo(self, _: str) -> bool:

@@ -27,6 +27,7 @@ MODULE_SHAPE = frozenset(
         "rules.py",
         "view.py",
         "observation.py",
+        "facts.py",
         "bots.py",
         "READINGS.md",
         "components",

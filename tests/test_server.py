@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import random
 import socket
 import subprocess
 import sys
@@ -320,6 +321,68 @@ def test_the_svg_is_sent_only_when_the_board_changed(server: OmahaServer) -> Non
     assert ("svg" in moved) == (moved["svg_etag"] != etag)
     if "svg" in moved:
         assert moved["svg"] != first["svg"]
+
+
+def test_each_choice_carries_its_facts_and_the_reply_where_the_seen_pieces_stand() -> None:
+    """What the page draws on the map: each choice's facts (state.facts, chances as
+    floats summing to 1) and the hex of every piece the player sees, none hidden."""
+    srv = make_server(lambda: Session("tcs", "e1-draw", seed=7, bots={"German": "heuristic"}),
+                      port=0, token=TOKEN)  # fmt: skip
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        you = Browser(srv)
+        now = you.state()
+        table = next(iter(srv.store.tables.values()))
+        session = table.session
+        rng = random.Random(3)
+        for _ in range(400):  # to a fire with odds
+            if any(c["facts"]["chances"] for c in now["choices"]):
+                break
+            aims = [c["n"] for c in now["choices"]
+                    if c["text"].split()[0] in ("fire", "target", "with", "every")]  # fmt: skip
+            n = aims[0] if aims and rng.random() < 0.8 else rng.choice(now["choices"])["n"]
+            status, now = you.post("/api/choose", {"n": n})
+            assert status == 200, now
+        with table.lock:
+            state = session.state
+            for c, choice in zip(now["choices"], session.choices(), strict=True):
+                facts = state.facts(choice.action)
+                assert c["facts"]["lines"] == list(facts.lines)
+                assert c["facts"]["chances"] == [[r, float(p)] for r, p in facts.chances]
+            seen = {p.id: p for p in state.view("US").pieces}
+        fire = [c for c in now["choices"] if c["facts"]["chances"]]
+        assert fire and all(abs(sum(p for _, p in c["facts"]["chances"]) - 1) < 1e-9 for c in fire)
+        assert now["places"] and all(not seen[pid].hidden and seen[pid].where == cell
+                                     for pid, cell in now["places"].items())  # fmt: skip
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_step_through_the_game_so_far_position_by_position(server: OmahaServer) -> None:
+    you = Browser(server)
+    for _ in range(3):
+        status, now = you.post("/api/choose", {"n": 2})
+        assert status == 200, now
+    table = next(iter(server.store.tables.values()))
+    with table.lock:
+        actions = list(table.session.state.actions)
+        replay = table.session.start_position()
+    assert now["actions"] == len(actions) >= 3
+    for k in (0, 1, len(actions) - 1, 1, len(actions)):  # back and forth, and to the end
+        status, step, _ = you.call("GET", f"/api/step?k={k}")
+        assert status == 200 and step["k"] == k and step["total"] == len(actions)
+        expected = replay.clone()
+        for action in actions[:k]:
+            expected.apply(action)
+        assert step["svg"] == render_view(expected.view("US"))
+        assert step["turn"] == expected.turn_label and step["phase"] == expected.phase
+    status, step, _ = you.call("GET", "/api/step?k=999999")
+    assert status == 200 and step["k"] == len(actions)  # past the end: the position now
+    for bad in ("-1", "x", "1" * 12, ""):
+        status, data, _ = you.call("GET", f"/api/step?k={bad}")
+        assert status == 400 and "step takes k" in data["error"]
+    assert you.state()["version"] == now["version"]  # stepping changes nothing
 
 
 # -- two people, one game -------------------------------------------------------------

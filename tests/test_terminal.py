@@ -176,3 +176,13 @@ def test_quit_says_where_the_game_stopped_in_one_line(
     assert tail[1] == (
         f"game record saved to {record} ('omaha replay {record}' shows its metrics so far)"
     )
+
+
+def test_question_mark_n_and_help_n_tell_what_a_choice_does() -> None:
+    session = Session("bloody", seed=1)
+    title = session.state.scen.cards["c01"].title
+    _, out = run(session, "?1\nhelp 2\n? 9\nhelp x\nq\n")
+    assert "1. return c01" in out and f"c01 {title}" in out and "option 1:" in out
+    assert "2. return c06" in out
+    assert "9 is not one of the choices offered (1 to 3)" in out
+    assert "help takes a choice's number (1 to 3), not 'x'" in out

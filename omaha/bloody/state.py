@@ -14,16 +14,18 @@ below give, for each, its prompt and its legal actions.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
+from omaha.kernel.facts import Facts, Names
 from omaha.kernel.observation import Observation
 from omaha.kernel.view import Pending, View
 
+from . import facts as bloody_facts
 from . import observation as observed
 from . import view as seen
 from .actions import (
@@ -218,6 +220,14 @@ class BloodyState(BloodyCore):
                     out[i] = numbers[out[i]]
                 return out
         return codes
+
+    def names(self, action: Action, piece_ids: Collection[str] | None = None) -> Names:
+        """The squares and units ``action`` names: :mod:`omaha.bloody.facts`."""
+        return bloody_facts.names(self, action, piece_ids)
+
+    def facts(self, action: Action) -> Facts:
+        """What ``action`` would do: :mod:`omaha.bloody.facts`."""
+        return bloody_facts.facts(self, action)
 
     def explain_illegal(self, action: Action) -> str:
         try:

@@ -33,7 +33,7 @@ import tempfile
 import weakref
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -55,6 +55,7 @@ from omaha.kernel.dice import (
 )
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event
+from omaha.kernel.facts import NO_FACTS, Facts, Names, default_names
 from omaha.kernel.information import UNSEEN_KIND, Decision, Folded, SeenHistory, fold, start
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
@@ -693,6 +694,18 @@ class State(ABC, Generic[S]):
         shipped set-up, the historical landing plan): actions that are legal
         without being listed (see ``_check_plan``). None by default."""
         return {}
+
+    def names(self, action: Action, piece_ids: Collection[str] | None = None) -> Names:
+        """The cells and pieces ``action`` names, in pointing order: what to select,
+        then the cell the choice is made on (see :mod:`omaha.kernel.facts`).
+        ``piece_ids``: the pieces the player to move sees, if known already."""
+        return default_names(self, action, piece_ids)
+
+    def facts(self, action: Action) -> Facts:
+        """What ``action`` would do, told before it is made: text lines, a short
+        label for the map and the chance of each result (see
+        :mod:`omaha.kernel.facts`). None by default."""
+        return NO_FACTS
 
     def _check_plan(self, action: Action) -> None:
         """Validate an action that is legal without being enumerated (a whole plan)."""

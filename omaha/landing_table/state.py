@@ -12,14 +12,16 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import Event
+from omaha.kernel.facts import Facts, Names
 from omaha.kernel.view import Pending, View
+from omaha.landing_table import facts as landing_facts
 from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
 from omaha.landing_table.actions import (
@@ -96,6 +98,14 @@ class LandingTableState(LandingTableCore):
         is one the scenario's :class:`~omaha.landing_table.core.Lookup` made, the same
         object each time: ``ActionSpace.codes_of``)."""
         return (self._space or self._action_space()).codes_of(legal)
+
+    def names(self, action: Action, piece_ids: Collection[str] | None = None) -> Names:
+        """The cells and pieces ``action`` names: :mod:`omaha.landing_table.facts`."""
+        return landing_facts.names(self, action, piece_ids)
+
+    def facts(self, action: Action) -> Facts:
+        """What ``action`` would do: :mod:`omaha.landing_table.facts`."""
+        return landing_facts.facts(self, action)
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""

@@ -30,8 +30,10 @@ from typing import Any
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.events import register_templates
+from omaha.kernel.facts import Facts
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
+from omaha.lnl import facts as lnl_facts
 from omaha.lnl import observation as lnl_observation
 from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import (
@@ -188,6 +190,10 @@ class LnlState(LnlCore):
             return {"US": 0.0, "German": 0.0}
         us = 0.5 if out.level == "minor US victory" else 1.0 if out.winner == "US" else -1.0
         return {"US": us, "German": -us}
+
+    def facts(self, action: Action) -> Facts:
+        """What ``action`` would do: :mod:`omaha.lnl.facts`."""
+        return lnl_facts.facts(self, action)
 
     def plans(self) -> dict[str, Action]:
         """At the set-up, the shipped set-up plan of the side placing (one ``deploy``),

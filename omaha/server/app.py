@@ -10,6 +10,7 @@
     POST /api/undo         take back your last decision
     POST /api/invite       {"side": side}: an invitation link for that side
     GET  /api/record       the game record (JSON, like PGN)
+    GET  /api/step?k=N     the position after the first N actions, as this browser sees it
     POST /api/load         {"record": text, "bots": {side: bot}}
 
 The server treats its clients the way Jupyter does: the link it prints carries a
@@ -264,10 +265,16 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/api/games":
             self._json(starting.games_info(self.server.catalogue))
             return
-        if path not in ("/api/state", "/api/record"):
+        if path not in ("/api/state", "/api/record", "/api/step"):
             raise BadRequest("not found", 404)
         table = self._table(browser)
         with table.lock:
+            if path == "/api/step":
+                raw = query.get("k", [""])[0]
+                if not (raw.isdigit() and raw.isascii() and len(raw) <= 9):
+                    raise BadRequest("step takes k, a number of actions (0 or more)")
+                self._json(table.step(browser, int(raw)))
+                return
             if path == "/api/record":
                 sides = table.sides_of(browser)
                 state = table.session.state

@@ -22,6 +22,8 @@ from typing import Any
 import attrs
 
 from omaha.errors import IllegalAction
+from omaha.kernel.facts import Facts
+from omaha.kernel.protocol import State
 from omaha.kernel.svg import render_view
 from omaha.session import Session
 
@@ -38,6 +40,22 @@ class Refused(IllegalAction):
     """A request this browser may not make (another side's decision, say): 403."""
 
 
+def facts_data(facts: Facts) -> dict[str, Any]:
+    """A choice's facts as the page reads them (chances as floats, summing to 1)."""
+    return {
+        "lines": list(facts.lines),
+        "label": facts.label,
+        "chances": [[result, float(p)] for result, p in facts.chances],
+    }
+
+
+def places(state: State[Any], viewer: str | None) -> dict[str, str]:
+    """Where each piece ``viewer`` sees stands on the map (off-map boxes left out):
+    the page draws a choice naming a piece on that piece's hex."""
+    board = state.board
+    return {p.id: p.where for p in state.view(viewer).pieces if not p.hidden and board.has(p.where)}
+
+
 @attrs.define(eq=False)
 class Table:
     """One game in progress: its session, lock, seats and rendered boards."""
@@ -51,6 +69,8 @@ class Table:
     version: int = 0
     used: float = attrs.field(factory=time.monotonic)
     _boards: dict[str | None, tuple[int, str, str]] = attrs.field(factory=dict, repr=False)
+    #: the position last stepped to: (table version, actions applied, that state)
+    _stepped: tuple[int, int, State[Any]] | None = attrs.field(default=None, repr=False)
 
     @property
     def tag(self) -> str:
@@ -121,17 +141,49 @@ class Table:
                     "cells": list(c.cells),
                     "pieces": list(c.pieces),
                     "plan": c.plan,
+                    "facts": facts_data(state.facts(c.action)),
                 }
                 for c in choices
             ],
+            "places": places(state, viewer) if you else {},
             "log": log,
             "log_total": len(seen),
+            "actions": len(state.actions),
             "result": str(state.outcome()) if state.is_terminal() else None,
             "can_undo": bool(mine) and mine[-1] in sides,
         }
         if etag != have_svg:
             out["svg"] = svg
         return out
+
+    def viewer_of(self, browser: str) -> str | None:
+        """Whose view ``browser`` is shown: the side it decides for now, else its first."""
+        sides = self.sides_of(browser)
+        to_move = self.session.human_to_move
+        return to_move if to_move in sides else (sides[0] if sides else None)
+
+    def step(self, browser: str, k: int) -> dict[str, Any]:
+        """The position after the game's first ``k`` actions (bots' too), as ``browser``
+        sees it: to step through the game so far, as a log viewer does. Replays from
+        the start, or on from the position stepped to last. Call with the lock held."""
+        actions = self.session.state.actions
+        k = max(0, min(k, len(actions)))
+        kept = self._stepped
+        if kept is None or kept[0] != self.version or kept[1] > k:
+            kept = (self.version, 0, self.session.start_position())
+        _, done, state = kept
+        for action in actions[done:k]:
+            state.apply(action)
+        self._stepped = (self.version, k, state)
+        viewer = self.viewer_of(browser)
+        return {
+            "k": k,
+            "total": len(actions),
+            "turn": state.turn_label,
+            "phase": state.phase,
+            "log_total": len(state.log_seen_by(viewer)),
+            "svg": render_view(state.view(viewer)),
+        }
 
     # -- acting (the lock held) ------------------------------------------------------
     def choose(self, browser: str, choice: int | str) -> None:

@@ -42,9 +42,11 @@ from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event, register_templates
+from omaha.kernel.facts import Facts
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Pending, View
+from omaha.tcs import facts as tcs_facts
 from omaha.tcs import observation as observed
 from omaha.tcs import view as seen
 from omaha.tcs.actions import (
@@ -465,6 +467,10 @@ class TcsState(TcsCore):
             schematic.check_commit(self, action)
         else:
             raise IllegalAction(self.explain_illegal(action))
+
+    def facts(self, action: Action) -> Facts:
+        """What ``action`` would do: :mod:`omaha.tcs.facts`."""
+        return tcs_facts.facts(self, action)
 
     def explain_illegal(self, action: Action) -> str:
         why = self._why(action)

@@ -1,8 +1,10 @@
-"""``omaha serve`` in real headless browsers (Chromium through Selenium): clicks on
-the board and the buttons, undo, save and load, a whole LnL game clicked to the
-end against the solitaire German, two browsers playing two games at once, and two
-playing one game by invitation. Skipped where Selenium or Chromium is missing;
-``.ci/run`` installs both."""
+"""``omaha serve`` in real headless browsers (Chromium through Selenium): map play
+(a whole LnL game and a TCS e1-draw game clicked on the map and the prompt's
+buttons, never the fallback list, the prompt in view after every move), zoom and
+pan, the facts of a choice on hover, stepping through the game so far, undo, save
+and load, two browsers playing two games at once, and two playing one game by
+invitation. Skipped where Selenium or Chromium is missing; ``.ci/run`` installs
+both."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from typing import Any
 import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -33,8 +35,10 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="chromium/chro
 FLAGS = (
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--window-size=1500,1000",
+    "--window-size=1600,1100",
 )  # fmt: skip
+#: Where the mid-play screenshots go (1600 x 1100).
+SHOTS = Path("/work/notes/shots")
 
 
 def chromium(tmp_path_factory: pytest.TempPathFactory) -> Any:
@@ -49,6 +53,8 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Any:
     options.add_experimental_option("prefs", {"download.default_directory": str(downloads)})
     options.binary_location = CHROMIUM
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    size = {"width": 1600, "height": 1100, "deviceScaleFactor": 1, "mobile": False}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", size)  # the page: 1600 x 1100
     driver.downloads = downloads
     return driver
 
@@ -97,30 +103,149 @@ def renders(browser: Any) -> int:
 
 
 def click_choice(browser: Any, n: int) -> None:
-    """Click the button of choice ``n`` and wait until the page shows the next position."""
+    """Click choice ``n`` in the fallback list (opened first) and wait for the next position."""
     before = renders(browser)
+    fallback = browser.find_element(By.ID, "fallback")
+    if not fallback.get_attribute("open"):
+        browser.find_element(By.ID, "filter").click()
     browser.find_element(By.CSS_SELECTOR, f'#choices button[data-n="{n}"]').click()
     WebDriverWait(browser, 30).until(lambda d: renders(d) > before)
     assert not browser.find_element(By.ID, "error").text
 
 
-def test_click_a_hex_to_narrow_then_play_undo_save_and_replay(browser: Any, tmp_path: Path) -> None:
+# -- map play -----------------------------------------------------------------------
+def js(browser: Any, script: str, *args: Any) -> Any:
+    return browser.execute_script(script, *args)
+
+
+def rect(browser: Any, element: Any) -> dict[str, float]:
+    return dict(js(browser, "const r = arguments[0].getBoundingClientRect();"
+                   "return {x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width,"
+                   " h: r.height, left: r.left, top: r.top, right: r.right, bottom: r.bottom};",
+                   element))  # fmt: skip
+
+
+def bring_into_view(browser: Any, css: str) -> Any:
+    """Drag the map (as a player would) until the element ``css`` sits well inside it."""
+    board = browser.find_element(By.ID, "board")
+    for _ in range(12):
+        el = browser.find_element(By.CSS_SELECTOR, css)
+        r, b = rect(browser, el), rect(browser, board)
+        if b["left"] + 40 < r["x"] < b["right"] - 40 and b["top"] + 70 < r["y"] < b["bottom"] - 40:
+            return el
+        dx = max(-b["w"] / 2 + 30, min(b["w"] / 2 - 30, b["x"] - r["x"]))
+        dy = max(-b["h"] / 2 + 30, min(b["h"] / 2 - 30, b["y"] - r["y"]))
+        ActionChains(browser).move_to_element(board).click_and_hold().move_by_offset(
+            int(dx), int(dy)
+        ).release().perform()
+    raise AssertionError(f"{css} could not be dragged into view")
+
+
+def cell_css(browser: Any, cell: str) -> str:
+    """The overlay drawn on ``cell`` (a choice's spot or a subject), else the hex itself."""
+    for css in (
+        f'#overlay [data-spot="{cell}"] polygon',
+        f'#overlay [data-subject="{cell}"] polygon',
+    ):
+        if browser.find_elements(By.CSS_SELECTOR, css):
+            return css
+    return f'polygon[data-cell="{cell}"]'
+
+
+def click_cell(browser: Any, cell: str) -> None:
+    bring_into_view(browser, cell_css(browser, cell)).click()
+
+
+def popup_open(browser: Any) -> bool:
+    return bool(js(browser, "return !document.getElementById('popup').hidden;"))
+
+
+def plan_of(browser: Any) -> dict[int, dict[str, Any]]:
+    return {c["n"]: c for c in js(browser, "return window.omahaPlan();")}
+
+
+def play_by_map(browser: Any, n: int) -> None:
+    """Make choice ``n`` as a player would: a button by the prompt, or on the map (select
+    its piece or hex first when it takes two clicks, then its hex; a menu there when
+    several choices share the hex). Waits for the next position."""
+    before = renders(browser)
+    where = plan_of(browser)[n]
+    if where["spot"] is None:
+        browser.find_element(By.CSS_SELECTOR, f'#actions button[data-n="{n}"]').click()
+    else:
+        key = where["subject"]
+        if key and js(browser, "return window.omahaSelected();") != key:
+            if where["subjectCell"]:
+                click_cell(browser, where["subjectCell"])
+                if popup_open(browser):
+                    css = f'#popup button[data-subject="{key}"]'
+                    browser.find_element(By.CSS_SELECTOR, css).click()
+            else:
+                browser.find_element(
+                    By.CSS_SELECTOR, f'#actions button[data-subject="{key}"]'
+                ).click()
+            assert js(browser, "return window.omahaSelected();") == key
+        click_cell(browser, where["spot"])
+        if renders(browser) == before and popup_open(browser):
+            browser.find_element(By.CSS_SELECTOR, f'#popup button[data-n="{n}"]').click()
+    WebDriverWait(browser, 60).until(lambda d: renders(d) > before)
+    assert not browser.find_element(By.ID, "error").text
+    assert js(browser, "return window.omahaFallbackUses();") == 0
+
+
+def prompt_in_view(browser: Any) -> None:
+    """The whose-turn line and the prompt's buttons are inside the window."""
+    height = js(browser, "return window.innerHeight;")
+    status = rect(browser, browser.find_element(By.ID, "status"))
+    actions = rect(browser, browser.find_element(By.ID, "actions"))
+    assert status["top"] >= 0 and status["bottom"] <= height, status
+    assert 0 <= actions["top"] < height - 30, actions
+
+
+def pick(now: dict[str, Any], rng: random.Random, end_bias: float) -> int:
+    """A choice: often one that ends something (keeps the game short), else any."""
+    choices = now["choices"]
+    ends = [c["n"] for c in choices if c["text"].split()[0] in ("end", "stop", "pass", "stay")]
+    if ends and rng.random() < end_bias:
+        return int(ends[0])
+    return int(rng.choice(choices)["n"])
+
+
+def play_game_by_map(
+    browser: Any, rng: random.Random, *, shot: str, end_bias: float, most: int, plan_after: int
+) -> int:
+    """Play to the end by the map and the prompt's buttons (a whole set-up plan once
+    ``plan_after`` moves are made); a screenshot mid-play. Returns the moves made."""
+    moves = 0
+    while state(browser)["result"] is None:
+        now = state(browser)
+        plans = [c["n"] for c in now["choices"] if c["plan"]]
+        n = plans[0] if plans and moves >= plan_after else pick(now, rng, end_bias)
+        play_by_map(browser, n)
+        prompt_in_view(browser)
+        moves += 1
+        if moves == 40 and shot:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(SHOTS / shot))
+        assert moves < most
+    return moves
+
+
+def test_map_play_undo_save_and_replay(browser: Any) -> None:
     srv, url = serve(lambda: Session("lnl", seed=5, bots={"German": "solitaire"}))
     try:
         browser.get(url)
         wait_for_page(browser)
-        everything = len(browser.find_elements(By.CSS_SELECTOR, "#choices button"))
-        # the first choice naming a hex (a whole set-up plan, offered first, names none)
-        first = next(c for c in state(browser)["choices"] if c["cells"])
-        cell = first["cells"][0]
-        browser.find_element(By.CSS_SELECTOR, f'polygon[data-cell="{cell}"]').click()
-        narrowed = browser.find_elements(By.CSS_SELECTOR, "#choices button")
-        assert 0 < len(narrowed) < everything
-        assert all(cell in b.text for b in narrowed)
-        browser.find_element(By.ID, "show-all").click()
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#choices button")) == everything
-        for _ in range(5):  # five placements (choice 1 is the whole set-up plan while offered)
-            click_choice(browser, 2)
+        # the set-up: the unit to place is selected by itself, its hexes drawn on the map
+        placing = [c for c in state(browser)["choices"] if c["cells"]]
+        unit = placing[0]["pieces"][0]
+        assert js(browser, "return window.omahaSelected();") == f"piece:{unit}"
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#overlay .spot")) == len(placing)
+        plan = browser.find_element(By.CSS_SELECTOR, '#actions button[data-n="1"]')
+        assert plan.text.startswith("plan:")
+        for _ in range(5):  # five placements, each one click on a hex
+            play_by_map(browser, placing[0]["n"])
+            placing = [c for c in state(browser)["choices"] if c["cells"]]
         after_five = state(browser)
         before = renders(browser)
         browser.find_element(By.ID, "undo").click()
@@ -145,36 +270,154 @@ def test_click_a_hex_to_narrow_then_play_undo_save_and_replay(browser: Any, tmp_
             WebDriverWait(browser, 30).until(lambda d: state(d)["game"] == "lnl")
             loaded = state(browser)
             assert loaded["log_total"] == undone["log_total"]
-            assert loaded["choices"] == undone["choices"]
+            assert [c["text"] for c in loaded["choices"]] == [c["text"] for c in undone["choices"]]
         finally:
             srv2.shutdown()
-        browser.save_screenshot(str(tmp_path / "lnl-board.png"))
     finally:
         srv.shutdown()
 
 
-def test_a_whole_lnl_game_clicked_to_the_end_against_the_solitaire_german(browser: Any) -> None:
-    srv, url = serve(lambda: Session("lnl", seed=7, bots={"German": "solitaire"}))
-    rng = random.Random(7)
+def test_step_back_through_the_game_and_return_live(browser: Any) -> None:
+    srv, url = serve(lambda: Session("lnl", seed=5, bots={"German": "solitaire"}))
     try:
         browser.get(url)
         wait_for_page(browser)
-        clicks = 0
-        while state(browser)["result"] is None:
-            choices = state(browser)["choices"]
-            # mostly end the phase (keeps the game short), otherwise any choice
-            ends = [c["n"] for c in choices if c["text"].startswith("end")]
-            n = ends[0] if ends and rng.random() < 0.7 else rng.choice(choices)["n"]
-            try:
-                click_choice(browser, n)
-            except StaleElementReferenceException:
-                continue
-            clicks += 1
-            assert clicks < 3000
+        for _ in range(3):
+            placing = [c for c in state(browser)["choices"] if c["cells"]]
+            play_by_map(browser, placing[0]["n"])
+        live_board = js(browser, "return window.omahaBoard();")
+        total = state(browser)["actions"]
+        browser.find_element(By.ID, "step-back").click()
+        WebDriverWait(browser, 10).until(lambda d: js(d, "return window.omahaStepping();"))
+        assert js(browser, "return window.omahaStepping().k;") == total - 1
+        assert f"action {total - 1} of {total}" in browser.find_element(By.ID, "step-at").text
+        assert not browser.find_elements(By.CSS_SELECTOR, "#overlay .spot")  # nothing to play
+        browser.find_element(By.ID, "step-first").click()
+        WebDriverWait(browser, 10).until(lambda d: js(d, "return window.omahaStepping().k;") == 0)
+        browser.find_element(By.ID, "step-fwd").click()
+        WebDriverWait(browser, 10).until(lambda d: js(d, "return window.omahaStepping().k;") == 1)
+        before = renders(browser)
+        browser.find_element(By.ID, "step-live").click()
+        WebDriverWait(browser, 10).until(lambda d: renders(d) > before)
+        assert js(browser, "return window.omahaStepping();") is None
+        assert js(browser, "return window.omahaBoard();") == live_board
+        assert browser.find_elements(By.CSS_SELECTOR, "#overlay .spot")
+    finally:
+        srv.shutdown()
+
+
+def test_zoom_pan_and_fit_change_only_the_view(browser: Any) -> None:
+    srv, url = serve(lambda: Session("tcs", "e1-draw", seed=1, bots={"German": "heuristic"}))
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        board = browser.find_element(By.ID, "board")
+        etag = js(browser, "return window.omahaBoard();")
+        start = js(browser, "return window.omahaView();")
+        # legible at the default zoom: a hex is about 120 px across
+        hexagon = rect(browser, browser.find_element(By.CSS_SELECTOR, "polygon[data-cell]"))
+        assert 100 <= hexagon["w"] <= 140, hexagon
+        browser.find_element(By.ID, "zoom-in").click()
+        zoomed = js(browser, "return window.omahaView();")
+        assert zoomed["zoom"] > start["zoom"]
+        drag = ActionChains(browser).move_to_element(board).click_and_hold()
+        drag.move_by_offset(-200, -100).release().perform()
+        moved = js(browser, "return window.omahaView();")
+        assert moved["x"] > zoomed["x"] and moved["y"] > zoomed["y"]
+        ActionChains(browser).scroll_to_element(board).scroll_by_amount(0, 300).perform()
+        assert js(browser, "return window.omahaView().zoom;") < moved["zoom"]
+        browser.find_element(By.ID, "zoom-fit").click()
+        whole = rect(browser, browser.find_element(By.CSS_SELECTOR, "#board svg .background"))
+        b = rect(browser, board)
+        assert whole["w"] <= b["w"] + 2 and whole["h"] <= b["h"] + 2
+        assert js(browser, "return window.omahaBoard();") == etag  # the view, not the board
+        assert renders(browser) == 1  # nor a request
+    finally:
+        srv.shutdown()
+
+
+def test_hovering_a_fire_shows_its_odds_and_the_legend_speaks_player_words(browser: Any) -> None:
+    srv, url = serve(lambda: Session("tcs", "e1-draw", seed=7, bots={"German": "heuristic"}))
+    rng = random.Random(3)
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        svg = browser.find_element(By.ID, "board").get_attribute("innerHTML")
+        assert "defensive_zone" not in svg and "defensive zone" in svg
+        for _ in range(400):  # play by the map until a fire can be resolved
+            now = state(browser)
+            fire = [c for c in now["choices"] if c["facts"]["chances"]]
+            if fire:
+                break
+            aims = [c["n"] for c in now["choices"]
+                    if c["text"].split()[0] in ("fire", "target", "with", "every")]  # fmt: skip
+            play_by_map(browser, aims[0] if aims and rng.random() < 0.8 else pick(now, rng, 0.3))
+        else:
+            raise AssertionError("no fire with odds came up")
+        c = fire[0]
+        spot = plan_of(browser)[c["n"]]["spot"]
+        if spot is None:
+            el = browser.find_element(By.CSS_SELECTOR, f'#actions button[data-n="{c["n"]}"]')
+            assert c["facts"]["label"] in el.text
+        else:
+            el = bring_into_view(browser, cell_css(browser, spot))
+        ActionChains(browser).move_to_element(el).perform()
+        details = browser.find_element(By.ID, "details").text
+        for result, p in c["facts"]["chances"]:
+            assert f"{result} {p * 100:.0f}%" in details
+        assert all(line in details for line in c["facts"]["lines"])
+    finally:
+        srv.shutdown()
+
+
+def test_a_whole_lnl_game_played_on_the_map_against_the_solitaire_german(browser: Any) -> None:
+    srv, url = serve(lambda: Session("lnl", seed=7, bots={"German": "solitaire"}))
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        moves = play_game_by_map(
+            browser, random.Random(7), shot="lnl-midplay.png", end_bias=0.6, most=3000,
+            plan_after=4,
+        )  # fmt: skip
+        assert moves > 40
         assert table_of(srv, browser).session.state.is_terminal()
         assert browser.find_element(By.ID, "result").text.startswith("Game over")
     finally:
         srv.shutdown()
+
+
+def tcs_game(browser: Any, *, whole: bool) -> None:
+    srv, url = serve(lambda: Session("tcs", "e1-draw", seed=7, bots={"German": "heuristic"}))
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        rng = random.Random(11)
+        if whole:
+            play_game_by_map(
+                browser, rng, shot="tcs-midplay.png", end_bias=0.5, most=3000, plan_after=3
+            )
+            assert table_of(srv, browser).session.state.is_terminal()
+            assert browser.find_element(By.ID, "result").text.startswith("Game over")
+            return
+        kinds = set()
+        for _ in range(40):  # part of the set-up by the map, then the first turn
+            now = state(browser)
+            n = pick(now, rng, 0.3)
+            kinds.add(now["choices"][n - 1]["text"].split()[0])
+            play_by_map(browser, n)
+            prompt_in_view(browser)
+        assert len(kinds) >= 4, kinds
+    finally:
+        srv.shutdown()
+
+
+def test_tcs_e1_draw_first_moves_played_on_the_map(browser: Any) -> None:
+    tcs_game(browser, whole=False)
+
+
+@pytest.mark.slow
+def test_a_whole_tcs_e1_draw_game_played_on_the_map(browser: Any) -> None:
+    tcs_game(browser, whole=True)
 
 
 def new_game(browser: Any, game: str, against: str = "bots") -> None:
@@ -251,8 +494,9 @@ def test_two_browsers_play_one_game_by_invitation_each_seeing_its_own_side(
         with table.lock:
             assert board(second) == table.board("German")[0] != table.board("US")[0]
             assert board(browser) == table.board("US")[0]
-        assert "view: German" in second.find_element(By.ID, "board").text
-        assert "view: US" in browser.find_element(By.ID, "board").text
+        # the picture's heading names whose view it is (drawn, if panned out of sight)
+        assert "view: German" in second.find_element(By.ID, "board").get_attribute("innerHTML")
+        assert "view: US" in browser.find_element(By.ID, "board").get_attribute("innerHTML")
         click_choice(second, 1)  # the German's set-up
         WebDriverWait(browser, 10).until(lambda d: state(d)["you"] == "US")
         assert state(browser)["choices"] and state(second)["waiting_for"] == "US"

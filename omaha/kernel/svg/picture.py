@@ -219,9 +219,9 @@ def _cells(g: ET.Element, m: _Map) -> None:
                 )
                 x += size * 0.3
             elif feat != "road":
-                tags.append(feat)
+                tags.append(feat.replace("_", " "))  # player words, not data keys
         if tags:
-            text = fit(" ".join(tags), size * 1.2, size * 0.15)
+            text = fit(" ".join(tags), size * 1.7, size * 0.15)
             el(
                 g,
                 "text",
@@ -325,7 +325,7 @@ def _legend(board: Board, view: ViewLike | None) -> list[tuple[str, str, str]]:
                 seen.setdefault(mark, mark)
         for mark in sorted(seen):
             abbr, colour = marker_style(mark)
-            rows.append(("marker", colour, f"{abbr} = {mark}"))
+            rows.append(("marker", colour, f"{abbr} = {mark.replace('_', ' ')}"))
     return rows
 
 

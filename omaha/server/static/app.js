@@ -3,7 +3,6 @@
 const $ = (id) => document.getElementById(id);
 let games = [];
 let current = null;
-let picked = null; // {kind: "cell"|"piece", id}
 
 let svgEtag = ""; // the board the page holds: the server sends the SVG only when it differs
 let epoch = 0; // bumped by every action, so a poll answered before it is not shown after it
@@ -50,45 +49,425 @@ function fillGameOptions(name, state) {
   }
 }
 
-function mentions(choice) {
-  if (!picked) return true;
-  return picked.kind === "cell" ? choice.cells.includes(picked.id) : choice.pieces.includes(picked.id);
+// ---------------------------------------------------------------------------------
+// Map play. Each choice is drawn on the hex it is made on (its "spot"): the last cell
+// it names, or the hex of the piece it names. A choice that names a piece (or a cell)
+// and then a cell is made in two clicks: select the piece, then its destination. The
+// server says which cells and pieces a choice names, in pointing order (state.names),
+// and where each piece stands (places); nothing here reads the notation.
+// ---------------------------------------------------------------------------------
+let selected = null; // the key of the selected subject ("piece:ID" or "cell:LABEL")
+let fallbackUses = 0; // clicks on the fallback list (the tests of map play want none)
+const subjectKey = (s) => `${s.kind}:${s.id}`;
+
+function planChoices(state) {
+  const at = (p) => state.places[p];
+  for (const c of state.choices) {
+    let subject = null, spot = null;
+    const cells = c.cells, pieces = c.pieces;
+    if (cells.length && pieces.length) {
+      subject = {kind: "piece", id: pieces[0], cell: at(pieces[0]) || null};
+      spot = cells[cells.length - 1];
+    } else if (pieces.length >= 2) {
+      subject = {kind: "piece", id: pieces[0], cell: at(pieces[0]) || null};
+      spot = at(pieces[pieces.length - 1]) || null;
+    } else if (cells.length >= 2) {
+      subject = {kind: "cell", id: cells[0], cell: cells[0]};
+      spot = cells[cells.length - 1];
+    } else if (cells.length === 1) {
+      spot = cells[0];
+    } else if (pieces.length === 1) {
+      spot = at(pieces[0]) || null;
+    }
+    c.subject = subject; c.spot = spot;
+  }
+}
+
+const mapChoices = () => (current ? current.choices.filter((c) => c.spot) : []);
+const promptChoices = () => (current ? current.choices.filter((c) => !c.spot) : []);
+
+function subjects() {
+  const out = new Map();
+  for (const c of mapChoices()) {
+    if (!c.subject) continue;
+    const k = subjectKey(c.subject);
+    if (!out.has(k)) out.set(k, {...c.subject, key: k, count: 0});
+    out.get(k).count += 1;
+  }
+  return out;
+}
+
+function live(c) { return !c.subject || subjectKey(c.subject) === selected; }
+
+function atCell(cell) {
+  const acts = mapChoices().filter((c) => c.spot === cell && live(c));
+  const subs = [...subjects().values()].filter((s) => s.cell === cell && s.key !== selected);
+  return {acts, subs};
+}
+
+function select(key) {
+  selected = key;
+  closePopup();
+  drawOverlay();
+  renderPanel();
+  const spots = mapChoices().filter((c) => c.subject && subjectKey(c.subject) === key).map((c) => c.spot);
+  showCells(spots);
+}
+
+function onCell(cell, x, y) {
+  const {acts, subs} = atCell(cell);
+  if (acts.length + subs.length === 0) {
+    closePopup();
+    if (selected) select(null);
+    return;
+  }
+  if (acts.length === 1 && subs.length === 0) { closePopup(); choose(acts[0].n); return; }
+  if (acts.length === 0 && subs.length === 1) { select(subs[0].key); return; }
+  openPopup(cell, acts, subs, x, y);
+}
+
+function openPopup(cell, acts, subs, x, y) {
+  const box = $("popup");
+  box.innerHTML = "";
+  const close = document.createElement("button");
+  close.type = "button"; close.className = "close"; close.textContent = `${cell} ✕`;
+  close.addEventListener("click", closePopup);
+  box.appendChild(close);
+  for (const c of acts) {
+    const b = document.createElement("button");
+    b.type = "button"; b.dataset.n = c.n;
+    b.textContent = c.facts.label ? `${c.text} — ${c.facts.label}` : c.text;
+    b.addEventListener("click", () => { closePopup(); choose(c.n); });
+    b.addEventListener("mouseenter", () => showDetails([c]));
+    box.appendChild(b);
+  }
+  for (const s of subs) {
+    const b = document.createElement("button");
+    b.type = "button"; b.dataset.subject = s.key;
+    b.textContent = `select ${s.id} (${s.count} choice${s.count > 1 ? "s" : ""})`;
+    b.addEventListener("click", () => select(s.key));
+    box.appendChild(b);
+  }
+  const wrap = $("boardwrap").getBoundingClientRect();
+  box.hidden = false;
+  box.style.left = `${Math.max(0, Math.min(x - wrap.left + 12, wrap.width - box.offsetWidth - 4))}px`;
+  box.style.top = `${Math.max(0, Math.min(y - wrap.top + 12, wrap.height - box.offsetHeight - 4))}px`;
+}
+
+function closePopup() { $("popup").hidden = true; $("popup").innerHTML = ""; }
+
+// -- geometry of the server's picture ------------------------------------------------
+let geometry = new Map();
+function cellShape(label) {
+  if (geometry.has(label)) return geometry.get(label);
+  const poly = $("board").querySelector(`polygon[data-cell="${CSS.escape(label)}"]`);
+  let shape = null;
+  if (poly) {
+    const pts = poly.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+    const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
+    const cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
+    const r = Math.max(...pts.map((p) => Math.hypot(p[0] - cx, p[1] - cy)));
+    shape = {points: poly.getAttribute("points"), cx, cy, r};
+  }
+  geometry.set(label, shape);
+  return shape;
+}
+
+function svgEl(parent, name, attrs, text) {
+  const e = document.createElementNS(parent.namespaceURI, name); // the SVG namespace
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+
+function drawOverlay() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  let g = svg.querySelector("#overlay");
+  if (g) g.remove();
+  g = svgEl(svg, "g", {id: "overlay"});
+  const byCell = new Map();
+  for (const c of mapChoices()) {
+    if (!live(c)) continue;
+    if (!byCell.has(c.spot)) byCell.set(c.spot, []);
+    byCell.get(c.spot).push(c);
+  }
+  const sel = selected ? subjects().get(selected) : null;
+  if (sel && sel.cell) {
+    const s = cellShape(sel.cell);
+    if (s) { const sg = svgEl(g, "g", {class: "selected", "data-selected": sel.cell}); svgEl(sg, "polygon", {points: s.points}); }
+  }
+  for (const s of subjects().values()) {
+    if (s.key === selected || !s.cell || byCell.has(s.cell)) continue;
+    const shape = cellShape(s.cell);
+    if (!shape) continue;
+    const sg = svgEl(g, "g", {class: "subject", "data-subject": s.cell});
+    svgEl(sg, "polygon", {points: shape.points});
+  }
+  for (const [cell, acts] of byCell) {
+    const shape = cellShape(cell);
+    if (!shape) continue;
+    const fire = acts.some((c) => c.facts.chances.length);
+    const kind = fire ? "fire" : acts.some((c) => c.subject) ? "move" : "act";
+    const sg = svgEl(g, "g", {class: `spot ${kind}`, "data-spot": cell});
+    svgEl(sg, "polygon", {points: shape.points});
+    const subs = atCell(cell).subs.length;
+    const font = shape.r * 0.26;
+    const most = Math.max(4, Math.floor((shape.r * 1.5) / (font * 0.6))); // within the cell
+    const text = acts.length === 1 && !subs ? shortLabel(acts[0], most) : `${acts.length + subs} choices`;
+    if (text) svgEl(sg, "text", {x: shape.cx, y: shape.cy + shape.r * 0.62, "text-anchor": "middle", "font-size": font}, text);
+  }
+}
+
+function shortLabel(c, most) {
+  const t = c.facts.label;
+  return t.length > most ? `${t.slice(0, most - 1)}…` : t;
+}
+
+// -- zoom and pan ------------------------------------------------------------------
+const view = {x: 0, y: 0, zoom: 1.5, width: 0, height: 0, game: ""};
+/** The zoom at which a hex is about 120 px across: counter text is legible there. */
+function defaultZoom() {
+  const any = $("board").querySelector("polygon[data-cell]");
+  const shape = any ? cellShape(any.dataset.cell) : null;
+  return shape ? Math.min(Math.max(60 / shape.r, 1), 3) : 1.5;
+}
+function boardSize() {
+  const box = $("board").getBoundingClientRect();
+  return {w: box.width || 1, h: box.height || 1, left: box.left, top: box.top};
+}
+function applyView() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  const b = boardSize();
+  const w = b.w / view.zoom, h = b.h / view.zoom;
+  // the map stays in the window: a small margin past its edges, centred when it is smaller
+  const m = 40 / view.zoom;
+  view.x = w >= view.width ? (view.width - w) / 2 : Math.min(Math.max(view.x, -m), view.width - w + m);
+  view.y = h >= view.height ? (view.height - h) / 2 : Math.min(Math.max(view.y, -m), view.height - h + m);
+  svg.setAttribute("viewBox", `${view.x} ${view.y} ${w} ${h}`);
+}
+function fitZoom() {
+  const b = boardSize();
+  return Math.min(b.w / view.width, b.h / view.height);
+}
+function zoomAt(factor, cx, cy) {
+  const b = boardSize();
+  const px = view.x + (cx - b.left) / view.zoom, py = view.y + (cy - b.top) / view.zoom;
+  view.zoom = Math.min(Math.max(view.zoom * factor, fitZoom() * 0.9), 6);
+  view.x = px - (cx - b.left) / view.zoom; view.y = py - (cy - b.top) / view.zoom;
+  applyView();
+}
+function fit() {
+  view.zoom = fitZoom();
+  const b = boardSize();
+  view.x = (view.width - b.w / view.zoom) / 2; view.y = (view.height - b.h / view.zoom) / 2;
+  applyView();
+}
+function centreOn(cells, keepZoom) {
+  const shapes = cells.map(cellShape).filter(Boolean);
+  if (!shapes.length) return;
+  const x0 = Math.min(...shapes.map((s) => s.cx - s.r)), x1 = Math.max(...shapes.map((s) => s.cx + s.r));
+  const y0 = Math.min(...shapes.map((s) => s.cy - s.r)), y1 = Math.max(...shapes.map((s) => s.cy + s.r));
+  const b = boardSize();
+  if (!keepZoom) view.zoom = defaultZoom();
+  // the middle of what to show; when it is wider than the window, its first part (the
+  // rest is a drag away: the counters stay legible)
+  const w = b.w / view.zoom, h = b.h / view.zoom;
+  view.x = x1 - x0 + 40 <= w ? (x0 + x1) / 2 - w / 2 : x0 - 20;
+  view.y = y1 - y0 + 40 <= h ? (y0 + y1) / 2 - h / 2 : y0 - 20;
+  applyView();
+}
+function inView(cell) {
+  const s = cellShape(cell);
+  if (!s) return false;
+  const b = boardSize();
+  const w = b.w / view.zoom, h = b.h / view.zoom;
+  return s.cx >= view.x && s.cx <= view.x + w && s.cy >= view.y && s.cy <= view.y + h;
+}
+/** Bring ``cells`` into view when none of them is (keeping the zoom if they fit). */
+function showCells(cells) {
+  if (cells.length && !cells.some(inView)) centreOn(cells, true);
+}
+function home() {
+  const spots = mapChoices().filter(live).map((c) => c.spot);
+  const mine = current ? Object.values(current.places) : [];
+  centreOn(spots.length ? spots : mine, false);
+}
+
+function putBoard(text) {
+  $("board").innerHTML = text;
+  geometry = new Map();
+  const svg = $("board").querySelector("svg");
+  const vb = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+  view.width = vb[2] || Number(svg.getAttribute("width")); view.height = vb[3] || Number(svg.getAttribute("height"));
+  svg.removeAttribute("width"); svg.removeAttribute("height");
+  svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
+}
+
+function newBoard(state) {
+  putBoard(state.svg);
+  svgEtag = state.svg_etag;
+  $("board").classList.remove("past");
+  const game = `${state.game}/${state.scenario}/${state.seed}`;
+  if (view.game !== game) { view.game = game; view.fresh = true; }
+  applyView();
+}
+
+let drag = null, dragged = false;
+$("board").addEventListener("pointerdown", (e) => {
+  if (e.button !== 0) return;
+  drag = {x: e.clientX, y: e.clientY, vx: view.x, vy: view.y}; dragged = false;
+});
+window.addEventListener("pointermove", (e) => {
+  if (!drag) return;
+  const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+  if (!dragged && Math.hypot(dx, dy) < 5) return;
+  dragged = true; $("board").classList.add("dragging");
+  view.x = drag.vx - dx / view.zoom; view.y = drag.vy - dy / view.zoom;
+  applyView();
+});
+window.addEventListener("pointerup", () => { drag = null; $("board").classList.remove("dragging"); });
+$("board").addEventListener("wheel", (e) => {
+  e.preventDefault();
+  zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX, e.clientY);
+}, {passive: false});
+$("zoom-in").addEventListener("click", () => { const b = boardSize(); zoomAt(1.25, b.left + b.w / 2, b.top + b.h / 2); });
+$("zoom-out").addEventListener("click", () => { const b = boardSize(); zoomAt(0.8, b.left + b.w / 2, b.top + b.h / 2); });
+$("zoom-fit").addEventListener("click", fit);
+$("zoom-home").addEventListener("click", home);
+window.addEventListener("resize", applyView);
+
+function cellAt(target) {
+  const o = target.closest("[data-spot],[data-subject]");
+  if (o) return o.dataset.spot || o.dataset.subject;
+  const piece = target.closest("g.piece[data-id]");
+  if (piece && current && current.places[piece.dataset.id]) return current.places[piece.dataset.id];
+  const cell = target.closest("[data-cell]");
+  return cell ? cell.dataset.cell : null;
+}
+
+$("board").addEventListener("click", (event) => {
+  if (dragged) { dragged = false; return; }
+  if (!current || !current.you || stepping) return;
+  const cell = cellAt(event.target);
+  if (cell) onCell(cell, event.clientX, event.clientY);
+  else { closePopup(); if (selected) select(null); }
+});
+$("board").addEventListener("mouseover", (event) => {
+  const o = event.target.closest("[data-spot]");
+  if (o) showDetails(atCell(o.dataset.spot).acts);
+});
+
+// -- the panel: prompt, buttons, details, the list -----------------------------------
+function showDetails(list) {
+  const box = $("details");
+  box.innerHTML = "";
+  for (const c of list.slice(0, 4)) {
+    const what = document.createElement("div");
+    what.className = "what"; what.textContent = `${c.n}. ${c.text}`;
+    box.appendChild(what);
+    for (const line of c.facts.lines) {
+      const d = document.createElement("div"); d.textContent = line; box.appendChild(d);
+    }
+    for (const [result, p] of c.facts.chances) {
+      const d = document.createElement("div");
+      const bar = document.createElement("span");
+      bar.className = "bar"; bar.style.width = `${Math.round(p * 120)}px`;
+      d.appendChild(bar);
+      d.appendChild(document.createTextNode(`${result} ${(p * 100).toFixed(0)}%`));
+      box.appendChild(d);
+    }
+  }
+  if (list.length > 4) {
+    const more = document.createElement("div"); more.textContent = `… and ${list.length - 4} more here`; box.appendChild(more);
+  }
+}
+
+function button(parent, text, label, onClick, hover) {
+  const b = document.createElement("button");
+  b.type = "button"; b.textContent = text;
+  if (label) { const l = document.createElement("span"); l.className = "label"; l.textContent = label; b.appendChild(l); }
+  b.addEventListener("click", onClick);
+  if (hover) b.addEventListener("mouseenter", hover);
+  parent.appendChild(b);
+  return b;
+}
+
+function renderPanel() {
+  const box = $("actions");
+  box.innerHTML = "";
+  if (!current) return;
+  for (const c of promptChoices()) {
+    const b = button(box, c.text, c.facts.label, () => choose(c.n), () => showDetails([c]));
+    b.dataset.n = c.n;
+    if (c.plan) b.classList.add("plan");
+  }
+  const subs = subjects();
+  for (const s of subs.values()) {
+    if (s.cell || s.key === selected) continue; // on the map: clicked there
+    const b = button(box, `${s.id} …`, `${s.count} on the map`, () => select(s.key));
+    b.dataset.subject = s.key; b.classList.add("subject");
+  }
+  if (selected && subs.size > 1) {
+    const b = button(box, "clear selection", "", () => select(null));
+    b.id = "unselect";
+  }
+  const hint = $("hint");
+  if (hint) {
+    const sel = selected ? subs.get(selected) : null;
+    const n = mapChoices().filter(live).length;
+    hint.textContent = sel ? `${sel.id} selected: click a highlighted hex (${n} choices on the map)`
+      : n ? `${n} choices on the map: click a highlighted hex${subs.size ? ", or a dashed one to select it" : ""}` : "";
+  }
+  renderChoices();
 }
 
 function renderChoices() {
   const box = $("choices");
   box.innerHTML = "";
   if (!current) return;
-  const shown = current.choices.filter(mentions);
-  for (const c of shown) {
+  for (const c of current.choices) { // every choice: the list is the fallback
     const b = document.createElement("button");
-    b.type = "button"; b.textContent = c.text; b.dataset.n = c.n; b.title = `#${c.n}`;
+    b.type = "button"; b.textContent = c.text; b.dataset.n = c.n; b.title = c.facts.lines.join("\n") || `#${c.n}`;
     if (c.plan) b.classList.add("plan");
-    b.addEventListener("click", () => choose(c.n));
+    b.addEventListener("click", () => { fallbackUses += 1; choose(c.n); });
+    b.addEventListener("mouseenter", () => showDetails([c]));
     box.appendChild(b);
   }
   const f = $("filter");
-  f.innerHTML = "";
-  if (picked) {
-    f.textContent = `${shown.length} of ${current.choices.length} choices name ${picked.id} `;
-    const all = document.createElement("button");
-    all.type = "button"; all.id = "show-all"; all.textContent = "show all";
-    all.addEventListener("click", () => { pick(null); });
-    f.appendChild(all);
-  } else if (current.choices.length) {
-    f.textContent = `${current.choices.length} choices — click a hex or counter to narrow them`;
-  }
+  f.textContent = current.choices.length
+    ? `all ${current.choices.length} choices as a list` : "no choices";
 }
 
-function pick(target) {
-  picked = target;
-  for (const el of $("board").querySelectorAll(".picked")) el.classList.remove("picked");
-  if (picked) {
-    const sel = picked.kind === "cell" ? `polygon[data-cell="${CSS.escape(picked.id)}"]` : `g.piece[data-id="${CSS.escape(picked.id)}"]`;
-    for (const el of $("board").querySelectorAll(sel)) el.classList.add("picked");
-  }
-  renderChoices();
+// -- stepping through the game so far (as a log viewer steps a record) ---------------
+let stepping = null; // {k, total} while the board shows a past position
+async function stepTo(k) {
+  try {
+    const data = await api(`/api/step?k=${Math.max(0, k)}`);
+    if (data.k >= data.total) { await live(); return; }
+    stepping = data;
+    closePopup();
+    putBoard(data.svg);
+    svgEtag = ""; // the page holds no live board now: the next reply brings it
+    $("board").classList.add("past");
+    applyView();
+    $("step-at").textContent = `action ${data.k} of ${data.total} · ${data.turn} · ${data.phase}`;
+    showError("");
+  } catch (e) { showError(e.message); }
 }
+async function live() {
+  if (!stepping) return;
+  stepping = null;
+  try { render(await api("/api/state")); } catch (e) { showError(e.message); }
+}
+const stepTotal = () => (stepping ? stepping.total : current ? current.actions : 0);
+$("step-first").addEventListener("click", () => stepTo(0));
+$("step-back").addEventListener("click", () => stepTo((stepping ? stepping.k : stepTotal()) - 1));
+$("step-fwd").addEventListener("click", () => { if (stepping) stepTo(stepping.k + 1); });
+$("step-live").addEventListener("click", live);
+window.omahaStepping = () => stepping;
 
 let renders = 0;
 function render(state) {
@@ -96,7 +475,10 @@ function render(state) {
   current = state;
   renders += 1;
   $("title").textContent = state.title;
-  if (state.svg !== undefined) { $("board").innerHTML = state.svg; svgEtag = state.svg_etag; }
+  planChoices(state);
+  stepping = null;
+  $("step-at").textContent = `the game so far: ${state.actions} actions`;
+  if (state.svg !== undefined) newBoard(state);
   const status = $("status");
   status.innerHTML = "";
   const line = document.createElement("div");
@@ -106,13 +488,16 @@ function render(state) {
   if (state.result) {
     who.className = "result"; who.id = "result"; who.textContent = `Game over: ${state.result}`;
   } else if (state.you) {
-    who.textContent = `${state.you}: ${state.prompt}`;
+    who.className = "prompt"; who.id = "prompt"; who.textContent = `${state.you}: ${state.prompt}`;
   } else if (state.waiting_for) {
     who.id = "waiting"; who.textContent = `waiting for ${state.waiting_for}`;
   }
   status.appendChild(who);
+  const hint = document.createElement("div");
+  hint.id = "hint"; hint.className = "hint";
+  status.appendChild(hint);
   const sides = document.createElement("div");
-  sides.id = "sides"; sides.textContent = state.sides.length ? `you play ${state.sides.join(", ")}` : "you watch";
+  sides.id = "sides"; sides.className = "hint"; sides.textContent = state.sides.length ? `you play ${state.sides.join(", ")}` : "you watch";
   status.appendChild(sides);
   $("undo").disabled = !state.can_undo;
   // a browser seated by invitation plays that game only
@@ -127,9 +512,17 @@ function render(state) {
     li.textContent = e.text;
     log.appendChild(li);
   }
-  log.lastElementChild && log.lastElementChild.scrollIntoView({block: "nearest"});
-  picked = null;
-  renderChoices();
+  log.scrollTop = log.scrollHeight; // the log scrolls in its own box; the prompt stays put
+  // keep the selection while its subject still has choices; one subject alone is selected
+  const subs = subjects();
+  if (!selected || !subs.has(selected)) selected = null;
+  if (!selected && subs.size === 1) selected = [...subs.keys()][0];
+  closePopup();
+  $("details").innerHTML = "";
+  drawOverlay();
+  renderPanel();
+  const spots = mapChoices().filter(live).map((c) => c.spot);
+  if (view.fresh) { view.fresh = false; home(); } else showCells(spots);
 }
 
 function renderInvite(state) {
@@ -154,7 +547,7 @@ async function act(path, body) {
 const shared = (state) => !state.owner || state.waiting_for || Object.keys(state.seats).length || $("invite-link").value;
 
 async function poll() {
-  if (busy || !current || document.hidden || !shared(current)) return;
+  if (busy || stepping || !current || document.hidden || !shared(current)) return;
   const seen = epoch;
   try {
     const state = await api(`/api/state?since=${encodeURIComponent(current.version)}`);
@@ -165,14 +558,15 @@ const choose = (n) => act("/api/choose", {n});
 window.omahaState = () => current; // for tests and curious users
 window.omahaRenders = () => renders;
 window.omahaBoard = () => svgEtag; // which board the page shows (its etag)
+window.omahaFallbackUses = () => fallbackUses; // clicks on the list, not the map or the prompt
+window.omahaSelected = () => selected;
+// where the page draws each choice: its hex, and what is selected first (for tests)
+window.omahaPlan = () => (current ? current.choices.map((c) => ({
+  n: c.n, spot: c.spot, subject: c.subject ? subjectKey(c.subject) : null,
+  subjectCell: c.subject ? c.subject.cell : null,
+})) : []);
+window.omahaView = () => ({...view});
 
-$("board").addEventListener("click", (event) => {
-  const piece = event.target.closest("g.piece[data-id]");
-  if (piece) { pick({kind: "piece", id: piece.dataset.id}); return; }
-  const cell = event.target.closest("[data-cell]");
-  if (cell) { pick({kind: "cell", id: cell.dataset.cell}); return; }
-  pick(null);
-});
 $("game").addEventListener("change", () => fillGameOptions($("game").value, null));
 $("newgame").addEventListener("submit", (event) => {
   event.preventDefault();
