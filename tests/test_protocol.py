@@ -187,10 +187,14 @@ def test_bad_records_name_the_key() -> None:
     for change, message in cases:
         with pytest.raises(omaha.RecordError, match=message):
             omaha.GameRecord.from_json(json.dumps(dict(good, **change)), "g.json")
-    bad_action = dict(good, actions=["select 1sq"])
-    record = omaha.GameRecord.from_json(json.dumps(bad_action), "g.json")
-    with pytest.raises(omaha.RecordError, match=r"g.json: actions\[0\]: an action must be"):
-        GAME.replay(record, name="g.json")
+    for action, message in (
+        ("select 1sq", "cannot read 'select 1sq' as an action"),  # notation of no form
+        (42, "an action must be"),  # neither notation nor the tagged form
+    ):
+        bad_action = dict(good, actions=[action])
+        record = omaha.GameRecord.from_json(json.dumps(bad_action), "g.json")
+        with pytest.raises(omaha.RecordError, match=rf"g.json: actions\[0\]: {message}"):
+            GAME.replay(record, name="g.json")
 
 
 def test_repr_says_game_scenario_turn_phase_and_who_decides() -> None:
