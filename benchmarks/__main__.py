@@ -6,6 +6,13 @@
     python -m benchmarks --against before.json # and the ratios to a saved run
     python -m benchmarks --vs /path/to/old     # old and new in turns, the fair comparison
 
+Each game/scenario gets one row per table: random and strongest-bot games (decisions/s,
+games/s, the cost of listing and applying), the state's costs (clone, ``clone(seed)``,
+snapshots, memory) and what a search iteration costs: ``rollout/s`` is ``clone(seed)``
+of a seeded position followed by every side's strongest bot to the end of the turn
+(``turn_label`` changes), as the search agent's rollouts go, and ``dec/rollout`` the
+decisions such a rollout makes on average (``harness.rollouts``).
+
 To compare with an older checkout, run this harness against it from a directory
 outside both checkouts (Python puts the current directory first on the path):
 ``cd /tmp && PYTHONPATH=/old/checkout:/this/checkout python -m benchmarks --json old.json``
@@ -43,6 +50,8 @@ COLUMNS = (
     ("to_json_per_s", "to_json/s", "{:,.0f}", True),
     ("from_json_per_s", "from_json/s", "{:,.0f}", True),
     ("kib_per_state", "KiB/state", "{:,.1f}", False),
+    ("rollout_per_s", "rollout/s", "{:,.0f}", True),
+    ("rollout_decisions", "dec/rollout", "{:,.1f}", None),
 )
 KERNEL = (
     ("thread_cold_us", "LOS thread, cold (us)", False),
