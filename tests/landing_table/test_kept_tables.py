@@ -1,0 +1,100 @@
+"""The tables kept between decisions equal a fresh computation at every decision of
+seeded games: US steps per hex (``LandingTableCore.steps_in``, an entry dropped when a
+unit enters, leaves or loses steps in its hex) and the heuristic's distance fields
+(``bots.DistanceFields``, rows made once per movement graph)."""
+
+from __future__ import annotations
+
+import heapq
+
+import pytest
+
+from omaha.landing_table.bots import INF, distance_fields
+from omaha.landing_table.state import LandingTableState
+
+from .helpers import GAME
+
+SCENARIOS = GAME.scenarios()
+
+
+def fresh_steps(state: LandingTableState, cell: int) -> int:
+    """US steps in ``cell`` (leaders not counted), from the unit records alone."""
+    leaders = {u.id for u in state.scen.us if u.kind.leader}
+    return sum(
+        s.steps
+        for s in state.us.values()
+        if s.status == "ashore" and s.where == cell and s.id not in leaders
+    )
+
+
+def kept_steps_agree(state: LandingTableState, every_hex: bool = True) -> None:
+    """The kept entries agree; then (``every_hex``) every hex is asked, so that every
+    entry is kept from here and a missed drop shows at a later decision."""
+    for cell, steps in state._steps_at.items():  # what play left kept, before asking anew
+        assert steps == fresh_steps(state, cell), (state.turn_label, cell)
+    if every_hex:
+        for cell in range(len(state.scen.board)):
+            assert state.steps_in(cell) == fresh_steps(state, cell), (state.turn_label, cell)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_kept_steps_per_hex_equal_fresh_ones_at_every_decision(scenario: str) -> None:
+    decisions = kept = 0
+    for bot in ("random", "heuristic"):
+        for seed in range(2):
+            state = GAME.new_state(scenario, seed=seed)
+            assert isinstance(state, LandingTableState)
+            player = GAME.bots[bot](seed=seed)
+            while not state.is_terminal():
+                kept += len(state._steps_at)
+                kept_steps_agree(state, every_hex=decisions % 5 == 0)
+                state.apply(player.choose(state))
+                decisions += 1
+    assert decisions > 500 and kept > 0
+
+
+def test_clones_keep_their_own_steps_per_hex() -> None:
+    """A clone copies the kept entries: each side, moved on its own way, agrees."""
+    state = GAME.new_state("first_wave", seed=4)
+    assert isinstance(state, LandingTableState)
+    a, b = GAME.bots["heuristic"](seed=1), GAME.bots["random"](seed=2)
+    steps = 0
+    while not state.is_terminal() and steps < 400:
+        twin = state.clone(seed=steps)
+        assert isinstance(twin, LandingTableState)
+        for _ in range(5):
+            if twin.is_terminal():
+                break
+            twin.apply(b.choose(twin))
+        kept_steps_agree(twin)
+        kept_steps_agree(state)
+        state.apply(a.choose(state))
+        steps += 1
+
+
+def reverse_dijkstra(state: LandingTableState, move: str, goal: int) -> list[int]:
+    graph = state.scen.moves[move]
+    best = [INF] * len(state.scen.board)
+    best[goal] = 0
+    heap = [(0, goal)]
+    while heap:
+        d, b = heapq.heappop(heap)
+        if d > best[b]:
+            continue
+        for a in range(len(best)):
+            for to, cost in graph.steps(a):
+                if to == b and d + cost < best[a]:
+                    best[a] = d + cost
+                    heapq.heappush(heap, (d + cost, a))
+    return best
+
+
+def test_distance_fields_equal_the_nearest_goal_by_fresh_dijkstra() -> None:
+    state = GAME.new_state("omaha", seed=1)
+    assert isinstance(state, LandingTableState)
+    fields = distance_fields(state.scen.moves["foot"])
+    rows = {g: reverse_dijkstra(state, "foot", g) for g in (3, 40, 41, 200)}
+    for goals in ((3,), (40, 41), (3, 200, 41), (200, 3)):
+        want = [min(rows[g][c] for g in goals) for c in range(len(state.scen.board))]
+        assert fields.to(goals) == want
+        assert fields.to(list(reversed(goals))) == want
