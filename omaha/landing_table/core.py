@@ -681,11 +681,8 @@ class LandingTableCore(State[LandingTableScenario]):
         s = self.us[uid]
         k = self.scenario.us_by_id[uid].kind
         vehicle = k.move == "vehicle"
-        tide = self.tide()
-        if self._german_at is None:
-            self.german_cells()
-        gates = tuple(sorted(self.exits_open)) if vehicle else ()
-        key = (self._german_key, tide, gates, s.where, k.move, k.mp)
+        key = self._reach_key(uid)
+        tide = key[1]
         memo = self.lookup.reach_memo
         reach = memo.get(key)
         if reach is None:
@@ -702,6 +699,30 @@ class LandingTableCore(State[LandingTableScenario]):
             near = self.scenario.board.neighbours[s.where]
             return {c: v for c, v in reach.items() if c in near or c == s.where}
         return reach
+
+    def _reach_key(self, uid: str) -> tuple[int, str, tuple[str, ...], int, str, int]:
+        """What :meth:`reachable` depends on but the unit's disruption: German occupancy,
+        tide, open draws (vehicles), the unit's hex and movement kind and allowance."""
+        k = self.scenario.us_by_id[uid].kind
+        if self._german_at is None:
+            self.german_cells()
+        gates = tuple(sorted(self.exits_open)) if k.move == "vehicle" else ()
+        return (self._german_key, self.tide(), gates, self.us[uid].where, k.move, k.mp)
+
+    def move_orders(self, uid: str) -> tuple[Action, ...]:
+        """``move uid to H`` for every hex :meth:`reachable` but its own, by cell (made
+        once for a unit, its disruption and what its reach depends on)."""
+        s = self.us[uid]
+        key = (uid, s.disrupted, *self._reach_key(uid))
+        memo = self.lookup.move_memo
+        got = memo.get(key)
+        if got is None:
+            here, move = s.where, self.lookup.move
+            got = tuple(move(uid, c) for c in sorted(self.reachable(uid)) if c != here)
+            if len(memo) >= REACH_MEMO_SIZE:
+                memo.clear()
+            memo[key] = got
+        return got
 
     def _gate(self, a: int, b: int) -> int | None:
         draw = self.scenario.gates.get((a, b))
@@ -937,6 +958,7 @@ def _copy_data(value: Any) -> Any:
     return value
 
 
+#: Entries kept in the lookup's reach and move memos before they are emptied.
 REACH_MEMO_SIZE = 50_000
 
 
@@ -958,6 +980,8 @@ class Lookup:
         #: Reachable cells by (occupied positions, tide, open exits for vehicles, start,
         #: movement class, allowance): movement is a pure function of these.
         self.reach_memo: dict[tuple[int, str, tuple[str, ...], int, str, int], dict[int, int]] = {}
+        #: :meth:`LandingTableCore.move_orders` by unit, disruption and reach key.
+        self.move_memo: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self.leaders = frozenset(u.id for u in scen.us if u.kind.leader)
         #: The longest attack range of any unit.
         self.longest_range = max((k.range for k in scen.kinds.values()), default=0)

@@ -1,6 +1,7 @@
 """The tables kept between decisions equal a fresh computation at every decision of
 seeded games: US steps per hex (``LandingTableCore.steps_in``, an entry dropped when a
-unit enters, leaves or loses steps in its hex) and the heuristic's distance fields
+unit enters, leaves or loses steps in its hex), the move orders made once per reach
+(``LandingTableCore.move_orders``) and the heuristic's distance fields
 (``bots.DistanceFields``, rows made once per movement graph)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import heapq
 
 import pytest
 
+from omaha.landing_table.actions import Move
 from omaha.landing_table.bots import INF, distance_fields
 from omaha.landing_table.state import LandingTableState
 
@@ -35,6 +37,32 @@ def kept_steps_agree(state: LandingTableState, every_hex: bool = True) -> None:
     if every_hex:
         for cell in range(len(state.scen.board)):
             assert state.steps_in(cell) == fresh_steps(state, cell), (state.turn_label, cell)
+
+
+def kept_moves_agree(state: LandingTableState) -> None:
+    """Every unit ashore: the kept move orders are those of its reach worked out anew."""
+    kept = {uid: state.move_orders(uid) for uid in state.ashore()}
+    state.lookup.reach_memo.clear()
+    labels = state.scen.board.labels
+    for uid, moves in kept.items():
+        here = state.us[uid].where
+        fresh = [Move(uid, labels[c]) for c in sorted(state.reachable(uid)) if c != here]
+        assert list(moves) == fresh, (state.turn_label, uid)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_kept_move_orders_equal_fresh_ones(scenario: str) -> None:
+    decisions = 0
+    for bot in ("random", "heuristic"):
+        state = GAME.new_state(scenario, seed=3)
+        assert isinstance(state, LandingTableState)
+        player = GAME.bots[bot](seed=3)
+        while not state.is_terminal():
+            if decisions % 4 == 0:
+                kept_moves_agree(state)
+            state.apply(player.choose(state))
+            decisions += 1
+    assert decisions > 300
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
