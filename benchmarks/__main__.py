@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -135,16 +136,20 @@ def alternate(
     other: Path, repeats: int, seconds: float, games: list[str], no_kernel: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run one repeat of the other checkout, then one of this one, ``repeats`` times, each
-    in a fresh process, so both meet the same machine; medians of each side."""
+    in a fresh process, so both meet the same machine; medians of each side.
+
+    Both sides run this checkout's harness (a copy in the working directory, which
+    ``python -m`` puts first on the path), each with its own library on ``PYTHONPATH``."""
     here = Path(__file__).resolve().parent.parent
     runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
     args = ["--repeats", "1", "--seconds", str(seconds)]
     args += [a for g in games for a in ("--game", g)] + (["--no-kernel"] if no_kernel else [])
     with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(here / "benchmarks", Path(tmp) / "benchmarks")
         for r in range(repeats):
             for side, library in (("old", other.resolve()), ("new", here)):
                 out = Path(tmp) / f"{side}{r}.json"
-                env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(library), str(here)]))
+                env = dict(os.environ, PYTHONPATH=str(library))
                 subprocess.run(
                     [sys.executable, "-m", "benchmarks", *args, "--json", str(out)],
                     cwd=tmp, env=env, check=True, stdout=subprocess.DEVNULL,
