@@ -23,10 +23,11 @@ def test_the_decision_tables_equal_fresh_ones_at_every_decision() -> None:
         bot = GAME.bots["heuristic"](seed=seed)
         while not st.is_terminal():
             ctx = _Context(st.scen, picture_of(st), st.legal_actions())
-            ctx.decide()  # fills the tables as a decision does
-            for uid, cost in ctx._hit_cost.items():
-                assert cost == fresh_hit_cost(ctx, uid)
-            for cell, around in ctx._around.items():
+            ctx.decide()  # fills the tables as a decision does: asked again, they answer
+            for uid in ctx.pic.disrupted:
+                assert ctx.hit_cost(uid) == fresh_hit_cost(ctx, uid)
+            for cell in range(len(st.board)):
+                around = ctx.attackers_around(cell)
                 units = [u for c in st.scen.land_neighbours[cell] for u in ctx.landed_units(c)]
                 want = tuple(
                     (
