@@ -6,6 +6,13 @@
     python -m benchmarks --against before.json # and the ratios to a saved run
     python -m benchmarks --vs /path/to/old     # old and new in turns, the fair comparison
 
+Each game/scenario gets one row per table: random and strongest-bot games (decisions/s,
+games/s, the cost of listing and applying), the state's costs (clone, ``clone(seed)``,
+snapshots, memory) and what a search iteration costs: ``rollout/s`` is ``clone(seed)``
+of a seeded position followed by every side's strongest bot to the end of the turn
+(``turn_label`` changes), as the search agent's rollouts go, and ``dec/rollout`` the
+decisions such a rollout makes on average (``harness.rollouts``).
+
 To compare with an older checkout, run this harness against it from a directory
 outside both checkouts (Python puts the current directory first on the path):
 ``cd /tmp && PYTHONPATH=/old/checkout:/this/checkout python -m benchmarks --json old.json``
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,6 +51,8 @@ COLUMNS = (
     ("to_json_per_s", "to_json/s", "{:,.0f}", True),
     ("from_json_per_s", "from_json/s", "{:,.0f}", True),
     ("kib_per_state", "KiB/state", "{:,.1f}", False),
+    ("rollout_per_s", "rollout/s", "{:,.0f}", True),
+    ("rollout_decisions", "dec/rollout", "{:,.1f}", None),
 )
 KERNEL = (
     ("thread_cold_us", "LOS thread, cold (us)", False),
@@ -126,16 +136,20 @@ def alternate(
     other: Path, repeats: int, seconds: float, games: list[str], no_kernel: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run one repeat of the other checkout, then one of this one, ``repeats`` times, each
-    in a fresh process, so both meet the same machine; medians of each side."""
+    in a fresh process, so both meet the same machine; medians of each side.
+
+    Both sides run this checkout's harness (a copy in the working directory, which
+    ``python -m`` puts first on the path), each with its own library on ``PYTHONPATH``."""
     here = Path(__file__).resolve().parent.parent
     runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
     args = ["--repeats", "1", "--seconds", str(seconds)]
     args += [a for g in games for a in ("--game", g)] + (["--no-kernel"] if no_kernel else [])
     with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(here / "benchmarks", Path(tmp) / "benchmarks")
         for r in range(repeats):
             for side, library in (("old", other.resolve()), ("new", here)):
                 out = Path(tmp) / f"{side}{r}.json"
-                env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(library), str(here)]))
+                env = dict(os.environ, PYTHONPATH=str(library))
                 subprocess.run(
                     [sys.executable, "-m", "benchmarks", *args, "--json", str(out)],
                     cwd=tmp, env=env, check=True, stdout=subprocess.DEVNULL,

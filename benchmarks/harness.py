@@ -129,6 +129,47 @@ def rate(fn: Callable[[], object], budget: float) -> float:
             return calls / elapsed
 
 
+def positions(game: Any, scenario: str, count: int) -> list[Any]:
+    """``count`` seeded positions spread over one random game (dice seed 5), at
+    decisions 0, 1/count, 2/count... of its length."""
+    probe = mid_game(game, scenario)
+    length = 2 * len(probe.actions)
+    state = game.new_state(scenario, seed=5)
+    bot = game.bots["random"](seed=5)
+    out = []
+    for step in range(length):
+        if step % max(1, length // count) == 0 and len(out) < count:
+            out.append(state.clone())
+        state.apply(bot.choose(state))
+    return out
+
+
+def rollouts(game: Any, scenario: str, budget: float) -> dict[str, float]:
+    """What one iteration of a search costs: ``clone(seed)`` of a position (a reseeded
+    future), then every side's strongest bot (random where a side has none) to the end
+    of the turn (``turn_label`` changes) or of the game, as the search agent's rollouts
+    go. Positions from :func:`positions`, taken in turn, each reseeded anew."""
+    starts = positions(game, scenario, 8)
+    bots = _lineup(game, strongest(game), 3)
+    fallback = game.bots["random"](seed=3)
+    done = decisions = 0
+    clock = CLOCK
+    start = clock()
+    while True:
+        twin = starts[done % len(starts)].clone(seed=done)
+        turn = twin.turn_label
+        while not twin.is_terminal() and twin.turn_label == turn:
+            twin.apply(_choose(bots, fallback, twin))
+            decisions += 1
+        done += 1
+        elapsed = clock() - start
+        if elapsed >= budget and done >= len(starts):
+            return {
+                "rollout_per_s": done / elapsed,
+                "rollout_decisions": decisions / done,
+            }
+
+
 def state_costs(game: Any, scenario: str, budget: float) -> dict[str, float]:
     state = mid_game(game, scenario)
     text = state.to_json()
@@ -163,6 +204,7 @@ def game_figures(budget: float, only: set[str] | None) -> dict[str, dict[str, fl
                 for key, value in play_games(game, scenario, bot, budget, 2).items():
                     row[f"{prefix}_{key}"] = value
             row.update(state_costs(game, scenario, budget / 4))
+            row.update(rollouts(game, scenario, budget))
             out[f"{name}/{scenario}"] = row
     return out
 

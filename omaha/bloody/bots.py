@@ -53,6 +53,7 @@ from .actions import (
 )
 from .components.map import BEACH
 from .components.tokens import EVENT, MINES, SNIPER, STUG, face_value, is_strongpoint_token
+from .components.units import UnitSpec
 from .core import BOX, DEAD, LOST, BloodyCore, tank_name
 from .scenario import BloodyScenario
 
@@ -140,12 +141,29 @@ def read_view(view: View, scen: BloodyScenario) -> Picture:
 _SHOWN = {MINES: "mines", SNIPER: "sniper", STUG: "stug", EVENT: "event"}
 
 
+class _TokenView(dict[str, tuple[str, str | None]]):
+    """What :func:`picture_of` shows of a token face: (kind, face shown), made once a face."""
+
+    def __init__(self, revealed: bool) -> None:
+        super().__init__()
+        self.revealed = revealed
+
+    def __missing__(self, face: str) -> tuple[str, str | None]:
+        kind = "sp" if is_strongpoint_token(face) else "enc"
+        shown = (_SHOWN.get(face) or str(face_value(face))) if self.revealed else None
+        got = self[face] = (kind, shown)
+        return got
+
+
+_SEEN, _HIDDEN = _TokenView(True), _TokenView(False)
+
+
 def picture_of(st: BloodyCore) -> Picture:
     """The :class:`Picture` that :func:`read_view` reads from ``st.view("US")``, built
     straight from the fields the US view shows: face-down tokens give only their kind
     (Strongpoint or Encounter), never their face. A test checks the two agree."""
     scen = st.scen
-    ids = [u.id for u in scen.units]
+    ids = _unit_ids(scen)
     at: dict[str, int] = {}
     disrupted: dict[str, bool] = {}
     for u, w in enumerate(st.where):
@@ -155,13 +173,7 @@ def picture_of(st: BloodyCore) -> Picture:
     for cell in sorted(st.tokens):
         toks = st.tokens[cell]
         if toks:
-            tokens[cell] = [
-                (
-                    "sp" if is_strongpoint_token(face) else "enc",
-                    (_SHOWN.get(face) or str(face_value(face))) if revealed else None,
-                )
-                for face, revealed in toks
-            ]
+            tokens[cell] = [_SEEN[face] if revealed else _HIDDEN[face] for face, revealed in toks]
     tanks: dict[str, tuple[int, str | None]] = {}
     for t, (w, unit) in enumerate(st.tanks):
         if w != LOST:
@@ -196,6 +208,18 @@ def _attack_results(strength: int, defence: int) -> tuple[str, ...]:
 def _cell_index(board: Board) -> dict[str, int]:
     """Printed label -> board index (the bot reads labels off the legal actions)."""
     return {label: i for i, label in enumerate(board.labels)}
+
+
+@lru_cache(maxsize=16)
+def _unit_ids(scen: BloodyScenario) -> tuple[str, ...]:
+    """The scenario's unit ids, by unit index."""
+    return tuple(u.id for u in scen.units)
+
+
+@lru_cache(maxsize=16)
+def _unit_specs(scen: BloodyScenario) -> dict[str, UnitSpec]:
+    """The scenario's units by id."""
+    return {u.id: u for u in scen.units}
 
 
 def _value(face: str | None) -> int | None:
@@ -233,7 +257,7 @@ class _Context:
         self.scen = scen
         self.pic = pic
         self.legal = list(legal)
-        self.units = {u.id: u for u in scen.units}
+        self.units = _unit_specs(scen)
         self.board = scen.board
         self.left = pic.turns - pic.turn  # turns after this one
         self.care = max(0.15, min(1.0, (self.left + 0.5) / 4))
@@ -250,11 +274,13 @@ class _Context:
             self.kinds.setdefault(type(a), []).append(a)
         # pure evaluations met more than once in a decision, kept to be met again
         self._potential: dict[int, float] = {}
+        self._hit_cost: dict[str, float] = {}
         self._engineer_p: dict[tuple[int, bool], float] = {}
         self._fire_on: dict[int, bool] = {}
         self._engineer_worth: dict[int, float] = {}
         self._defences: dict[str, tuple[int, ...]] = {}
         self._follow_up: dict[tuple[str, int, float, float], float] = {}
+        self._around: dict[int, tuple[tuple[str, int, int, float, float], ...]] = {}
         self._enc_pool: tuple[str, ...] | None = None
 
     # ---------------------------------------------------------------- basics
@@ -269,10 +295,15 @@ class _Context:
 
     def hit_cost(self, uid: str) -> float:
         """Expected VP lost when a unit takes a hit (disrupted, or eliminated if disrupted)."""
-        u = self.units[uid]
-        if self.pic.disrupted[uid]:
-            return (1.2 + 0.22 * u.full) * self.care
-        return (0.45 + 0.08 * (u.full - u.reduced)) * self.care
+        found = self._hit_cost.get(uid)
+        if found is None:
+            u = self.units[uid]
+            if self.pic.disrupted[uid]:
+                found = (1.2 + 0.22 * u.full) * self.care
+            else:
+                found = (0.45 + 0.08 * (u.full - u.reduced)) * self.care
+            self._hit_cost[uid] = found
+        return found
 
     def uncleared(self, cell: int) -> bool:
         return bool(self.pic.tokens.get(cell))
@@ -459,16 +490,14 @@ class _Context:
         return best
 
     def candidates(self) -> Iterable[tuple[float, Action]]:
-        pic = self.pic
-        legal_set = set(self.legal)
-        if pic.init >= 1:
-            yield from self.attack_candidates(legal_set)
-            yield from self.probe_candidates(legal_set)
-            yield from self.engineer_candidates(legal_set)
-            yield from self.move_candidates(legal_set)
-            yield from self.rally_candidates(legal_set)
-            yield from self.release_candidates(legal_set)
-        yield from self.card_candidates(legal_set)
+        if self.pic.init >= 1:
+            yield from self.attack_candidates()
+            yield from self.probe_candidates()
+            yield from self.engineer_candidates()
+            yield from self.move_candidates()
+            yield from self.rally_candidates()
+            yield from self.release_candidates()
+        yield from self.card_candidates()
 
     # attacks (8.4)
     def attack_value(
@@ -520,9 +549,11 @@ class _Context:
                 ev -= hits
         return ev / 6
 
-    def attack_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
-        pic = self.pic
-        targets = sorted({self.board.cell(a.target) for a in legal if isinstance(a, Attack)})
+    def attack_candidates(self) -> Iterable[tuple[float, Action]]:
+        pic, kinds = self.pic, self.kinds
+        cell = self.cell
+        targets = sorted({cell[cast(Attack, a).target] for a in kinds.get(Attack, ())})
+        rallies = {cast(Rally, a).unit for a in kinds.get(Rally, ())}
         for target in targets:
             occupied = [c for c in self.scen.land_neighbours[target] if self.landed_units(c)]
             best: tuple[float, list[int]] | None = None
@@ -546,18 +577,19 @@ class _Context:
             if len(squares) + 1 <= pic.init:
                 base = self.attack_value(target, squares)
                 for u in units:
-                    if pic.disrupted[u] and Rally(u) in legal:
+                    if pic.disrupted[u] and u in rallies:
                         gain = self.attack_value(target, squares, rallied=u) - base
                         yield value + gain - V_INIT + 0.01, Rally(u)
-                for a in legal:
-                    if isinstance(a, MoveTank) and a.unit in units:
+                for a in kinds.get(MoveTank, ()):
+                    assert isinstance(a, MoveTank)
+                    if a.unit in units:
                         _, cur = pic.tanks[a.tank]
                         if cur in units:
                             continue
                         gain = self.attack_value(target, squares, tank_to=a.unit) - base
                         yield value + gain - V_INIT, a
             base = self.attack_value(target, squares)
-            for a in legal:
+            for a in kinds.get(PlayCard, ()):
                 if isinstance(a, PlayCard):
                     opt = self.scen.cards[a.card].options[a.option - 1]
                     if opt.effect == "attack_bonus":
@@ -601,17 +633,12 @@ class _Context:
         """
         pic = self.pic
         defences = self.defences(kind)
-        units = [u for c in self.scen.land_neighbours[cell] for u in self.landed_units(c)]
-        if not units or not defences:
+        around = self.attackers_around(cell)
+        if not around or not defences:
             return 0.0
-        strength = sum(
-            self.units[u].reduced if (u == prober or pic.disrupted[u]) else self.units[u].full
-            for u in units
-        )
-        hits = sum(
-            self.hit_cost(u) if u != prober else (1.2 + 0.22 * self.units[u].full) * self.care
-            for u in units
-        )
+        # the prober's terms as a disrupted unit's, the others' as they stand (in order)
+        strength = sum(r if u == prober else s for u, s, r, _, _ in around)
+        hits = sum(hd if u == prober else h for u, _, _, h, hd in around)
         gain = (
             (2.0 if self.scen.kind[cell] == "strongpoint" else 1.0) + self.square_bonus(cell) + 0.4
         )
@@ -636,6 +663,24 @@ class _Context:
             self._follow_up[kind, strength, gain, hits] = total
         later = 1.0 if pic.init >= 2 else 0.75
         return later * total / len(defences)
+
+    def attackers_around(self, cell: int) -> tuple[tuple[str, int, int, float, float], ...]:
+        """The landed units next to ``cell``, each as (id, strength now, reduced strength,
+        hit cost now, hit cost once disrupted), in :meth:`follow_up`'s order (kept for
+        the decision)."""
+        found = self._around.get(cell)
+        if found is None:
+            disrupted, care = self.pic.disrupted, self.care
+            out = []
+            for c in self.scen.land_neighbours[cell]:
+                for u in self.landed_units(c):
+                    spec = self.units[u]
+                    now = spec.reduced if disrupted[u] else spec.full
+                    out.append(
+                        (u, now, spec.reduced, self.hit_cost(u), (1.2 + 0.22 * spec.full) * care)
+                    )
+            found = self._around[cell] = tuple(out)
+        return found
 
     def probe_value(self, uid: str, cell: int) -> float:
         pic = self.pic
@@ -683,7 +728,7 @@ class _Context:
             )
         return found
 
-    def probe_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
+    def probe_candidates(self) -> Iterable[tuple[float, Action]]:
         for a in self.kinds.get(Move, ()):
             assert isinstance(a, Move)
             cell = self.cell[a.square]
@@ -692,7 +737,7 @@ class _Context:
             yield self.probe_value(a.unit, cell) - V_INIT, a
 
     # engineers (8.5)
-    def engineer_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
+    def engineer_candidates(self) -> Iterable[tuple[float, Action]]:
         pic = self.pic
         for a in self.kinds.get(Engineers, ()):
             assert isinstance(a, Engineers)
@@ -749,7 +794,7 @@ class _Context:
             depth = 0
         return best + 0.12 * depth
 
-    def move_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
+    def move_candidates(self) -> Iterable[tuple[float, Action]]:
         for a in self.kinds.get(Move, ()):
             assert isinstance(a, Move)
             cell = self.cell[a.square]
@@ -761,7 +806,7 @@ class _Context:
                 gain *= 0.6
             yield gain * (0.6 + 0.1 * self.strength(a.unit)) - V_INIT, a
 
-    def rally_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
+    def rally_candidates(self) -> Iterable[tuple[float, Action]]:
         for a in self.kinds.get(Rally, ()):
             if isinstance(a, Rally):
                 spec = self.units[a.unit]
@@ -772,7 +817,7 @@ class _Context:
                     worth += 0.2
                 yield worth - V_INIT + 0.15, a
 
-    def release_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
+    def release_candidates(self) -> Iterable[tuple[float, Action]]:
         pic, scen = self.pic, self.scen
         # a release on turn t lands on turn t+2 and fights from turn t+3 (5.3.f, 6.3)
         fighting_turns = pic.turns - (pic.turn + 2)
@@ -801,7 +846,7 @@ class _Context:
         return cell
 
     # cards (9.0)
-    def card_candidates(self, legal: set[Action]) -> Iterable[tuple[float, Action]]:
+    def card_candidates(self) -> Iterable[tuple[float, Action]]:
         pic, scen = self.pic, self.scen
         for a in (*self.kinds.get(PlayCard, ()), *self.kinds.get(PlayCardAt, ())):
             assert isinstance(a, PlayCard | PlayCardAt)

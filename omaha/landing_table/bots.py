@@ -67,7 +67,8 @@ class DistanceFields:
     """Cheapest movement cost to a set of goal cells from every cell (static costs).
 
     The field of a goal set is the cell-wise minimum of the fields of its goal
-    cells; each goal cell's field is one reverse Dijkstra, made once per graph.
+    cells; each goal cell's field is one reverse Dijkstra, made once per graph and
+    kept as a row of one matrix (a goal set's field is then one indexed minimum).
     """
 
     def __init__(self, graph: MovementGraph) -> None:
@@ -76,33 +77,38 @@ class DistanceFields:
         for a in range(n):
             for b, c in graph.steps(a):
                 self._reverse[b].append((a, c))
-        self._rows: dict[int, npt.NDArray[np.int64]] = {}
+        #: row g: the cost from every cell to cell g, once ``_made[g]``
+        self._rows: npt.NDArray[np.int64] = np.zeros((n, n), dtype=np.int64)
+        self._made = bytearray(n)
 
-    def _row(self, goal: int) -> npt.NDArray[np.int64]:
-        got = self._rows.get(goal)
-        if got is None:
-            rev = self._reverse
-            best = [INF] * len(rev)
-            best[goal] = 0
-            heap = [(0, goal)]
-            while heap:
-                d, b = heapq.heappop(heap)
-                if d > best[b]:
-                    continue
-                for a, c in rev[b]:
-                    nd = d + c
-                    if nd < best[a]:
-                        best[a] = nd
-                        heapq.heappush(heap, (nd, a))
-            got = self._rows[goal] = np.array(best, dtype=np.int64)
-        return got
+    def _row(self, goal: int) -> None:
+        """Fill the row of ``goal`` (a reverse Dijkstra)."""
+        rev = self._reverse
+        best = [INF] * len(rev)
+        best[goal] = 0
+        heap = [(0, goal)]
+        while heap:
+            d, b = heapq.heappop(heap)
+            if d > best[b]:
+                continue
+            for a, c in rev[b]:
+                nd = d + c
+                if nd < best[a]:
+                    best[a] = nd
+                    heapq.heappush(heap, (nd, a))
+        self._rows[goal] = best
+        self._made[goal] = 1
 
     def to(self, goals: Iterable[int]) -> list[int]:
         """Cost from every cell to the nearest of ``goals`` (INF where none is reachable)."""
-        rows = [self._row(g) for g in sorted(set(goals))]
-        if not rows:
+        cells = sorted(set(goals))
+        if not cells:
             return [INF] * len(self._reverse)
-        field: list[int] = np.vstack(rows).min(axis=0).tolist()
+        made = self._made
+        for g in cells:
+            if not made[g]:
+                self._row(g)
+        field: list[int] = self._rows[cells].min(axis=0).tolist()
         return field
 
 
@@ -255,13 +261,17 @@ class HeuristicBot:
         naval = first.startswith("NF")
         distances = state.lookup.distances(state.scen.pos_by_id[pid].cell)
         longest = state.lookup.longest_range
+        spotted: bool | None = None  # whether a Naval Fire Marker may fire at pid
         for uid in state.queue:
             if uid == first:
                 continue
             if uid.startswith("NF"):
-                if not naval and uid not in state.naval_used and pid in state.naval_targets():
-                    out.append(uid)
-                    naval = True
+                if not naval and uid not in state.naval_used:
+                    if spotted is None:
+                        spotted = pid in state.naval_targets()
+                    if spotted:
+                        out.append(uid)
+                        naval = True
                 continue
             s = state.us[uid]
             # a quick test first: no unit attacks from farther than the longest range
@@ -306,9 +316,10 @@ class HeuristicBot:
             dry = [a for a in moves if not state.flooded(board.cell(a.hex))]
             if dry:
                 return self._best_move(state, uid, dry, allow_hold=False)
-        clear = state.lookup.action(Clear, uid)
-        if clear in legal and state.turn < 20:
-            return clear
+        if state.turn < 20:  # the only Clear a unit is offered is its own
+            clear = next((a for a in legal if isinstance(a, Clear)), None)
+            if clear is not None:
+                return clear
         attacks = [a for a in legal if isinstance(a, Attack)]
         best: tuple[int, Attack] | None = None
         for a in attacks:

@@ -236,6 +236,9 @@ class LandingTableCore(State[LandingTableScenario]):
     _stop: frozenset[int] | None
     _comm: frozenset[int] | None
     _naval_targets: tuple[str, ...] | None
+    #: Cache: US steps per hex (:meth:`steps_in`), an entry dropped when a unit enters or
+    #: leaves its hex or loses steps there (:meth:`_steps_changed`), all of it by touch.
+    _steps_at: dict[int, int]
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
     #: Cache: the observation kept up to date (``observation.Kept``; None until an
@@ -342,6 +345,7 @@ class LandingTableCore(State[LandingTableScenario]):
         twin.ctx = _copy_data(self.ctx)
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
+        twin._steps_at = dict(self._steps_at)  # entries are dropped in place
         if self.obs_kept is not None:  # shared: each side notes its own changes from here
             twin.obs_kept = self.obs_kept
             twin.units_dirty = set(self.units_dirty or ())
@@ -478,6 +482,7 @@ class LandingTableCore(State[LandingTableScenario]):
             at.setdefault(self.us[uid].where, []).append(uid)
         self._at = {cell: tuple(uids) for cell, uids in at.items()}
         self._comm = None
+        self._steps_at = {}
         self.obs_kept = None
         self.obs_owned = False
         self.units_dirty = self.units_moved = self.germans_dirty = self.positions_dirty = None
@@ -594,9 +599,14 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def steps_in(self, cell: int) -> int:
         """US steps in a hex, leaders not counted (concentrated target)."""
-        leaders = self.lookup.leaders
-        us = self.us
-        return sum(us[u].steps for u in self._at.get(cell, ()) if u not in leaders)
+        got = self._steps_at.get(cell)
+        if got is None:
+            leaders = self.lookup.leaders
+            us = self.us
+            got = self._steps_at[cell] = sum(
+                us[u].steps for u in self._at.get(cell, ()) if u not in leaders
+            )
+        return got
 
     def german_cells(self) -> Mapping[int, str]:
         """Occupied positions by cell."""
@@ -671,11 +681,8 @@ class LandingTableCore(State[LandingTableScenario]):
         s = self.us[uid]
         k = self.scenario.us_by_id[uid].kind
         vehicle = k.move == "vehicle"
-        tide = self.tide()
-        if self._german_at is None:
-            self.german_cells()
-        gates = tuple(sorted(self.exits_open)) if vehicle else ()
-        key = (self._german_key, tide, gates, s.where, k.move, k.mp)
+        key = self._reach_key(uid)
+        tide = key[1]
         memo = self.lookup.reach_memo
         reach = memo.get(key)
         if reach is None:
@@ -692,6 +699,30 @@ class LandingTableCore(State[LandingTableScenario]):
             near = self.scenario.board.neighbours[s.where]
             return {c: v for c, v in reach.items() if c in near or c == s.where}
         return reach
+
+    def _reach_key(self, uid: str) -> tuple[int, str, tuple[str, ...], int, str, int]:
+        """What :meth:`reachable` depends on but the unit's disruption: German occupancy,
+        tide, open draws (vehicles), the unit's hex and movement kind and allowance."""
+        k = self.scenario.us_by_id[uid].kind
+        if self._german_at is None:
+            self.german_cells()
+        gates = tuple(sorted(self.exits_open)) if k.move == "vehicle" else ()
+        return (self._german_key, self.tide(), gates, self.us[uid].where, k.move, k.mp)
+
+    def move_orders(self, uid: str) -> tuple[Action, ...]:
+        """``move uid to H`` for every hex :meth:`reachable` but its own, by cell (made
+        once for a unit, its disruption and what its reach depends on)."""
+        s = self.us[uid]
+        key = (uid, s.disrupted, *self._reach_key(uid))
+        memo = self.lookup.move_memo
+        got = memo.get(key)
+        if got is None:
+            here, move = s.where, self.lookup.move
+            got = tuple(move(uid, c) for c in sorted(self.reachable(uid)) if c != here)
+            if len(memo) >= REACH_MEMO_SIZE:
+                memo.clear()
+            memo[key] = got
+        return got
 
     def _gate(self, a: int, b: int) -> int | None:
         draw = self.scenario.gates.get((a, b))
@@ -819,6 +850,7 @@ class LandingTableCore(State[LandingTableScenario]):
         taken = min(n, s.steps)
         s.steps -= taken
         self.stats["us_steps_lost"] += taken
+        self._steps_changed(s.where)
         self._forget_units()
         if s.steps <= 0:
             self.eliminate(uid, why, rule, count=False)
@@ -851,6 +883,7 @@ class LandingTableCore(State[LandingTableScenario]):
         self._at[cell] = (uid,) if here is None else _insert(here, uid, index)
         if here is None:
             self._comm = None
+        self._steps_changed(cell)
         self._forget_units()
 
     def _leave(self, uid: str, cell: int) -> None:
@@ -861,7 +894,12 @@ class LandingTableCore(State[LandingTableScenario]):
         else:
             del self._at[cell]
             self._comm = None
+        self._steps_changed(cell)
         self._forget_units()
+
+    def _steps_changed(self, cell: int) -> None:
+        """The US steps in ``cell`` changed: drop its :meth:`steps_in` entry."""
+        self._steps_at.pop(cell, None)
 
     # -- mutators: German units -----------------------------------------------------------
     def place_german(self, gid: str, pid: str, revealed: bool) -> None:
@@ -920,6 +958,7 @@ def _copy_data(value: Any) -> Any:
     return value
 
 
+#: Entries kept in the lookup's reach and move memos before they are emptied.
 REACH_MEMO_SIZE = 50_000
 
 
@@ -941,6 +980,8 @@ class Lookup:
         #: Reachable cells by (occupied positions, tide, open exits for vehicles, start,
         #: movement class, allowance): movement is a pure function of these.
         self.reach_memo: dict[tuple[int, str, tuple[str, ...], int, str, int], dict[int, int]] = {}
+        #: :meth:`LandingTableCore.move_orders` by unit, disruption and reach key.
+        self.move_memo: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self.leaders = frozenset(u.id for u in scen.us if u.kind.leader)
         #: The longest attack range of any unit.
         self.longest_range = max((k.range for k in scen.kinds.values()), default=0)
@@ -970,7 +1011,8 @@ class Lookup:
         self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
-        self._notation: dict[Action, str] = {}
+        #: The printed notation of every action made here (:meth:`_made`).
+        self.notations: dict[Action, str] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1038,13 +1080,8 @@ class Lookup:
             got = self._actions[key] = self._made(cls(*fields))
         return got
 
-    def notation(self, action: Action) -> str:
-        """The printed notation of an action (kept from when it was made)."""
-        text = self._notation.get(action)
-        return str(action) if text is None else text
-
     def _made(self, action: Action) -> Action:
-        self._notation[action] = str(action)
+        self.notations[action] = str(action)
         return action
 
 

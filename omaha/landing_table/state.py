@@ -90,8 +90,9 @@ class LandingTableState(LandingTableCore):
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
         """Sorted by notation as the kernel sorts them, by the notation each action
-        was given once when it was made (:meth:`Lookup.action`)."""
-        return sorted(self._legal_actions(), key=self.lookup.notation)
+        was given once when it was made (:meth:`Lookup.action`; every listed action is
+        one the lookup made)."""
+        return sorted(self._legal_actions(), key=self.lookup.notations.__getitem__)
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
         """The numbers of the listed actions, remembered by identity (every listed action

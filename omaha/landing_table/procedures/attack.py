@@ -55,6 +55,7 @@ def evaluate_attack(
     gid = ps.unit if unit is None else unit
     assert gid is not None
     board = core.scen.board
+    distances = core.lookup.distances(p.cell)
     keys: set[tuple[int, int]] = set()
     sides: tuple[str, ...] | None = None
     weapons: set[str] = set()
@@ -67,7 +68,7 @@ def evaluate_attack(
             weapons |= core.weapons(uid, 99)
             continue
         cell = core.us[uid].where
-        d = board.distance(cell, p.cell)
+        d = distances[cell]
         weapons |= core.weapons(uid, d)
         if d == 1:
             adjacent.append(uid)

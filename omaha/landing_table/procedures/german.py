@@ -18,7 +18,7 @@ from typing import Any
 
 from omaha.landing_table import rules
 from omaha.landing_table.components.cards import Card
-from omaha.landing_table.components.charts import CHARTS
+from omaha.landing_table.components.charts import CHARTS, DOTS
 from omaha.landing_table.components.positions import Position
 from omaha.landing_table.core import ASHORE, LandingTableCore, Phase
 
@@ -90,6 +90,10 @@ def _limit(core: LandingTableCore, pid: str) -> int:
     return rules.hit_limit(core.turn, 1 if ps.unit else 0, 1 if ps.depth else 0)
 
 
+#: The cause a hit from each dot of a field of fire gives in the log.
+_FIRE_WHY = {dot: f"{dot} fire" for dot in DOTS}
+
+
 def fire(core: LandingTableCore, pid: str, card: Card, firer: str | None = None) -> None:
     """German Fire Chart: one position fires at every US unit in its field of fire."""
     p = core.scen.pos_by_id[pid]
@@ -113,6 +117,7 @@ def fire(core: LandingTableCore, pid: str, card: Card, firer: str | None = None)
         if dot is None:
             continue
         hex_steps = core.steps_in(cell)
+        why, label = _FIRE_WHY[dot], labels[cell]
         for uid in uids:
             u = by_id[uid]
             if u.kind.leader:
@@ -124,7 +129,7 @@ def fire(core: LandingTableCore, pid: str, card: Card, firer: str | None = None)
             if eff is None or (not eff.lose and s.disrupted):
                 continue
             cands.append((rules.selection_key(dot, distances[cell], s.steps), uid))
-            effects[uid] = [eff.lose, eff.disrupt, f"{dot} fire", labels[cell]]
+            effects[uid] = [eff.lose, eff.disrupt, why, label]
     if cands:
         core.note("ddob.fires", FIRE, position=pid, firer=_FIRER_TEXT[mode], limit=limit)
     leader = mode != "ambush" and card.icon == "leader"

@@ -109,8 +109,7 @@ def orders(core: LandingTableCore, uid: str) -> tuple[Action, ...]:
     else:
         s = core.us[uid]
         here = s.where
-        move_to = core.lookup.move
-        out += [move_to(uid, c) for c in sorted(core.reachable(uid)) if c != here]
+        out += core.move_orders(uid)
         if not s.disrupted:
             out += [action(Attack, pid, uid) for pid in attack_targets(core, uid)]
             out += [action(Barrage, pid, uid) for pid in barrage_targets(core, uid)]
