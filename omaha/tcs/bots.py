@@ -518,25 +518,30 @@ def draw_gap(s: TcsCore, cell: int) -> int:
 
 def field(s: TcsCore, goals: list[int], *, vehicle: bool, side: str) -> dict[int, int]:
     """Movement cost from every cell to the nearest goal (a multi-source search over the
-    map's graph, through what is passable now)."""
+    map's graph, through what is passable now: a goal is reached even where it is
+    closed)."""
     beach = s.scenario.beach
-    graph = beach.vehicle_graph if vehicle else beach.foot_graph
+    steps = (beach.vehicle_graph if vehicle else beach.foot_graph).steps
     closed = impassable(s, side, vehicle=vehicle, rifle=not vehicle) | beach.sea(s.tide_hour)
-    dist: dict[int, int] = {g: 0 for g in goals}
+    far = 1 << 30
+    best = [far] * len(s.scenario.board)
+    for g in goals:
+        best[g] = 0
+    for c in closed:
+        if best[c]:
+            best[c] = -1  # closed: never entered (no cost is below -1)
     heap = [(0, g) for g in sorted(goals)]
     heapq.heapify(heap)
     while heap:
         d, a = heapq.heappop(heap)
-        if d > dist.get(a, 1 << 30):
+        if d > best[a]:
             continue
-        for b, c in graph.steps(a):
-            if b in closed and b not in dist:
-                continue
+        for b, c in steps(a):
             nd = d + c
-            if nd < dist.get(b, 1 << 30):
-                dist[b] = nd
+            if nd < best[b]:
+                best[b] = nd
                 heapq.heappush(heap, (nd, b))
-    return dist
+    return {c: d for c, d in enumerate(best) if 0 <= d < far}
 
 
 def focus_draw(s: TcsCore) -> str:

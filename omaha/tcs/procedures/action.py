@@ -171,8 +171,8 @@ def targets_of(core: TcsCore, cell: int) -> list[int]:
 
 
 def sighting_of(core: TcsCore, side: str) -> Sighting:
-    """The memo of who sees what for ``side``, kept until units move or fall, smoke
-    changes (both touch the core) or more units reveal themselves by firing."""
+    """The memo of who sees what for ``side``, kept until units or leaders move or
+    fall, smoke changes (all touch the core) or more units reveal themselves by firing."""
     return core.derived(("sighting", side, len(core.revealed)), lambda: Sighting(core, side))
 
 
@@ -215,7 +215,6 @@ def fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> 
 def _fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> Iterator[int]:
     """:func:`fire_targets` one by one (the first is enough to offer the list)."""
     sight = sighting or sighting_of(core, side)
-    sight.seers()  # the observers of this position, as the first spotting asked
     stacks = _fire_reach(core, side)
     if not stacks:
         return

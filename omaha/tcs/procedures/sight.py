@@ -297,10 +297,9 @@ def matrices(core: TcsCore) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8
 
 class Sighting:
     """Who of ``side`` sees what in a position (a memo, kept by
-    :func:`omaha.tcs.procedures.action.sighting_of`): the spot range of each enemy hex
-    (series 7.0) and, hex by hex as asked, whether some unit (or, for the US, a leader:
-    2.3f) spots it. The observers are those of the position when spotting is first
-    asked (:meth:`seers`), as the memo's owner keeps it for the position."""
+    :func:`omaha.tcs.procedures.action.sighting_of` until the core is touched): the
+    spot range of each enemy hex (series 7.0) and, hex by hex as asked, whether some
+    unit (or, for the US, a leader: 2.3f) spots it."""
 
     def __init__(self, core: TcsCore, side: str) -> None:
         self.core = core
@@ -334,7 +333,7 @@ class Sighting:
         return sorted(cells)
 
     def seers(self) -> list[int]:
-        """:meth:`observer_cells` when spotting was first asked of this memo."""
+        """:meth:`observer_cells`, worked out once."""
         if self._seers is None:
             self._seers = self.observer_cells()
         return self._seers
@@ -356,4 +355,4 @@ class Sighting:
         """Cells from which ``side`` spots the enemy at ``b`` (units' and US leaders')."""
         r = self.range(b)
         row = self.dist[b]
-        return [c for c in self.observer_cells() if row[c] <= r and los(self.core, c, b)]
+        return [c for c in self.seers() if row[c] <= r and los(self.core, c, b)]
