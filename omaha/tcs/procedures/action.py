@@ -716,28 +716,33 @@ def apply_fire(core: TcsCore, action: Action) -> None:
 
 
 # ------------------------------------------------------------------ overwatch
-def overwatch_firers(core: TcsCore, side: str, a: int, b: int, *, move: bool) -> list[int]:
+def overwatch_firers(
+    core: TcsCore, side: str, a: int, b: int, *, move: bool, sighting: Sighting | None = None
+) -> list[int]:
     """Units of ``side`` in ``a`` that may overwatch a trigger at ``b``: in fire mode,
     not suppressed, released, in range, seeing it (a movement trigger not through
     bocage, 1.3); marked weapons only with a permission roll."""
+    return list(_overwatch_firers(core, side, a, b, move, sighting or sighting_of(core, side)))
+
+
+def _overwatch_firers(
+    core: TcsCore, side: str, a: int, b: int, move: bool, sight: Sighting
+) -> Iterator[int]:
+    """:func:`overwatch_firers` one by one (the first is enough to offer the stack)."""
     dist = core.dist(a, b)
-    sight = sighting_of(core, side)
-    out = []
+    units = core.scenario.units
+    status, fire_mode, spared = core.status, core.fire_mode, core.spared
     for i in core.side_units_at(a, side):
-        u = core.unit(i)
-        if core.status[i] != Status.OK or not core.fire_mode[i] or i in core.spared:
+        if status[i] != Status.OK or not fire_mode[i] or i in spared:
             continue
         if side == "German" and not _released(core, i):
             continue
-        reach = max(u.type.range if u.type.area else 0, u.type.point_range if u.type.point else 0)
+        t = units[i].type
+        reach = max(t.range if t.area else 0, t.point_range if t.point else 0)
         if dist > reach:
             continue
-        if u.type.indirect:
-            if sight.spotted(b):
-                out.append(i)
-        elif sight.sees(a, b, trigger=move):
-            out.append(i)
-    return out
+        if sight.spotted(b) if t.indirect else sight.sees(a, b, trigger=move):
+            yield i
 
 
 def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
@@ -746,15 +751,19 @@ def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
     assert trig is not None
     side = trig["side"]
     move = trig["kind"] == "move"
+    sight = sighting_of(core, side)
+    units = core.scenario.units
     out = []
     for label in trig["at"]:
         b = core.cell(label)
-        if not [i for i in core.units_at(b) if core.side(i) != side]:
+        if not [i for i in core.units_at(b) if units[i].side != side]:
             continue
+        row = core.scenario.beach.dist[b]
         stacks = [
             a
             for a in friendly_cells(core, side)
-            if core.dist(a, b) <= 14 and overwatch_firers(core, side, a, b, move=move)
+            if row[a] <= MAX_RANGE
+            and next(_overwatch_firers(core, side, a, b, move, sight), None) is not None
         ]
         if stacks:
             out.append((label, stacks))
