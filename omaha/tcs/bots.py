@@ -698,9 +698,9 @@ class Objectives:
     #: hexes of distance an objective's load of companies counts as, each
     SPREAD = 6
 
-    def __init__(self, s: TcsCore, assigned: dict[str, str], fields: Fields) -> None:
+    def __init__(self, s: TcsCore, assigned: dict[str, str], fields: Fields | None = None) -> None:
         self.side = "US"
-        self.fields = fields
+        self.fields = Fields() if fields is None else fields  # the bot's, kept across phases
         beach = s.scenario.beach
         self.s = s
         victory = s.scenario.victory
