@@ -22,12 +22,13 @@ and never touch the state's.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import RandomDice
+from omaha.kernel.movement import MovementGraph
 from omaha.kernel.protocol import SideBots, State
 from omaha.tcs.actions import (
     Advance,
@@ -178,6 +179,7 @@ class HeuristicUS:
             Decision.TEST: self._test,
         }
         self.plans: dict[tuple[int, str], Objectives] = {}
+        self.fields = Fields()
         #: the objective each company is sent to (kept until it is reached)
         self.assigned: dict[str, str] = {}
         self.pending: Action | None = None  # what an opened Action Phase list is for
@@ -368,7 +370,7 @@ class HeuristicUS:
         key = (s.turn, s.phase)
         hit = self.plans.get(key)
         if hit is None:
-            self.plans = {key: Objectives(s, self.assigned)}
+            self.plans = {key: Objectives(s, self.assigned, self.fields)}
             hit = self.plans[key]
         return hit
 
@@ -518,25 +520,68 @@ def draw_gap(s: TcsCore, cell: int) -> int:
 
 def field(s: TcsCore, goals: list[int], *, vehicle: bool, side: str) -> dict[int, int]:
     """Movement cost from every cell to the nearest goal (a multi-source search over the
-    map's graph, through what is passable now)."""
+    map's graph, through what is passable now: a goal is reached even where it is
+    closed)."""
     beach = s.scenario.beach
     graph = beach.vehicle_graph if vehicle else beach.foot_graph
-    closed = impassable(s, side, vehicle=vehicle, rifle=not vehicle) | beach.sea(s.tide_hour)
-    dist: dict[int, int] = {g: 0 for g in goals}
+    return _field(graph, len(s.scenario.board), goals, _closed(s, side, vehicle))
+
+
+def _closed(s: TcsCore, side: str, vehicle: bool) -> frozenset[int]:
+    """What :func:`field` does not enter: what the side cannot enter now, and the sea."""
+    closed = impassable(s, side, vehicle=vehicle, rifle=not vehicle)
+    return closed | s.scenario.beach.sea(s.tide_hour)
+
+
+def _field(
+    graph: MovementGraph, n: int, goals: Iterable[int], closed: frozenset[int]
+) -> dict[int, int]:
+    steps = graph.steps
+    far = 1 << 30
+    best = [far] * n
+    for g in goals:
+        best[g] = 0
+    for c in closed:
+        if best[c]:
+            best[c] = -1  # closed: never entered (no cost is below -1)
     heap = [(0, g) for g in sorted(goals)]
     heapq.heapify(heap)
     while heap:
         d, a = heapq.heappop(heap)
-        if d > dist.get(a, 1 << 30):
+        if d > best[a]:
             continue
-        for b, c in graph.steps(a):
-            if b in closed and b not in dist:
-                continue
+        for b, c in steps(a):
             nd = d + c
-            if nd < dist.get(b, 1 << 30):
-                dist[b] = nd
+            if nd < best[b]:
+                best[b] = nd
                 heapq.heappush(heap, (nd, b))
-    return dist
+    return {c: d for c, d in enumerate(best) if 0 <= d < far}
+
+
+class Fields:
+    """The movement fields a bot has worked out, by all they are worked out from (the
+    graph, the goals, the closed hexes): a later phase with the same goals and the same
+    hexes closed gets the same costs. Each asking gets its own dict, as from
+    :func:`field` (:func:`move` tells the objectives of a stack's units apart by their
+    field's identity). Owned by one bot; bounded."""
+
+    LIMIT = 2_000
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[MovementGraph, tuple[int, ...], frozenset[int]], dict[int, int]]
+        self._kept = {}
+
+    def field(self, s: TcsCore, goals: list[int], *, vehicle: bool, side: str) -> dict[int, int]:
+        """:func:`field`, kept."""
+        beach = s.scenario.beach
+        graph = beach.vehicle_graph if vehicle else beach.foot_graph
+        key = (graph, tuple(sorted(set(goals))), _closed(s, side, vehicle))
+        hit = self._kept.get(key)
+        if hit is None:
+            if len(self._kept) >= self.LIMIT:
+                self._kept.clear()
+            hit = self._kept[key] = _field(graph, len(s.scenario.board), key[1], key[2])
+        return dict(hit)
 
 
 def focus_draw(s: TcsCore) -> str:
@@ -653,8 +698,9 @@ class Objectives:
     #: hexes of distance an objective's load of companies counts as, each
     SPREAD = 6
 
-    def __init__(self, s: TcsCore, assigned: dict[str, str]) -> None:
+    def __init__(self, s: TcsCore, assigned: dict[str, str], fields: Fields | None = None) -> None:
         self.side = "US"
+        self.fields = Fields() if fields is None else fields  # the bot's, kept across phases
         beach = s.scenario.beach
         self.s = s
         victory = s.scenario.victory
@@ -746,12 +792,12 @@ class Objectives:
             ]
             if s.obstacles.get(b.land) == "wire":
                 goals.append(b.land)  # 2.4c: infantry clears the wire by crossing it
-            return field(s, goals or dry_tanks, vehicle=False, side="US")
+            return self.fields.field(s, goals or dry_tanks, vehicle=False, side="US")
         if kind == "tanks":
-            return field(s, dry_tanks, vehicle=True, side="US")
+            return self.fields.field(s, dry_tanks, vehicle=True, side="US")
         if kind == "vehicle_inland":
             cells = [beach.exits[draw]] if name == draw else list(beach.villages[name])
-            return field(s, cells, vehicle=True, side="US")
+            return self.fields.field(s, cells, vehicle=True, side="US")
         # foot, inland: the German units that hold the objective, then the objective
         inland: set[int]
         if name != draw:
@@ -764,7 +810,7 @@ class Objectives:
             close = [c for c in german if s.dist(c, b.land) <= 6]
             inland = {n for c in close for n in board.neighbours[c] if c not in us}
             inland |= set(b.security) | {beach.exits[draw]}
-        return field(s, sorted(inland - german - self.avoid), vehicle=False, side="US")
+        return self.fields.field(s, sorted(inland - german - self.avoid), vehicle=False, side="US")
 
     def of(self, s: TcsCore, i: int) -> dict[int, int]:
         u = s.unit(i)

@@ -555,10 +555,12 @@ class TcsCore(State[TcsScenario]):
     def set_leader_status(self, k: int, status: str) -> None:
         self.leader_status[k] = status
         self._note_record(LEADERS)
+        self.touch()
 
     def set_leader_cell(self, k: int, cell: int) -> None:
         self.leader_cell[k] = cell
         self._note_record(LEADERS)
+        self.touch()
 
     def set_tide(self, hour: str) -> None:
         """The tide line moves (1.12a)."""

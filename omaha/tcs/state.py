@@ -38,7 +38,7 @@ from typing import Any, cast
 import attrs
 
 from omaha.errors import IllegalAction
-from omaha.kernel.actions import Action
+from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.dice import Dice
 from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event, register_templates
@@ -364,6 +364,9 @@ class _Numbers:
 
 _NUMBERS: dict[int, _Numbers] = {}
 
+#: the most notations a scenario keeps (its actions number about 80,000)
+_NOTATIONS_LIMIT = 200_000
+
 _SERIALS = count()
 
 
@@ -436,6 +439,23 @@ class TcsState(TcsCore):
         if self.wait is None:
             return ()
         return DECISIONS[self.wait[0]].legal(self)
+
+    def _legal_actions_in_order(self) -> Sequence[Action]:
+        """Sorted by notation, the kernel's order (``sort_key``), each action's notation
+        read from the scenario's table (``TcsScenario.notations``): an action's text is
+        worked out once, when it is first listed, and the sort reads it at C speed."""
+        legal = list(self._legal_actions())
+        notations = self.scenario.notations
+        try:
+            legal.sort(key=notations.__getitem__)
+        except KeyError:  # actions listed for the first time
+            if len(notations) > _NOTATIONS_LIMIT:
+                notations.clear()
+            for a in legal:
+                if a not in notations:
+                    notations[a] = sort_key(a)
+            legal.sort(key=notations.__getitem__)
+        return legal
 
     def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
         """Carried by the listed objects themselves (:class:`_Numbers`, found once a

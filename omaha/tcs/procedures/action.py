@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import pairwise
 
-import numpy as np
-
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
 from omaha.tcs.actions import (
@@ -173,8 +171,8 @@ def targets_of(core: TcsCore, cell: int) -> list[int]:
 
 
 def sighting_of(core: TcsCore, side: str) -> Sighting:
-    """The memo of who sees what for ``side``, kept until units move or fall, smoke
-    changes (both touch the core) or more units reveal themselves by firing."""
+    """The memo of who sees what for ``side``, kept until units or leaders move or
+    fall, smoke changes (all touch the core) or more units reveal themselves by firing."""
     return core.derived(("sighting", side, len(core.revealed)), lambda: Sighting(core, side))
 
 
@@ -211,37 +209,50 @@ def fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> 
     """Enemy hexes some stack of ``side`` can fire its area weapons at: a direct fire
     weapon in range that spots the hex, or an indirect one in range of a hex some
     unit or leader spots (3.4a)."""
+    return list(_fire_targets(core, side, sighting))
+
+
+def _fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> Iterator[int]:
+    """:func:`fire_targets` one by one (the first is enough to offer the list)."""
     sight = sighting or sighting_of(core, side)
-    table = sight.table()
-    if not table.enemy:
-        return []
+    stacks = _fire_reach(core, side)
+    if not stacks:
+        return
+    dist = core.scenario.beach.dist
     units = core.scenario.units
-    column = {c: j for j, c in enumerate(table.seers)}
-    direct = [-1] * len(table.seers)
-    indirect = [-1] * len(table.seers)
+    for b in enemy_cells_of(core, side):
+        row = dist[b]
+        if not any(
+            (row[a] <= direct and sight.sees(a, b)) or (row[a] <= indirect and sight.spotted(b))
+            for a, direct, indirect in stacks
+        ):
+            continue
+        if any(units[i].side != side for i in targets_of(core, b)):
+            yield b
+
+
+def _fire_reach(core: TcsCore, side: str) -> list[tuple[int, int, int]]:
+    """(cell, longest direct fire range, longest indirect fire range) of each stack of
+    ``side`` with an area weapon that may fire now (-1: none of that kind)."""
+    units = core.scenario.units
     status, acted, spared = core.status, core.acted, core.spared
     german = side == "German"
+    out = []
     for a, here in core.side_occupancy(side).items():
-        j = column[a]
+        direct = indirect = -1
         for i in here:  # can_fire, inline: this loop runs for every listing of the phase
             t = units[i].type
             if t.area <= 0 or status[i] != Status.OK or i in acted or i in spared:
                 continue
             if german and not _released(core, i):
                 continue
-            ranges = indirect if t.indirect else direct
-            if t.range > ranges[j]:
-                ranges[j] = t.range
-    d = table.dist
-    hit = (table.seen & (d <= np.array(direct, dtype=np.int16))).any(axis=1)
-    if any(r >= 0 for r in indirect):
-        spotted = np.array([b in table.spotted for b in table.enemy])
-        hit |= (d <= np.array(indirect, dtype=np.int16)).any(axis=1) & spotted
-    return [
-        b
-        for b in (table.enemy[k] for k in np.flatnonzero(hit))
-        if any(units[i].side != side for i in targets_of(core, b))
-    ]
+            if t.indirect:
+                indirect = max(indirect, t.range)
+            else:
+                direct = max(direct, t.range)
+        if direct >= 0 or indirect >= 0:
+            out.append((a, direct, indirect))
+    return out
 
 
 def point_pairs(
@@ -458,7 +469,7 @@ def _any_option(core: TcsCore, side: str, menu: str) -> bool:
         return next(assaults(core, side), None) is not None
     if menu == "retreat":
         return next(_retreaters(core, side), None) is not None
-    return bool(menu_list(core, side, menu))
+    return next(_fire_targets(core, side), None) is not None
 
 
 def _leader_may_move(core: TcsCore) -> bool:
@@ -705,28 +716,33 @@ def apply_fire(core: TcsCore, action: Action) -> None:
 
 
 # ------------------------------------------------------------------ overwatch
-def overwatch_firers(core: TcsCore, side: str, a: int, b: int, *, move: bool) -> list[int]:
+def overwatch_firers(
+    core: TcsCore, side: str, a: int, b: int, *, move: bool, sighting: Sighting | None = None
+) -> list[int]:
     """Units of ``side`` in ``a`` that may overwatch a trigger at ``b``: in fire mode,
     not suppressed, released, in range, seeing it (a movement trigger not through
     bocage, 1.3); marked weapons only with a permission roll."""
+    return list(_overwatch_firers(core, side, a, b, move, sighting or sighting_of(core, side)))
+
+
+def _overwatch_firers(
+    core: TcsCore, side: str, a: int, b: int, move: bool, sight: Sighting
+) -> Iterator[int]:
+    """:func:`overwatch_firers` one by one (the first is enough to offer the stack)."""
     dist = core.dist(a, b)
-    sight = sighting_of(core, side)
-    out = []
+    units = core.scenario.units
+    status, fire_mode, spared = core.status, core.fire_mode, core.spared
     for i in core.side_units_at(a, side):
-        u = core.unit(i)
-        if core.status[i] != Status.OK or not core.fire_mode[i] or i in core.spared:
+        if status[i] != Status.OK or not fire_mode[i] or i in spared:
             continue
         if side == "German" and not _released(core, i):
             continue
-        reach = max(u.type.range if u.type.area else 0, u.type.point_range if u.type.point else 0)
+        t = units[i].type
+        reach = max(t.range if t.area else 0, t.point_range if t.point else 0)
         if dist > reach:
             continue
-        if u.type.indirect:
-            if sight.spotted(b):
-                out.append(i)
-        elif sight.sees(a, b, trigger=move):
-            out.append(i)
-    return out
+        if sight.spotted(b) if t.indirect else sight.sees(a, b, trigger=move):
+            yield i
 
 
 def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
@@ -735,15 +751,19 @@ def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
     assert trig is not None
     side = trig["side"]
     move = trig["kind"] == "move"
+    sight = sighting_of(core, side)
+    units = core.scenario.units
     out = []
     for label in trig["at"]:
         b = core.cell(label)
-        if not [i for i in core.units_at(b) if core.side(i) != side]:
+        if not [i for i in core.units_at(b) if units[i].side != side]:
             continue
+        row = core.scenario.beach.dist[b]
         stacks = [
             a
             for a in friendly_cells(core, side)
-            if core.dist(a, b) <= 14 and overwatch_firers(core, side, a, b, move=move)
+            if row[a] <= MAX_RANGE
+            and next(_overwatch_firers(core, side, a, b, move, sight), None) is not None
         ]
         if stacks:
             out.append((label, stacks))

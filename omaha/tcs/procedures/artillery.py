@@ -104,17 +104,19 @@ def naval_available(core: TcsCore) -> bool:
 
 def naval_targets(core: TcsCore) -> list[int]:
     """TCS Omaha 2.6c: no friendly unit at or within 8 hexes; seen from the ships or an NFST."""
+    return list(_naval_targets(core))
+
+
+def _naval_targets(core: TcsCore) -> Iterator[int]:
     near = core.scenario.tables.naval_friendly_within
     us = core.cells_of("US")
     dist = core.scenario.beach.dist
-    out = []
     for c in enemy_targets(core, "US"):
         row = dist[c]
         if any(row[x] <= near for x in us):
             continue
         if naval_observer(core, c) is not None:
-            out.append(c)
-    return out
+            yield c
 
 
 # ------------------------------------------------------------------ the decisions
@@ -123,9 +125,18 @@ def step_us_missions(core: TcsCore) -> bool:
     if not core.started:
         core.started = True
         core.sd = {"ended": False}
-    if core.sd["ended"] or not any(True for _ in legal_us_missions(core)):
+    if core.sd["ended"] or not _any_us_mission(core):
         return True
     return core.set_wait(Decision.MISSIONS, "US", "call artillery or destroyer missions")
+
+
+def _any_us_mission(core: TcsCore) -> bool:
+    """Whether :func:`legal_us_missions` offers a mission (the first found is enough)."""
+    if us_batteries(core):
+        sight = sighting_of(core, "US")
+        if any(sight.spotted(c) for c in enemy_targets(core, "US")):
+            return True
+    return naval_available(core) and next(_naval_targets(core), None) is not None
 
 
 def legal_us_missions(core: TcsCore) -> Iterator[Action]:
@@ -151,13 +162,25 @@ def step_german_missions(core: TcsCore) -> bool:
     if not core.started:
         core.started = True
         core.sd = {"ended": False}
-    if core.sd["ended"] or not any(True for _ in legal_german_missions(core)):
+    if core.sd["ended"] or not _any_german_mission(core):
         return True
     return core.set_wait(Decision.MISSIONS, "German", "fire the released batteries")
 
 
+def _ready_batteries(core: TcsCore) -> list[str]:
+    return [b for b, left in sorted(core.batteries.items()) if left > 0 and b not in core.missions]
+
+
+def _any_german_mission(core: TcsCore) -> bool:
+    """Whether :func:`legal_german_missions` offers a mission."""
+    if not _ready_batteries(core):
+        return False
+    sight = sighting_of(core, "German")
+    return any(sight.spotted(c) for c in enemy_targets(core, "German"))
+
+
 def legal_german_missions(core: TcsCore) -> Iterator[Action]:
-    ready = [b for b, left in sorted(core.batteries.items()) if left > 0 and b not in core.missions]
+    ready = _ready_batteries(core)
     if not ready:
         return
     sight = sighting_of(core, "German")

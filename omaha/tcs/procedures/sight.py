@@ -295,29 +295,19 @@ def matrices(core: TcsCore) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8
     return cast(tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]], hit)
 
 
-@attrs.frozen
-class SightTable:
-    """One side's sight of every enemy hex at once: rows the enemy hexes, columns the
-    hexes of its units (and US leaders); the distances, and who spots whom."""
-
-    enemy: list[int]
-    seers: list[int]
-    dist: npt.NDArray[np.uint8]
-    seen: npt.NDArray[np.bool_]
-    spotted: frozenset[int]
-
-
 class Sighting:
-    """Who of ``side`` sees what, worked out once for a position (a memo): the spot
-    range of each enemy hex (series 7.0) and, for every enemy hex at once, whether
-    some unit (or, for the US, a leader: 2.3f) spots it."""
+    """Who of ``side`` sees what in a position (a memo, kept by
+    :func:`omaha.tcs.procedures.action.sighting_of` until the core is touched): the
+    spot range of each enemy hex (series 7.0) and, hex by hex as asked, whether some
+    unit (or, for the US, a leader: 2.3f) spots it."""
 
     def __init__(self, core: TcsCore, side: str) -> None:
         self.core = core
         self.side = side
         self.dist = core.scenario.beach.dist
         self._range: dict[int, int] = {}
-        self._table: SightTable | None = None
+        self._spotted: dict[int, bool] = {}
+        self._seers: list[int] | None = None
 
     def range(self, b: int) -> int:
         """How far the enemy at ``b`` is seen; -1 when no enemy is there."""
@@ -335,62 +325,34 @@ class Sighting:
         return self.dist[b][a] <= self.range(b) and los(self.core, a, b, trigger=trigger)
 
     def observer_cells(self) -> list[int]:
+        """Cells of the units of ``side`` (and, for the US, of its leaders on the map)."""
         core = self.core
         cells = set(core.cells_of(self.side))
         if self.side == "US":
             cells.update(core.leader_cell[k] for k in core.living_leaders_on_map())
         return sorted(cells)
 
+    def seers(self) -> list[int]:
+        """:meth:`observer_cells`, worked out once."""
+        if self._seers is None:
+            self._seers = self.observer_cells()
+        return self._seers
+
     def spotted(self, b: int) -> bool:
         """Some unit (or, for the US, a leader) of ``side`` spots the enemy at ``b``:
         what mortars, rocket pits and batteries need to fire (3.4a, 2.8)."""
-        return b in self.table().spotted
-
-    def table(self) -> SightTable:
-        if self._table is None:
-            self._table = self._build()
-        return self._table
-
-    def _build(self) -> SightTable:
-        """The table, or the one of an earlier position with the same enemy hexes, spot
-        ranges, observers and smoke (kept per scenario: that is all it depends on)."""
-        core = self.core
-        other = "German" if self.side == "US" else "US"
-        enemy = sorted(core.cells_of(other))
-        seers = self.observer_cells()
-        ranges = [self.range(b) for b in enemy]
-        key = ("sight", self.side, *enemy, -1, *ranges, -1, *seers, frozenset(core.smoke))
-        cache = core.scenario.reach_cache
-        hit: SightTable | None = cache.get(key)
+        hit = self._spotted.get(b)
         if hit is None:
-            if len(cache) > 20_000:
-                cache.clear()
-            hit = cache[key] = self._compute(enemy, seers, ranges)
+            r = self.range(b)
+            row = self.dist[b]
+            core = self.core
+            hit = self._spotted[b] = r >= 0 and any(
+                row[c] <= r and los(core, c, b) for c in self.seers()
+            )
         return hit
-
-    def _compute(self, enemy: list[int], seers: list[int], ranges: list[int]) -> SightTable:
-        core = self.core
-        dist, codes = matrices(core)
-        reach = np.array(ranges, dtype=np.int16)
-        d = dist[np.ix_(enemy, seers)]
-        within = d <= reach[:, None]
-        sub = codes[np.ix_(seers, enemy)].T
-        unknown = within & (sub == 0)
-        if unknown.any():
-            for k, j in zip(*np.nonzero(unknown), strict=True):
-                _code(core, seers[j], enemy[k])
-            sub = codes[np.ix_(seers, enemy)].T
-        seen = within & ((sub & (_CLEAR | _FIRE)) == (_CLEAR | _FIRE))
-        if core.smoke:
-            for k, j in zip(*np.nonzero(seen), strict=True):
-                if _smoked(core, line(core, seers[j], enemy[k])):
-                    seen[k, j] = False
-        spotted = frozenset(enemy[k] for k in np.flatnonzero(seen.any(axis=1)))
-        d.flags.writeable = seen.flags.writeable = False  # shared between positions
-        return SightTable(enemy, seers, d, seen, spotted)
 
     def observers(self, b: int) -> list[int]:
         """Cells from which ``side`` spots the enemy at ``b`` (units' and US leaders')."""
         r = self.range(b)
         row = self.dist[b]
-        return [c for c in self.observer_cells() if row[c] <= r and los(self.core, c, b)]
+        return [c for c in self.seers() if row[c] <= r and los(self.core, c, b)]

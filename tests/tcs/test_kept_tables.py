@@ -1,0 +1,72 @@
+"""What TCS keeps to list and choose its decisions faster agrees with the same thing
+worked out afresh, at every decision of seeded games: the notations the legal actions
+are sorted by (``TcsScenario.notations``), the spotting memo of a position
+(``action.sighting_of``: spot ranges, observers, spotted hexes), and the US heuristic's
+movement fields (``bots.Fields``). The e1-draw games have leaders ashore, whose moves
+must drop the spotting memo (2.3f)."""
+
+from __future__ import annotations
+
+import pytest
+
+from omaha.kernel.actions import sort_key
+from omaha.tcs import GAME
+from omaha.tcs import bots as tcs_bots
+from omaha.tcs.procedures.action import sighting_of
+from omaha.tcs.procedures.sight import Sighting
+from omaha.tcs.state import TcsState
+
+
+def kept_sighting_is_fresh(state: TcsState) -> int:
+    """The position's spotting memo answers as a new one does, for every enemy hex (the
+    memo asked first, as the rules would); returns the hexes compared."""
+    compared = 0
+    for side, enemy in (("US", "German"), ("German", "US")):
+        kept = sighting_of(state, side)
+        fresh = Sighting(state, side)
+        assert kept.seers() == fresh.observer_cells()
+        for b in sorted(state.cells_of(enemy)):
+            assert kept.range(b) == fresh.range(b), (side, b)
+            assert kept.spotted(b) == fresh.spotted(b), (side, state.label(b))
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("e1-draw", 1), ("e1-draw", 2), ("landing", 3)])
+def test_kept_tables_match_fresh_in_random_games(scenario: str, seed: int) -> None:
+    state = GAME.new_state(scenario, seed=seed)
+    assert isinstance(state, TcsState)
+    bots = {p: GAME.bots["random"](seed=seed * 11 + k) for k, p in enumerate(GAME.players)}
+    compared = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert list(legal) == sorted(legal, key=sort_key)
+        assert all(state.scenario.notations[a] == str(a) for a in legal)
+        compared += kept_sighting_is_fresh(state)
+        state.apply(bots[state.current_player() or "US"].choose(state))
+    assert compared > 1000  # the games had enemies in sight to compare
+
+
+class CheckedFields(tcs_bots.Fields):
+    """The bot's kept fields, each checked against :func:`bots.field` worked out now."""
+
+    asked = 0
+
+    def field(self, s: object, goals: list[int], *, vehicle: bool, side: str) -> dict[int, int]:
+        got = super().field(s, goals, vehicle=vehicle, side=side)  # type: ignore[arg-type]
+        assert got == tcs_bots.field(s, goals, vehicle=vehicle, side=side)  # type: ignore[arg-type]
+        CheckedFields.asked += 1
+        return got
+
+
+@pytest.mark.parametrize("scenario", ["e1-draw"])
+def test_kept_fields_match_fresh_in_heuristic_games(scenario: str) -> None:
+    state = GAME.new_state(scenario, seed=2)
+    bot = tcs_bots.HeuristicBot(seed=5)
+    us = bot.bots["US"]
+    assert isinstance(us, tcs_bots.HeuristicUS)
+    us.fields = CheckedFields()
+    CheckedFields.asked = 0
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+    assert CheckedFields.asked > 50
