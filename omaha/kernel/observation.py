@@ -175,7 +175,7 @@ class Declaration(Generic[C]):
         entity share one (None: everything is open to everyone)."""
         return player
 
-    def finish(self, core: C, player: str, out: memoryview) -> None:
+    def finish(self, core: C, player: str, out: Observation) -> None:
         """Write what changes at every call into ``out`` (a fresh copy whose entries
         for it are 0): by default nothing."""
 
@@ -183,19 +183,19 @@ class Declaration(Generic[C]):
     def fresh(self, core: C, player: str) -> Observation:
         """The observation from nothing: every entity's contribution, then :meth:`finish`."""
         obs = self._build(core, self.viewpoint(player)).array.copy()
-        self.finish(core, player, obs.data)
+        self.finish(core, player, obs)
         return obs
 
     def observation(self, core: C, player: str) -> Observation:
         """:meth:`fresh`'s numbers, from the board kept on the core (a new array)."""
         obs = self._board(core, self.viewpoint(player)).array.copy()
-        self.finish(core, player, obs.data)
+        self.finish(core, player, obs)
         return obs
 
     def observation_into(self, core: C, player: str, out: Observation) -> None:
         """:meth:`observation` written into ``out``, with no array in between."""
         out[...] = self._board(core, self.viewpoint(player)).array
-        self.finish(core, player, out.data)
+        self.finish(core, player, out)
 
     def _build(self, core: C, viewpoint: str | None) -> _Board:
         values = array.array("f", bytes(4 * self.layout.size))

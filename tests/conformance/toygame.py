@@ -115,7 +115,6 @@ class ToyScenario(Scenario):
     tokens: tuple[str, ...]
     cards: tuple[str, ...]
     move: MovementGraph
-    derived: dict[str, Any] = attrs.field(factory=dict, repr=False)  # the observation's
 
 
 SQUAD = Table(
@@ -561,11 +560,10 @@ class ToyObservation(Declaration[ToyState]):
 
 
 def _declaration(scen: ToyScenario) -> ToyObservation:
-    found = scen.derived.get("observation")
-    if found is None:
-        found = scen.derived["observation"] = ToyObservation(GAME.observation_layout(scen.id))
-    assert isinstance(found, ToyObservation)
-    return found
+    if scen.declaration is None:
+        scen.declaration = ToyObservation(GAME.observation_layout(scen.id))
+    assert isinstance(scen.declaration, ToyObservation)
+    return scen.declaration
 
 
 def fresh_observation(state: ToyState, player: str) -> Observation:
