@@ -214,15 +214,19 @@ class Declaration(Generic[C]):
         if journal is None:
             journal = core.journal = Journal()
         boards = journal.boards
-        if journal:
-            for vp, board in boards.items():
-                if board.shared:
-                    board = boards[vp] = board.copy()
-                self._redo(core, journal, vp, board)
-            journal.clear()
-        kept = boards.get(viewpoint)
-        if kept is None:
-            kept = boards[viewpoint] = self._build(core, viewpoint)
+        try:
+            if journal:
+                for vp, board in boards.items():
+                    if board.shared:
+                        board = boards[vp] = board.copy()
+                    self._redo(core, journal, vp, board)
+                journal.clear()
+            kept = boards.get(viewpoint)
+            if kept is None:
+                kept = boards[viewpoint] = self._build(core, viewpoint)
+        except BaseException:
+            core.journal = None  # a board half brought up to date: built again next time
+            raise
         return kept
 
     def _redo(self, core: C, changed: Iterable[Hashable], vp: str | None, board: _Board) -> None:
