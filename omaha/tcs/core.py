@@ -103,7 +103,8 @@ NESTED = (
     "sd", "combat", "trigger", "open_boat", "transport_open", "landing", "smoke_sessions",
     "air_attacks", "transports", "ammo", "nfst",
 )  # fmt: skip
-COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
+#: every field a copy copies (the kept observation's journal shared copy-on-write)
+COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED, "journal"))
 
 
 #: The entities besides the units a :class:`~omaha.kernel.observation.Journal` names
