@@ -7,10 +7,10 @@ tokens count only by the back they show (Strongpoint or Encounter, 3.5.d-e).
 :class:`~omaha.kernel.observation.Declaration` keeps it from the core's journal): a
 unit (an int), a square's German tokens (``("sq", c)``), a tank (``("tank", t)``), a
 Beach square's Obstacle or Gap (``("gap", b)``), the Beach squares under fire
-(``FIRE``), the attack under way (``ATTACK``), the cards (``CARDS``) and the printed
-map (``MAP``). The Game Track counters and the decision, assigned in many places, are
-written at each call. :func:`observation_from_scratch` is the declaration over every
-entity.
+(``FIRE``), the attack under way (``ATTACK``) and the cards (``CARDS``); the printed
+map is the declaration's ``printed``. The Game Track counters and the decision,
+assigned in many places, are written at each call. :func:`observation_from_scratch`
+is the declaration over every entity.
 """
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ from .components.map import BEACH, CHANNEL, HEDGEROW, STRONGPOINT, TOWN
 from .components.tokens import MINES, face_value, is_strongpoint_token
 from .core import ASIDE, ATTACK, BOX, CARDS, DEAD, FIRE, BloodyCore, Step, tank_name
 from .scenario import BloodyScenario
-
-MAP = "map"
 
 # --------------------------------------------------------------------------
 # Observations (for agents): the US player's knowledge as numbers
@@ -211,7 +209,7 @@ class BloodyObservation(Declaration[BloodyCore]):
             yield ("tank", t)
         for b in sorted({*scen.beaches, *core.gap}):
             yield ("gap", b)
-        yield from (FIRE, ATTACK, CARDS, MAP)
+        yield from (FIRE, ATTACK, CARDS)
 
     def shown(self, core: BloodyCore, entity: Hashable, viewpoint: str | None) -> Shown:
         if type(entity) is int:
@@ -242,15 +240,13 @@ class BloodyObservation(Declaration[BloodyCore]):
                 return ()
             out = [(plane["attack_target"] + core.attack_target, 1.0)]
             return (*out, *((plane["attack_from"] + c, 1.0) for c in core.attack_squares))
-        if entity == CARDS:
-            return (
-                *((self.hand[card], 1.0) for card in core.hand),
-                *((self.offered[card], 1.0) for card in core.offered),
-                (self.track["deck"], len(core.deck)),
-                (self.track["discards"], len(core.deck.discards)),
-            )
-        assert entity == MAP
-        return self.printed
+        assert entity == CARDS
+        return (
+            *((self.hand[card], 1.0) for card in core.hand),
+            *((self.offered[card], 1.0) for card in core.offered),
+            (self.track["deck"], len(core.deck)),
+            (self.track["discards"], len(core.deck.discards)),
+        )
 
     def _unit(self, core: BloodyCore, u: int) -> Shown:
         """Where a unit is (its planes on the map, its square track, a VP in the box,

@@ -163,6 +163,10 @@ class Declaration(Generic[C]):
     """
 
     layout: ObservationLayout
+    #: What every observation of the scenario shows alike (the printed map, the game's
+    #: length): every board starts from it. Set by a game that has such a part.
+    printed: Shown = ()
+    _start: array.array[float] | None = None  # the printed part as a board, made once
 
     def entities(self, core: C) -> Iterable[Hashable]:
         raise NotImplementedError
@@ -176,8 +180,9 @@ class Declaration(Generic[C]):
         return player
 
     def finish(self, core: C, player: str, out: Observation) -> None:
-        """Write what changes at every call into ``out`` (a fresh copy whose entries
-        for it are 0): by default nothing."""
+        """Write what changes at every call into ``out`` (a fresh copy of the board:
+        entries no entity shows are 0, so this sets them, or adds to what the entities
+        count): by default nothing."""
 
     # -- the kernel's part --------------------------------------------------------
     def fresh(self, core: C, player: str) -> Observation:
@@ -198,7 +203,12 @@ class Declaration(Generic[C]):
         self.finish(core, player, out)
 
     def _build(self, core: C, viewpoint: str | None) -> _Board:
-        values = array.array("f", bytes(4 * self.layout.size))
+        start = self._start
+        if start is None:
+            start = self._start = array.array("f", bytes(4 * self.layout.size))
+            for i, v in self.printed:
+                start[i] += v
+        values = array.array("f", start)
         shown: dict[Hashable, Shown] = {}
         for entity in self.entities(core):
             now = self.shown(core, entity, viewpoint)

@@ -10,8 +10,8 @@ hidden from both players and is not in the observation (only the cards left).
 :class:`LnlObservation` declares what each entity shows (the kernel's
 :class:`~omaha.kernel.observation.Declaration` keeps it): a unit (an int: its counts
 in its hex's planes and its tracks), a victory hex's control (``("hex", c)``), the
-position's tracks (``POSITION``) and the printed map (``MAP``). The core's mutators
-note what they change in its journal. The decision in progress (and whose
+position's tracks (``POSITION``); the printed map is the declaration's ``printed``.
+The core's mutators note what they change in its journal. The decision in progress (and whose
 observation it is) is written at each call, on the copy handed out.
 """
 
@@ -34,9 +34,8 @@ _TASK_PLANES = ("attack_target", "attack_firers", "moving", "opportunity",
                 "to_lose", "to_retreat", "advance_into")  # fmt: skip
 _UNIT_TRACKS = ("where", "steps", "disrupted", "fired", "moved", "selected", "due")
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
-#: The entities besides the units (ints) and the victory hexes (``("hex", c)``).
+#: The entity besides the units (ints) and the victory hexes (``("hex", c)``).
 POSITION = "position"
-MAP = "map"
 
 
 def _layout(scen: LnlScenario) -> ObservationLayout:
@@ -155,15 +154,12 @@ class LnlObservation(Declaration[LnlCore]):
         for c in core.T.victory:
             yield ("hex", c)
         yield POSITION
-        yield MAP
 
     def shown(self, core: LnlCore, entity: Hashable, viewpoint: str | None) -> Shown:
         if type(entity) is int:
             return self._unit(core, entity)
         if entity == POSITION:
             return self._position(core)
-        if entity == MAP:
-            return self.printed
         assert isinstance(entity, tuple)
         c = entity[1]
         side = core.control[c]
