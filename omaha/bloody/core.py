@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.decks import Deck
+from omaha.kernel.observation import Journal
 from omaha.kernel.protocol import Game, Outcome, State
 
 from . import rules
@@ -265,42 +266,10 @@ class TokenIndex:
         return twin
 
 
-#: What a :class:`Journal` flags besides units, squares and tanks (``Journal.flags``).
-ATTACK_CHANGED, CARDS_CHANGED = 1, 2
-EVERYTHING_CHANGED = ATTACK_CHANGED | CARDS_CHANGED
-
-
-class Journal:
-    """What changed, among what the observation shows, since a state's kept observation
-    was last brought up to date: the units whose square or side changed, the squares
-    whose German tokens changed, the Beach squares gapped, the tanks moved (repeats
-    allowed: each is read again once), and flags for the attack under way and the
-    cards. The core's mutators write it, only while a kept observation exists
-    (``BloodyCore._journal`` is None otherwise). The counters of the Game Track are not
-    journaled: the observation compares those few numbers at every call."""
-
-    __slots__ = ("beaches", "cells", "flags", "tanks", "units")
-
-    def __init__(self) -> None:
-        self.units: list[int] = []
-        self.cells: list[int] = []
-        self.beaches: list[int] = []
-        self.tanks: list[int] = []
-        self.flags = 0
-
-    def __reduce__(self) -> tuple[type[None], tuple[()]]:
-        """Pickled as None (OpenSpiel pickles states): a state unpickled has no kept
-        observation, so no journal either."""
-        return type(None), ()
-
-    def copy(self) -> Journal:
-        twin = Journal()
-        twin.units = list(self.units)
-        twin.cells = list(self.cells)
-        twin.beaches = list(self.beaches)
-        twin.tanks = list(self.tanks)
-        twin.flags = self.flags
-        return twin
+#: The entities of the observation besides the units (ints), a square's tokens
+#: (``("sq", c)``), a tank (``("tank", t)``) and a Beach square (``("gap", b)``): the
+#: Beach squares under fire, the attack under way, the cards (:mod:`.observation`).
+FIRE, ATTACK, CARDS = "under fire", "attack", "cards"
 
 
 class BloodyCore(State[BloodyScenario]):
@@ -353,9 +322,9 @@ class BloodyCore(State[BloodyScenario]):
     # the token procedures keep them in step through tokens_changed()
     _token_index: TokenIndex | None
     _tank_reach: dict[int, frozenset[int]]
-    #: What changed since the kept observation was last brought up to date (see
-    #: :class:`Journal`); None while nobody observes, so the mutators pay one test.
-    _journal: Journal | None
+    #: While an observation is kept (:mod:`.observation`): the entities changed since,
+    #: noted by the mutators below; None while nobody observes.
+    journal: Journal | None
 
     def set_up_fields(self) -> None:
         """The position before the set-up draws: 4.3 markers and tanks, 4.4 units."""
@@ -399,7 +368,7 @@ class BloodyCore(State[BloodyScenario]):
     def _drop_caches(self) -> None:
         self._token_index = None
         self._tank_reach = {}
-        self._journal = None
+        self.journal = None
 
     def token_index(self) -> TokenIndex:
         """What the tokens of each square show (built on first use after a change)."""
@@ -414,50 +383,51 @@ class BloodyCore(State[BloodyScenario]):
             self._token_index.update(cell, self.tokens.get(cell, ()))
         if self._tank_reach:
             self._tank_reach = {}
-        if self._journal is not None:
-            self._journal.cells.append(cell)
+        if self.journal is not None:  # its tokens, and whether it keeps beaches under fire
+            self.journal.add(("sq", cell))
+            self.journal.add(FIRE)
 
     # ------------------------------------------------------------------ mutators
     # The procedures change what the observation shows through these (the German tokens
     # through ``tokens_changed``), so a kept observation learns of every change; the
     # Game Track counters and the decision are assigned directly (the observation
-    # compares them).
+    # writes them at each call).
     def set_where(self, u: int, where: int) -> None:
         """Unit ``u`` is now in ``where``: a cell, :data:`BOX` or :data:`DEAD`."""
         self.where[u] = where
-        if self._journal is not None:
-            self._journal.units.append(u)
+        if self.journal is not None:
+            self.journal.add(u)
 
     def set_disrupted(self, u: int, down: bool) -> None:
         """Unit ``u`` shows its disrupted side (``down``) or its full-strength side."""
         self.disrupted[u] = down
-        if self._journal is not None:
-            self._journal.units.append(u)
+        if self.journal is not None:
+            self.journal.add(u)
 
     def set_tank(self, t: int, cell: int, unit: int) -> None:
         """Tank ``t`` is now in ``cell`` (or :data:`ASIDE`, :data:`LOST`) with ``unit``
         (-1: none)."""
         self.tanks[t] = [cell, unit]
-        if self._journal is not None:
-            self._journal.tanks.append(t)
+        if self.journal is not None:
+            self.journal.add(("tank", t))
 
     def set_gap(self, beach: int) -> None:
         """The Obstacle of a Beach square is flipped to its Gap side."""
         self.gap[beach] = True
-        if self._journal is not None:
-            self._journal.beaches.append(beach)
+        if self.journal is not None:
+            self.journal.add(("gap", beach))
 
     def set_attack(self, target: int, squares: list[int]) -> None:
         """The attack under way: its target and the squares attacking (-1, []: none)."""
         self.attack_target = target
         self.attack_squares = squares
-        if self._journal is not None:
-            self._journal.flags |= ATTACK_CHANGED
+        if self.journal is not None:
+            self.journal.add(ATTACK)
 
     def cards_changed(self) -> None:
         """The hand, the set-up cards or the deck changed (the caller changed them)."""
-        if self._journal is not None:
-            self._journal.flags |= CARDS_CHANGED
+        if self.journal is not None:
+            self.journal.add(CARDS)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> BloodyCore:
         """``copy.deepcopy`` (OpenSpiel clones states so) is the structural copy."""
@@ -484,8 +454,8 @@ class BloodyCore(State[BloodyScenario]):
         index = self._token_index
         twin._token_index = index.copy() if index is not None else None
         twin._tank_reach = dict(self._tank_reach)
-        journal = self._journal
-        twin._journal = journal.copy() if journal is not None else None
+        # the kept observation shared until one of the two changes it (copy on write)
+        twin.journal = self.journal.copy() if self.journal is not None else None
         return twin
 
     # ------------------------------------------------------------------ protocol

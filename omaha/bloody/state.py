@@ -44,7 +44,7 @@ from .actions import (
     ResolveAttack,
     ReturnCard,
 )
-from .core import BloodyCore, Journal, Phase, Step
+from .core import BloodyCore, Phase, Step
 from .procedures import (
     activation,
     attack,
@@ -146,20 +146,9 @@ CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
 class BloodyState(BloodyCore):
     """A game of Bloody Omaha in progress."""
 
-    #: The US observation kept from call to call (made at the first call, brought up to
-    #: date from ``_journal``; dropped with the other caches by ``edit()`` and restores).
-    #: A clone shares it until either state observes (see ``KeptObservation.share``); a
-    #: pickled state leaves it and the journal behind (both pickle as None).
-    _observed: observed.KeptObservation | None
-    #: True while the position is a new game's set-up deal, untouched: no edit (dropped by
-    #: ``_drop_caches``) and, while ``actions`` is empty, no action either (its first
-    #: observation then copies the scenario's template, see ``KeptObservation.for_state``).
-    _dealt: bool
-
     def _setup(self) -> None:
         self.set_up_fields()
         setup.place_tokens_and_deal(self)
-        self._dealt = True  # until an edit (``_drop_caches``); an action shows in ``actions``
 
     @property
     def pending(self) -> Pending | None:
@@ -347,30 +336,10 @@ class BloodyState(BloodyCore):
         return seen.build_view(self, player)
 
     def observation(self, player: str) -> Observation:
-        return self._kept(player).view.copy()
+        return observed.observation(self, player)
 
     def observation_into(self, player: str, out: Observation) -> None:
-        """The kept observation copied straight into ``out`` (OpenSpiel's observer)."""
-        out[...] = self._kept(player).view
-
-    def _kept(self, player: str) -> observed.KeptObservation:
-        """The kept observation, brought up to date from the journal (made, with an
-        empty journal, at the first call after a change behind the procedures' back)."""
-        if player != "US":
-            observed.check_player(player)
-        kept, journal = self._observed, self._journal
-        if kept is None or journal is None:
-            kept = observed.KeptObservation.for_state(self, self._dealt and not self.actions)
-            self._observed, self._journal = kept, Journal()
-            return kept
-        if kept.shared:  # with a clone: copied before it changes
-            kept = self._observed = kept.copy()
-        try:
-            kept.update(self, journal)
-        except BaseException:
-            self._observed = self._journal = None  # half-updated: built again next time
-            raise
-        return kept
+        observed.observation_into(self, player, out)
 
     # ------------------------------------------------------------------ information sets
     def _hidden_parts(self, player: str) -> tuple[object, ...]:
@@ -382,20 +351,6 @@ class BloodyState(BloodyCore):
         the kernel drops the kept observation and the token caches afterwards."""
         if player == "US":
             information.redraw(self, dice)
-
-    def _drop_caches(self) -> None:
-        super()._drop_caches()  # the journal too
-        self._observed = None
-        self._dealt = False
-
-    def _copy(self) -> BloodyState:
-        """The structural copy; the kept observation shared until either state observes
-        (each has its own copy of the journal)."""
-        twin = super()._copy()
-        assert isinstance(twin, BloodyState)
-        kept = self._observed
-        twin._observed = kept.share() if kept is not None else None
-        return twin
 
     def returns(self) -> dict[str, float]:
         return seen.returns(self)

@@ -6,11 +6,20 @@ token) and named tracks (one float each: turn, ratings, points). The
 observation is one flat ``float32`` vector: the planes one after another in
 cell-index order, then the tracks. Games fill it from their internal indices,
 never from view strings, and reveal only what the player may see.
+
+A game declares its observation (:class:`Declaration`): what each entity it has (a
+unit, a cell, a track, a hand, a box) shows each viewpoint, as (index, value) pairs.
+The kernel keeps it: the core's mutators note the entities they change in its
+:class:`Journal`, and the kept board takes each noted entity's old contribution away
+and adds its new one; the observation from scratch is the same declaration over
+every entity.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import array
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 import attrs
 import numpy as np
@@ -62,3 +71,182 @@ class ObservationLayout:
         for name in self.tracks:
             lines.append(f"  [{self.track_index(name)}] track {name}: {meaning.get(name, '')}")
         return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------
+# The declaration a game gives, and the kept observation the kernel makes of it
+# ----------------------------------------------------------------------------
+#: What one entity shows a viewpoint: (index into the vector, value) pairs, added into
+#: the observation. Values are exact in float32, and where several entities add into
+#: one index they are whole numbers, so taking a contribution away and adding another
+#: leaves exactly what adding every entity afresh gives.
+Shown = tuple[tuple[int, float], ...]
+
+
+class Journal(set[Hashable]):
+    """The entities changed since the kept boards were brought up to date, and the
+    kept boards (one per viewpoint observed). A core holds one in ``journal`` while
+    someone observes it (None otherwise); its mutators note what they change with one
+    call, ``journal.add(entity)``, after one ``is None`` test.
+
+    A clone's journal (:meth:`copy`) shares the boards until one of the two changes
+    them. Pickled, it is an empty journal without boards: they are built again at
+    next use (the boards are a cache of what the core's fields give)."""
+
+    __slots__ = ("boards",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boards: dict[str | None, _Board] = {}
+
+    def copy(self) -> Journal:
+        twin = Journal()
+        twin.update(self)
+        for board in self.boards.values():
+            board.shared = True
+        twin.boards = dict(self.boards)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Journal:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[type[Journal], tuple[()]]:
+        return Journal, ()
+
+
+def exact(value: float) -> float:
+    """``value`` rounded to float32 (what the vector holds): a fraction shown this way
+    is taken away exactly."""
+    return float(np.float32(value))
+
+
+class _Board:
+    """One viewpoint's kept observation: the vector (written through ``values``, an
+    array of float32 whose items are cheap to change one by one; ``array`` is numpy's
+    view of it) and what each entity shows in it."""
+
+    __slots__ = ("array", "shared", "shown", "values")
+
+    def __init__(self, values: array.array[float], shown: dict[Hashable, Shown]) -> None:
+        self.values = values
+        self.array: Observation = np.frombuffer(values, np.float32)
+        self.shown = shown
+        self.shared = False
+
+    def copy(self) -> _Board:
+        return _Board(array.array("f", self.values), dict(self.shown))
+
+
+class Observed(Protocol):
+    """A core whose observation is declared: it holds the journal."""
+
+    journal: Journal | None
+
+
+C = TypeVar("C", bound=Observed)
+
+
+class Declaration(Generic[C]):
+    """What a game declares of its observation; the kernel keeps it.
+
+    A game subclasses this and writes :meth:`entities` (everything that shows
+    something: units, cells, tracks, hands, boxes, each a hashable key) and
+    :meth:`shown` (what one entity shows a viewpoint: its :data:`Shown` pairs; what is
+    hidden from that viewpoint is left out or shown as the marker of a hidden thing);
+    :meth:`viewpoint` when some players see alike; :meth:`finish` for what is written
+    at each call (the decision in progress, whose observation it is).
+
+    The kernel does the rest: :meth:`fresh` adds every entity's contribution to zeros;
+    :meth:`observation` keeps one board per viewpoint on the core's journal and, for
+    each entity the core's mutators noted, takes its old contribution away and adds
+    its new one. So the kept and the fresh observation are the same sums.
+    """
+
+    layout: ObservationLayout
+    #: What every observation of the scenario shows alike (the printed map, the game's
+    #: length): every board starts from it. Set by a game that has such a part.
+    printed: Shown = ()
+    _start: array.array[float] | None = None  # the printed part as a board, made once
+
+    def entities(self, core: C) -> Iterable[Hashable]:
+        raise NotImplementedError
+
+    def shown(self, core: C, entity: Hashable, viewpoint: str | None) -> Shown:
+        raise NotImplementedError
+
+    def viewpoint(self, player: str) -> str | None:
+        """The viewpoint ``player`` observes from: players shown the same of every
+        entity share one (None: everything is open to everyone)."""
+        return player
+
+    def finish(self, core: C, player: str, out: Observation) -> None:
+        """Write what changes at every call into ``out`` (a fresh copy of the board:
+        entries no entity shows are 0, so this sets them, or adds to what the entities
+        count): by default nothing."""
+
+    # -- the kernel's part --------------------------------------------------------
+    def fresh(self, core: C, player: str) -> Observation:
+        """The observation from nothing: every entity's contribution, then :meth:`finish`."""
+        obs = self._build(core, self.viewpoint(player)).array.copy()
+        self.finish(core, player, obs)
+        return obs
+
+    def observation(self, core: C, player: str) -> Observation:
+        """:meth:`fresh`'s numbers, from the board kept on the core (a new array)."""
+        obs = self._board(core, self.viewpoint(player)).array.copy()
+        self.finish(core, player, obs)
+        return obs
+
+    def observation_into(self, core: C, player: str, out: Observation) -> None:
+        """:meth:`observation` written into ``out``, with no array in between."""
+        out[...] = self._board(core, self.viewpoint(player)).array
+        self.finish(core, player, out)
+
+    def _build(self, core: C, viewpoint: str | None) -> _Board:
+        start = self._start
+        if start is None:
+            start = self._start = array.array("f", bytes(4 * self.layout.size))
+            for i, v in self.printed:
+                start[i] += v
+        values = array.array("f", start)
+        shown: dict[Hashable, Shown] = {}
+        for entity in self.entities(core):
+            now = self.shown(core, entity, viewpoint)
+            if now:
+                shown[entity] = now
+                for i, v in now:
+                    values[i] += v
+        return _Board(values, shown)
+
+    def _board(self, core: C, viewpoint: str | None) -> _Board:
+        """The viewpoint's board, brought up to date (built when none is kept)."""
+        journal = core.journal
+        if journal is None:
+            journal = core.journal = Journal()
+        boards = journal.boards
+        try:
+            if journal:
+                for vp, board in boards.items():
+                    if board.shared:
+                        board = boards[vp] = board.copy()
+                    self._redo(core, journal, vp, board)
+                journal.clear()
+            kept = boards.get(viewpoint)
+            if kept is None:
+                kept = boards[viewpoint] = self._build(core, viewpoint)
+        except BaseException:
+            core.journal = None  # a board half brought up to date: built again next time
+            raise
+        return kept
+
+    def _redo(self, core: C, changed: Iterable[Hashable], vp: str | None, board: _Board) -> None:
+        values, shown, empty = board.values, board.shown, ()
+        for entity in changed:
+            now = self.shown(core, entity, vp)
+            was = shown.get(entity, empty)
+            if now != was:
+                for i, v in was:
+                    values[i] -= v
+                for i, v in now:
+                    values[i] += v
+                shown[entity] = now

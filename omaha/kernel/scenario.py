@@ -41,6 +41,9 @@ class Scenario:
     #: (name, text) of every file read that is not shipped with the game, the
     #: scenario file first: records embed them so a game replays anywhere
     files: tuple[tuple[str, str], ...] = ()
+    #: The game's observation declaration for this scenario
+    #: (:class:`~omaha.kernel.observation.Declaration`), made at its first use.
+    declaration: Any = attrs.field(default=None, init=False, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Scenario:
         return self

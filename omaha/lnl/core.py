@@ -13,11 +13,12 @@ The sequence of play lives in :mod:`omaha.lnl.state`, the procedures in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, Protocol, TypeVar, cast, get_args
+from typing import Any, Literal, TypeVar, cast, get_args
 
 import attrs
 
 from omaha.errors import IllegalAction
+from omaha.kernel.observation import Journal
 from omaha.kernel.protocol import Outcome, State
 from omaha.lnl.components.counters import UnitDef
 from omaha.lnl.components.deck import ActionDeck
@@ -64,48 +65,6 @@ KIND_OF: dict[Decision, str] = {
 
 R = TypeVar("R")
 _MISSING = object()
-
-
-class Kept(Protocol):
-    """The observation kept between calls (:class:`omaha.lnl.observation.KeptBoard`),
-    as the core sees it: a clone shares it (``shared``) until one of the two brings
-    it up to date, on a copy of its own."""
-
-    shared: bool
-
-    def copy(self) -> Kept: ...
-
-
-class Journal:
-    """What changed, since the observation kept on the state (``kept``) was last
-    brought up to date, in what the observation shows: the units whose hex, steps,
-    markers or landing turn may have changed, the victory hexes whose control may
-    have, the reinforcements whose due turn may have, and whether the position's
-    tracks may have (game turn, player turn, stage, NGFS packets, attacks cancelled,
-    +6 HE cards, movement permissions, cards left).
-
-    The core's mutators write it, only while an observation is kept (the core's
-    ``journal`` is None otherwise: a state nobody observes pays one test a change).
-    """
-
-    __slots__ = ("cells", "due", "kept", "position", "units")
-
-    def __init__(self, kept: Kept) -> None:
-        self.kept = kept
-        self.units: set[int] = set()
-        self.cells: set[int] = set()
-        self.due: set[int] = set()
-        self.position = False
-
-    def copy(self) -> Journal:
-        """A clone's journal: the same entries, the kept part shared until changed."""
-        self.kept.shared = True
-        twin = Journal(self.kept)
-        twin.units = set(self.units)
-        twin.cells = set(self.cells)
-        twin.due = set(self.due)
-        twin.position = self.position
-        return twin
 
 
 def other(side: str) -> str:
@@ -265,9 +224,9 @@ class LnlCore(State[LnlScenario]):
     #: Fire groups by everything they depend on (a pure function's results, valid in
     #: any position, so kept across changes and shared with clones).
     groups_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]]
-    #: While an observation is kept between calls (:mod:`omaha.lnl.observation`):
-    #: what changed since in what it shows, written by the mutators below (and the
-    #: kept part itself); None while nobody observes.
+    #: While an observation is kept (:mod:`omaha.lnl.observation`): the entities
+    #: changed since in what it shows, noted by the mutators below; None while
+    #: nobody observes.
     journal: Journal | None
 
     # -- set-up of the fields ------------------------------------------------
@@ -329,13 +288,6 @@ class LnlCore(State[LnlScenario]):
         queries, and the observation kept with its journal (built again at next use)."""
         self.forget_queries()
         self.journal = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled (OpenSpiel pickles states) without the kept observation: it is built
-        again on first use."""
-        fields = self.__dict__.copy()
-        fields["journal"] = None
-        return fields
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
         """The result of a pure query of this position (a procedure's or a bot's),
@@ -555,9 +507,9 @@ class LnlCore(State[LnlScenario]):
             self.ashore[u] = self.steps[u]
         journal = self.journal
         if journal is not None:
-            journal.units.add(u)
+            journal.add(u)
             if self.T.is_victory[cell]:
-                journal.cells.add(cell)
+                journal.add(("hex", cell))
 
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
@@ -576,7 +528,7 @@ class LnlCore(State[LnlScenario]):
         if self.opp is not None and u in self.opp.movers:
             self.opp.movers.remove(u)
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.add(u)
 
     def lose_step(self, u: int, rule: str, why: str) -> None:
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
@@ -585,7 +537,7 @@ class LnlCore(State[LnlScenario]):
         self.forget_queries()
         self.steps[u] -= 1
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.add(u)
         self.steps_lost[self.u(u).side] += 1
         if self.steps[u] <= 0:
             self.steps[u] = 0
@@ -617,25 +569,25 @@ class LnlCore(State[LnlScenario]):
         off (LnL Omaha: Disruption Removal Phase)."""
         self.dis[u] = on
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.add(u)
 
     def set_fired(self, u: int, on: bool) -> None:
         """Put a Fired marker on a unit (``on``) or take it off (LnL Omaha: Outline of Play)."""
         self.fired[u] = on
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.add(u)
 
     def set_moved(self, u: int) -> None:
         """A unit has moved this movement phase (it may not move again)."""
         self.moved[u] = True
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.add(u)
 
     def set_assaulted(self, u: int) -> None:
         """A unit took part in a close assault this phase (reading R26)."""
         self.assaulted[u] = True
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.add(u)
 
     def clear_moved(self) -> None:
         """A movement phase begins: no unit has moved yet."""
@@ -652,13 +604,13 @@ class LnlCore(State[LnlScenario]):
             if was:
                 marks[u] = False
                 if journal is not None:
-                    journal.units.add(u)
+                    journal.add(u)
 
     def set_placed(self, u: int, turn: int) -> None:
         """A unit landed on game turn ``turn`` (LnL Omaha: Setting up the Game)."""
         self.placed[u] = turn
         if self.journal is not None:
-            self.journal.units.add(u)
+            self.journal.add(u)
 
     def set_due(self, u: int, turn: int | None) -> None:
         """A reinforcement is due on game turn ``turn`` (None: no longer due)."""
@@ -667,7 +619,7 @@ class LnlCore(State[LnlScenario]):
         else:
             self.due[u] = turn
         if self.journal is not None:
-            self.journal.due.add(u)
+            self.journal.add(u)
 
     # -- the position -------------------------------------------------------------
     # What the observation's position tracks show (the game turn, the player turn, the
@@ -675,22 +627,30 @@ class LnlCore(State[LnlScenario]):
     # permissions, cards left) changes through these mutators, or in the sequence of
     # play next to a call of set_stage or position_changed, which note the whole
     # position in the journal.
+    def set_turn(self, turn: int) -> None:
+        """Game turn ``turn`` begins: the units that landed on the last one (or on this
+        one) change what they show (landed this turn)."""
+        was, self.turn = self.turn, turn
+        if self.journal is not None:
+            self.journal.add("position")
+            self.journal.update(u for u, t in enumerate(self.placed) if t in (was, turn))
+
     def position_changed(self) -> None:
         """Note in the journal (if an observation is kept) that the position changed."""
         if self.journal is not None:
-            self.journal.position = True
+            self.journal.add("position")
 
     def set_stage(self, stage: Stage) -> None:
         """The sequence of play moves on to ``stage`` (LnL Omaha: Outline of Play)."""
         self.stage = stage
         if self.journal is not None:
-            self.journal.position = True
+            self.journal.add("position")
 
     def count_cancel(self) -> None:
         """An attack or close assault put together was cancelled (reading R34)."""
         self.cancels += 1
         if self.journal is not None:
-            self.journal.position = True
+            self.journal.add("position")
 
     def spend_support(self, side: str, ngfs: int, bonus: bool) -> None:
         """An attack spent ``ngfs`` NGFS packets and, with ``bonus``, the side's +6 HE
@@ -699,19 +659,19 @@ class LnlCore(State[LnlScenario]):
         if bonus:
             self.bonus[side] = False
         if self.journal is not None:
-            self.journal.position = True
+            self.journal.add("position")
 
     def grant_bonus(self, side: str) -> None:
         """A card event gives ``side`` a +6 HE card until the end of the game turn."""
         self.bonus[side] = True
         if self.journal is not None:
-            self.journal.position = True
+            self.journal.add("position")
 
     def permit(self, kind: str) -> None:
         """A card event lets German units move this turn: ``all`` or ``armor``."""
         self.perms.add(kind)
         if self.journal is not None:
-            self.journal.position = True
+            self.journal.add("position")
 
     def exits_open(self) -> list[str]:
         """The draw exits whose every hex the Americans control (reading R35)."""
@@ -743,7 +703,7 @@ class LnlCore(State[LnlScenario]):
             return self.dice.d6(), ""
         card = self.deck.draw(self.dice)
         if self.journal is not None:  # a card fewer left
-            self.journal.position = True
+            self.journal.add("position")
         return self.scen.all_cards[card].value, card
 
     # -- rule predicates ----------------------------------------------------------------

@@ -17,7 +17,7 @@ from omaha.lnl import bots
 from omaha.lnl import view as views
 from omaha.lnl.actions import ACTIONS
 from omaha.lnl.core import MAX_CANCELS, SIDES, TURN_HOURS, LnlCore
-from omaha.lnl.observation import observation_plan
+from omaha.lnl.observation import observation_layout
 from omaha.lnl.procedures.fire import KINDS
 from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario, split_ref, validate_scenario
 from omaha.lnl.state import LnlState
@@ -155,7 +155,7 @@ class LnlGame(Game[LnlScenario]):
         return limits(self.load_scenario(scenario))
 
     def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
-        return observation_plan(self.load_scenario(scenario)).layout
+        return observation_layout(self.load_scenario(scenario))
 
 
 def field_domains(scen: LnlScenario) -> dict[str, tuple[Any, ...]]:

@@ -319,7 +319,7 @@ class LnlState(LnlCore):
             self.forget_queries()  # the sequence moved on: cached queries may be stale
 
     def start_turn(self, n: int) -> None:
-        self.turn = n
+        self.set_turn(n)
         self.side = "US"
         self.ngfs_left = self.scen.ngfs_packets
         self.set_stage("card")  # notes the whole position: turn, side, NGFS too

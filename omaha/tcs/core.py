@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum, StrEnum
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
+from omaha.kernel.observation import Journal
 from omaha.kernel.protocol import Outcome, State
 from omaha.tcs.components.oob import Unit
 from omaha.tcs.components.plan import Plan, PlannedBoat, PlannedGroup
@@ -102,45 +103,16 @@ NESTED = (
     "sd", "combat", "trigger", "open_boat", "transport_open", "landing", "smoke_sessions",
     "air_attacks", "transports", "ammo", "nfst",
 )  # fmt: skip
-COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED))
+#: every field a copy copies (the kept observation's journal shared copy-on-write)
+COPIED = frozenset((*_LISTS, *_SETS, *_TABLES, *IMMUTABLE, *NESTED, "journal"))
 
 
-class Kept(Protocol):
-    """What :mod:`omaha.tcs.observation` keeps of the position it last observed (the
-    planes): copied with the core, dropped by :meth:`TcsCore.reindex`."""
-
-    def copy(self) -> Kept: ...
-
-
-#: The records a :class:`Journal` names when they change: the map planes', the German
-#: release's, and the pools counted on the tracks (ammunition, transports, batteries,
-#: US op sheets).
+#: The entities besides the units a :class:`~omaha.kernel.observation.Journal` names
+#: when they change: the map planes', the German release's, and the pools counted on
+#: the tracks (ammunition, transports, batteries, US op sheets).
 LEADERS, TIDE, SMOKE, OBSTACLES, BREACHES, EXITS, RELEASED, POOLS = (
     "leaders", "tide", "smoke", "obstacles", "breaches", "exits", "released", "pools",
 )  # fmt: skip
-
-
-class Journal:
-    """What changed of what the kept observation shows since it was last brought up to
-    date (issue 15's speed): the units whose place, steps, status or overwatch marks
-    changed (``units``), those whose mode or digging alone did (``modes``: a cheaper
-    update, and the commonest change: a decision of the Mode Determination Phase sets a
-    whole stack), and the records that changed (``LEADERS``, ``TIDE``, ...). Written by
-    the core's mutators, only while an observation is kept."""
-
-    __slots__ = ("modes", "records", "units")
-
-    def __init__(self) -> None:
-        self.units: set[int] = set()
-        self.modes: set[int] = set()
-        self.records: set[str] = set()
-
-    def copy(self) -> Journal:
-        twin = Journal()
-        twin.units = set(self.units)
-        twin.modes = set(self.modes)
-        twin.records = set(self.records)
-        return twin
 
 
 def _plain(value: Any) -> Any:
@@ -289,8 +261,9 @@ class TcsCore(State[TcsScenario]):
         self._occupancy: dict[int, list[int]] | None = None
         self._side_occupancy: dict[str, dict[int, list[int]]] | None = None
         self._derived: dict[object, Any] = {}
-        self._observed: Kept | None = None
-        self._journal: Journal | None = None
+        #: While an observation is kept (:mod:`omaha.tcs.observation`): the units and
+        #: records changed since, noted by the mutators below; None while nobody observes.
+        self.journal: Journal | None = None
 
     # -- the clock -------------------------------------------------------------------
     @property
@@ -420,23 +393,6 @@ class TcsCore(State[TcsScenario]):
         """What :meth:`derived` holds under ``key`` now, or None."""
         return self._derived.get(key)
 
-    @property
-    def observed(self) -> Kept | None:
-        """What the observation keeps of the position it last observed (None: build
-        afresh)."""
-        return self._observed
-
-    @property
-    def journal(self) -> Journal | None:
-        """What changed since the kept observation was brought up to date (None while
-        no observation is kept: nothing is noted then)."""
-        return self._journal
-
-    def keep_observed(self, kept: Kept) -> None:
-        """Keep ``kept`` (up to date now) and note, from now on, what changes of it."""
-        self._observed = kept
-        self._journal = Journal()
-
     def cells_of(self, side: str) -> frozenset[int]:
         """Cells holding a unit of ``side``."""
 
@@ -453,8 +409,7 @@ class TcsCore(State[TcsScenario]):
         directly: a restored snapshot, a test's edit)."""
         self._occupancy = self._side_occupancy = None
         self._derived = {}
-        self._observed = None
-        self._journal = None
+        self.journal = None
 
     def _drop_caches(self) -> None:
         self.reindex()
@@ -467,9 +422,9 @@ class TcsCore(State[TcsScenario]):
         self.touch()
         if old == where:
             return
-        journal = self._journal
+        journal = self.journal
         if journal is not None and (old >= 0 or where >= 0):  # off the map shows nothing
-            journal.units.add(i)
+            journal.add(i)
         side = self.scenario.units[i].side
         for occ in (self._occupancy, (self._side_occupancy or {}).get(side)):
             if occ is None:
@@ -498,59 +453,62 @@ class TcsCore(State[TcsScenario]):
     # each notes the change in the journal while an observation is kept.
     def set_steps(self, i: int, steps: int) -> None:
         """Unit ``i`` has ``steps`` steps."""
-        journal = self._journal
+        journal = self.journal
         if journal is not None and self.steps[i] != steps:
-            journal.units.add(i)
+            journal.add(i)
         self.steps[i] = steps
 
     def set_status(self, i: int, status: Status) -> None:
         """Unit ``i`` is OK, suppressed or paralyzed (17.0)."""
-        journal = self._journal
+        journal = self.journal
         if journal is not None and self.status[i] != status:
-            journal.units.add(i)
+            journal.add(i)
         self.status[i] = status
 
     def set_fire_mode(self, i: int, fire: bool) -> None:
         """Unit ``i`` is in fire mode (True) or move mode (4.0)."""
-        journal = self._journal
+        journal = self.journal
         if journal is not None and self.fire_mode[i] != fire:
-            journal.modes.add(i)
+            journal.add(i)
         self.fire_mode[i] = fire
 
     def set_dug_in(self, i: int, dug_in: bool) -> None:
-        journal = self._journal
+        journal = self.journal
         if journal is not None and self.dug_in[i] != dug_in:
-            journal.modes.add(i)
+            journal.add(i)
         self.dug_in[i] = dug_in
 
     def set_moving(self, i: int) -> None:
         """Unit ``i`` moved: in move mode and no longer dug in (4.0)."""
-        journal = self._journal
+        journal = self.journal
         if journal is not None and (self.fire_mode[i] or self.dug_in[i]):
-            journal.modes.add(i)
+            journal.add(i)
         self.fire_mode[i] = False
         self.dug_in[i] = False
 
     def mark(self, i: int, point: bool = False) -> None:
         """Unit ``i``'s area weapon (``point``: its point weapon) is marked by the
         overwatch fire it made (15.0)."""
-        journal = self._journal
+        journal = self.journal
         if journal is not None:
-            journal.units.add(i)
+            journal.add(i)
         (self.marked_point if point else self.marked).add(i)
 
     def clear_marks(self) -> None:
         """The overwatch markers come off (Clean-up Phase)."""
-        journal = self._journal
+        journal = self.journal
         if journal is not None:
-            journal.units.update(self.marked)
-            journal.units.update(self.marked_point)
+            journal.update(self.marked)
+            journal.update(self.marked_point)
         self.marked, self.marked_point = set(), set()
 
     def release_formation(self, formation: str) -> None:
         """A German formation is released (3.1)."""
         self.released.add(formation)
         self._note_record(RELEASED)
+        if self.journal is not None:  # its units no longer wait for it
+            units = self.scenario.units
+            self.journal.update(u.index for u in units if u.formation == formation)
 
     def set_leader_status(self, k: int, status: str) -> None:
         self.leader_status[k] = status
@@ -630,9 +588,9 @@ class TcsCore(State[TcsScenario]):
         self._note_record(POOLS)
 
     def _note_record(self, name: str) -> None:
-        journal = self._journal
+        journal = self.journal
         if journal is not None:
-            journal.records.add(name)
+            journal.add(name)
 
     def count_loss(self, i: int, steps: int) -> None:
         u = self.scenario.units[i]
@@ -668,20 +626,11 @@ class TcsCore(State[TcsScenario]):
         twin.smoke_sessions = _plain(self.smoke_sessions)
         twin.air_attacks = _plain(self.air_attacks)
         twin._derived = {}  # memos of this position: the twin starts afresh
-        kept, journal = self._observed, self._journal  # the twin's own copies
-        twin._observed = None if kept is None else kept.copy()
-        twin._journal = None if journal is None else journal.copy()
+        # the kept observation shared until one of the two changes it (copy on write)
+        twin.journal = None if self.journal is None else self.journal.copy()
         occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed
         twin._occupancy = None if occ is None else dict(occ)
         twin._side_occupancy = None if sides is None else {k: dict(o) for k, o in sides.items()}
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled (OpenSpiel pickles states) without the kept observation: it is built
-        again on first use."""
-        fields = self.__dict__.copy()
-        fields["_observed"] = None
-        fields["_journal"] = None
-        return fields
 
     # -- soundness (issue 10) ------------------------------------------------------------
     def snapshot_names(self) -> Names:

@@ -606,7 +606,7 @@ class TcsState(TcsCore):
         return out
 
     def __getstate__(self) -> dict[str, Any]:
-        fields = super().__getstate__()
+        fields = self.__dict__.copy()
         fields.pop("_numbers", None)  # found again (its attribute name is this process's)
         return fields
 

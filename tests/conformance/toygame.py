@@ -17,7 +17,7 @@ A wins for the US; otherwise the German wins after the last turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,14 @@ from omaha.kernel.events import register_templates
 from omaha.kernel.information import shuffled
 from omaha.kernel.metrics import Metric
 from omaha.kernel.movement import MovementGraph
-from omaha.kernel.observation import Observation, ObservationLayout
+from omaha.kernel.observation import (
+    Declaration,
+    Journal,
+    Observation,
+    ObservationLayout,
+    Shown,
+    exact,
+)
 from omaha.kernel.protocol import Game, Limits, Outcome, State
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.scenariofile import resolve
@@ -229,7 +236,13 @@ class ToyState(State[ToyScenario]):
         self.revealed: set[int] = set()
         self.smoke = False
         self.result: Outcome | None = None
+        self.journal: Journal | None = None  # while observed: what changed since
         self._event_phase()
+
+    def _changed(self, *entities: str | int | None) -> None:
+        """Note in the journal (while observed) what shows something new."""
+        if self.journal is not None:
+            self.journal.update(entities)
 
     # -- protocol ------------------------------------------------------------
     def _codes_of_listed(self, legal: Any) -> Any:
@@ -290,21 +303,7 @@ class ToyState(State[ToyScenario]):
                 yield Fire(target)
 
     def observation(self, player: str) -> Observation:
-        layout = self.game.observation_layout(self.scen.id)
-        obs = layout.zeros()
-        for sid, cell in self.squads.items():
-            if cell >= 0:
-                layout.plane(obs, "us_squad")[cell] = 1
-                if sid in self.disrupted:
-                    layout.plane(obs, "us_disrupted")[cell] = 1
-        for cell, token in self.hidden.items():
-            if player == "German" or cell in self.revealed:
-                if token == "mg":
-                    layout.plane(obs, "german_mg")[cell] = 1
-            else:
-                layout.plane(obs, "german_unknown")[cell] = 1
-        layout.set_tracks(obs, [("turn", self.turn / self.scen.turns), ("smoke", self.smoke)])
-        return obs
+        return _declaration(self.scen).observation(self, player)
 
     def explain_illegal(self, action: Action) -> str:
         if isinstance(action, Select) and action.unit in self.disrupted:
@@ -324,6 +323,7 @@ class ToyState(State[ToyScenario]):
             assert cost is not None
             self.mp -= cost
             self.squads[self.moving] = end
+            self._changed(self.moving)
             self.note(
                 "toy.move",
                 "toy 2",
@@ -383,9 +383,11 @@ class ToyState(State[ToyScenario]):
                     del self.hidden[n]
                 else:
                     self.revealed.add(n)
+                self._changed(n)
 
     def _fire(self, target: str) -> None:
         self.revealed.add(self._mg())  # firing gives its position away (the log names it)
+        self._changed(self._mg(), target)
         roll = self.dice.d6()
         result = "no effect"
         if roll >= 5:
@@ -414,6 +416,7 @@ class ToyState(State[ToyScenario]):
             return
         self.turn += 1
         self.moved.clear()
+        self._changed(None, *self.disrupted)
         self.disrupted.clear()
         self._event_phase()
 
@@ -423,17 +426,22 @@ class ToyState(State[ToyScenario]):
         self.deck.discard(card)
         self.note("toy.card", "toy 1", card=card)
         self.smoke = card == "smoke"
+        self._changed(None)
         if card == "barrage":
             roll = self.dice.d6()
             alive = sorted(s for s, c in self.squads.items() if c >= 0)
             if roll == 6 and alive:
                 self.disrupted.add(alive[0])
+                self._changed(alive[0])
         self._phase = "move"
 
     def _finish(self, outcome: Outcome) -> None:
         self.result = outcome
         self.moving = None
         self.note("toy.end", "toy 5", result=str(outcome))
+
+    def _drop_caches(self) -> None:
+        self.journal = None  # fields changed behind the journal's back: built again
 
     # -- information sets ---------------------------------------------------------
     def _hidden_parts(self, player: str) -> tuple[object, ...]:
@@ -452,6 +460,7 @@ class ToyState(State[ToyScenario]):
         cells = sorted(c for c in self.hidden if c not in self.revealed)
         tokens = shuffled(sorted(self.hidden[c] for c in cells), dice)
         self.hidden.update(zip(cells, tokens, strict=True))
+        self._changed(*cells)
 
     # -- views and snapshots -----------------------------------------------------
     def view(self, player: str | None = None) -> View:
@@ -509,8 +518,57 @@ class ToyState(State[ToyScenario]):
         self.hidden = {b.cell(c): t for c, t in data["hidden"].items()}
         self.revealed = {b.cell(c) for c in data["revealed"]}
         self.smoke = data["smoke"]
+        self.journal = None
         r = data["result"]
         self.result = None if r is None else Outcome(r[0], r[1], detail=r[2])
+
+
+class ToyObservation(Declaration[ToyState]):
+    """What each player is shown: every squad (and its disruption) to both; a German
+    position's token to the German, and to the US once revealed (an unrevealed one is
+    a marker of something unknown); the turn and the smoke to both."""
+
+    def __init__(self, layout: ObservationLayout) -> None:
+        self.layout = layout
+        n = layout.cells
+        self.squad, self.disrupted, self.mg, self.unknown = (k * n for k in range(4))
+        self.turn, self.smoke = (layout.track_index(t) for t in layout.tracks)
+
+    def entities(self, state: ToyState) -> Iterable[str | int | None]:
+        return [*state.squads, *state.scen.positions, None]  # None: the tracks
+
+    def viewpoint(self, player: str) -> str:
+        return "German" if player == "German" else "US"
+
+    def shown(self, state: ToyState, entity: Hashable, viewpoint: str | None) -> Shown:
+        if entity is None:
+            return ((self.turn, exact(state.turn / state.scen.turns)), (self.smoke, state.smoke))
+        if isinstance(entity, str):  # a squad
+            cell = state.squads[entity]
+            if cell < 0:
+                return ()
+            if entity in state.disrupted:
+                return ((self.squad + cell, 1), (self.disrupted + cell, 1))
+            return ((self.squad + cell, 1),)
+        assert isinstance(entity, int)
+        token = state.hidden.get(entity)  # a German position (None: a dummy gone)
+        if token is None:
+            return ()
+        if viewpoint == "German" or entity in state.revealed:
+            return ((self.mg + entity, 1),) if token == "mg" else ()
+        return ((self.unknown + entity, 1),)
+
+
+def _declaration(scen: ToyScenario) -> ToyObservation:
+    if scen.declaration is None:
+        scen.declaration = ToyObservation(GAME.observation_layout(scen.id))
+    assert isinstance(scen.declaration, ToyObservation)
+    return scen.declaration
+
+
+def fresh_observation(state: ToyState, player: str) -> Observation:
+    """The observation from nothing (the declaration over every entity)."""
+    return _declaration(state.scen).fresh(state, player)
 
 
 class ToyGame(Game[ToyScenario]):
