@@ -970,7 +970,6 @@ class Lookup:
         self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
-        self._notation: dict[Action, str] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1027,7 +1026,7 @@ class Lookup:
             moves = self._moves[uid] = {}
         got = moves.get(cell)
         if got is None:
-            got = moves[cell] = self._made(Move(uid, self._board.labels[cell]))
+            got = moves[cell] = Move(uid, self._board.labels[cell])
         return got
 
     def action(self, cls: type[Action], *fields: Any) -> Action:
@@ -1035,17 +1034,8 @@ class Lookup:
         key = (cls, *fields)
         got = self._actions.get(key)
         if got is None:
-            got = self._actions[key] = self._made(cls(*fields))
+            got = self._actions[key] = cls(*fields)
         return got
-
-    def notation(self, action: Action) -> str:
-        """The printed notation of an action (kept from when it was made)."""
-        text = self._notation.get(action)
-        return str(action) if text is None else text
-
-    def _made(self, action: Action) -> Action:
-        self._notation[action] = str(action)
-        return action
 
 
 _LOOKUPS: weakref.WeakKeyDictionary[LandingTableScenario, Lookup] = weakref.WeakKeyDictionary()

@@ -12,7 +12,7 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -85,17 +85,6 @@ class LandingTableState(LandingTableCore):
         if self.decision is None:
             return []
         return LEGAL[str(self.decision["kind"])](self, self.decision)
-
-    def _legal_actions_in_order(self) -> Sequence[Action]:
-        """Sorted by notation as the kernel sorts them, by the notation each action
-        was given once when it was made (:meth:`Lookup.action`)."""
-        return sorted(self._legal_actions(), key=self.lookup.notation)
-
-    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of the listed actions, remembered by identity (every listed action
-        is one the scenario's :class:`~omaha.landing_table.core.Lookup` made, the same
-        object each time: ``ActionSpace.codes_of``)."""
-        return (self._space or self._action_space()).codes_of(legal)
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, in the words of the decision awaited."""
