@@ -4,6 +4,9 @@ observations, returns, limits, and the explicit-chance mode."""
 from __future__ import annotations
 
 import pickle
+import random
+import sys
+import threading
 
 import attrs
 import numpy as np
@@ -67,24 +70,65 @@ def test_numbers_outside_the_space_and_actions_outside_their_domains_are_refused
         space.encode(Step(["A1"]))  # type: ignore[arg-type]
 
 
-def test_numbers_remembered_by_identity_are_what_encoding_gives() -> None:
-    """``ActionSpace.codes_of`` (the games whose legal actions are interned use it): the
-    same numbers as ``encode`` for the same objects asked again, for equal objects made
-    anew, after a pickle (which leaves the identity memo behind), and an action with no
-    number refused without anything remembered for the rest."""
+def test_numbers_remembered_by_value_are_what_encoding_gives() -> None:
+    """``ActionSpace.codes_of`` (every game's listed numbers): the same numbers as
+    ``encode`` for the same objects asked again, for equal objects made anew, after a
+    pickle, and an action with no number refused without anything remembered for the
+    rest."""
     scen = GAME.load_scenario()
     space = ActionSpace(GAME.action_classes(), GAME.field_domains(scen))  # a memo of its own
     listed = [Select(sid) for sid, _ in scen.us] + [Step(scen.board.labels[0]), Hold()]
     expected = [space.encode(a) for a in listed]
     assert space.codes_of(listed) == expected
-    assert space.codes_of(listed) == expected  # now every one by identity
+    assert space.codes_of(listed) == expected  # now every one remembered
     assert space.codes_of(list(reversed(listed))) == expected[::-1]
     assert space.codes_of([attrs.evolve(a) for a in listed]) == expected  # equal, new
     again = pickle.loads(pickle.dumps(space))
     assert again.codes_of(listed) == expected
     with pytest.raises(EncodingError, match="outside its domain"):
         space.codes_of([listed[0], Select("nobody")])
+    with pytest.raises(EncodingError, match="outside its domain"):
+        space.codes_of([Step(["A1"])])  # type: ignore[arg-type]  # unhashable: refused
     assert space.codes_of(listed[:1]) == expected[:1]
+
+
+def test_numbering_from_many_threads_at_once_gives_what_encoding_gives() -> None:
+    """The server's threads share one space per scenario: numbering the same and
+    overlapping lists from several threads at once, starting from an empty memo, gives
+    every thread exactly the encoded numbers, and the memo keeps them."""
+    scen = GAME.load_scenario()
+    space = ActionSpace(GAME.action_classes(), GAME.field_domains(scen))
+    made = [Select(sid) for sid, _ in scen.us] + [Step(label) for label in scen.board.labels]
+    made += [Hold(), Stop(), EndMoves()]
+    expected = {a: space.encode(a) for a in made}
+    start = threading.Barrier(8)
+    wrong: list[str] = []
+
+    def work(k: int) -> None:
+        rng = random.Random(k)
+        start.wait()
+        for _ in range(300):
+            listed = rng.sample(made, 12)
+            if k % 2:  # half of them make equal objects anew
+                listed = [attrs.evolve(a) for a in listed]
+            got = space.codes_of(listed) if k % 4 < 2 else [space.code_of(a) for a in listed]
+            if got != [expected[a] for a in listed]:
+                wrong.append(f"thread {k}: {got}")
+            if space.decode(got[0]) != listed[0]:
+                wrong.append(f"thread {k}: {got[0]} decodes to {space.decode(got[0])}")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong == []
+    assert space.codes_of(made) == [expected[a] for a in made]
 
 
 @attrs.frozen

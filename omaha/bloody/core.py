@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.decks import Deck
 from omaha.kernel.observation import Journal
-from omaha.kernel.protocol import Game, Outcome, State
+from omaha.kernel.protocol import Outcome, State
 
 from . import rules
 from .actions import (
@@ -150,12 +150,10 @@ class ActionCatalogue:
                 }
         #: code -> action, in notation order
         self.action: tuple[Action, ...] = tuple(sorted(made, key=sort_key))
-        self._numbered: tuple[Game[Any], list[int], int, int] | None = None
-        code_of = self._code_of = {id(a): code for code, a in enumerate(self.action)}
-        self._code_by_value = {a: code for code, a in enumerate(self.action)}
+        code_of = self._code_by_value = {a: code for code, a in enumerate(self.action)}
 
         def code(action: Action) -> int:
-            return code_of[id(action)]
+            return code_of[action]
 
         self.continue_ = code(continue_)
         self.end_activation = code(end_activation)
@@ -185,26 +183,9 @@ class ActionCatalogue:
     def __copy__(self) -> ActionCatalogue:
         return self
 
-    def numbering(self, game: Game[Any], scenario: BloodyScenario) -> tuple[list[int], int, int]:
-        """Each action's number in ``game.action_space(scenario)``, indexed by its code
-        (every action encoded once: about 3 ms for the 4,539 of the shipped scenario), and
-        the range of codes ``lo, hi`` outside which the number is the code itself: the two
-        ``play`` forms, whose notations interleave (``BloodyGame.field_domains`` numbers
-        the catalogue in notation order, class by class). Worked out once per game (its
-        space for a scenario never changes); any numbering works, only slower the wider
-        its range."""
-        numbered = self._numbered
-        if numbered is None or numbered[0] is not game:
-            encode = game.action_space(scenario).encode
-            numbers = [encode(a) for a in self.action]
-            moved = [code for code, number in enumerate(numbers) if number != code]
-            lo, hi = (moved[0], moved[-1] + 1) if moved else (0, 0)
-            numbered = self._numbered = (game, numbers, lo, hi)
-        return numbered[1:]
-
     def codes_of(self, actions: Iterable[Action]) -> list[int]:
-        """The codes of actions of this catalogue (found by identity)."""
-        return [self._code_of[id(a)] for a in actions]
+        """The codes of actions of this catalogue (or equal to them)."""
+        return list(map(self._code_by_value.__getitem__, actions))
 
     def code_of_equal(self, action: Action) -> int | None:
         """The code of the catalogue's action equal to ``action`` (None: no such action).

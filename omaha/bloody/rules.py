@@ -70,15 +70,21 @@ class Table:
 
     name: str
     rows: tuple[Row, ...]
-    _by_roll: dict[int, Row] = attrs.field(init=False, eq=False, repr=False)
+    _by_roll: dict[int, Row] = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(lambda t: t._index(), takes_self=True),
+    )
 
-    def __attrs_post_init__(self) -> None:
+    def _index(self) -> dict[int, Row]:
+        """The row of each roll of :data:`_INDEXED_ROLLS` (made with the table)."""
         by_roll = {}
         for roll in _INDEXED_ROLLS:
             row = self._scan(roll)
             if row is not None:
                 by_roll[roll] = row
-        object.__setattr__(self, "_by_roll", by_roll)
+        return by_roll
 
     def _scan(self, roll: int) -> Row | None:
         for row in self.rows:

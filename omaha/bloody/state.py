@@ -14,7 +14,7 @@ below give, for each, its prompt and its legal actions.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -190,25 +190,6 @@ class BloodyState(BloodyCore):
             return False
         k = bisect.bisect_left(codes, code)
         return k < len(codes) and codes[k] == code
-
-    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The listed codes themselves: the action numbering is the catalogue's notation
-        order (``BloodyGame.field_domains``), so a number is its action's code, ascending
-        as listed, but for the two ``play`` forms, whose numbers are taken from a table
-        kept per scenario and game (``ActionCatalogue.numbering``)."""
-        cat = self.catalogue
-        codes = self._listed_codes
-        if len(codes) != len(legal) or (legal and cat.action[codes[0]] is not legal[0]):
-            codes = self._codes()  # listed another way
-        numbers, lo, hi = cat.numbering(self.game, self.scenario)
-        if hi > lo:
-            k = bisect.bisect_left(codes, lo)
-            if k < len(codes) and codes[k] < hi:
-                out = codes.copy()
-                for i in range(k, bisect.bisect_left(codes, hi, k)):
-                    out[i] = numbers[out[i]]
-                return out
-        return codes
 
     def names(self, action: Action, piece_ids: Collection[str] | None = None) -> Names:
         """The squares and units ``action`` names: :mod:`omaha.bloody.facts`."""

@@ -116,6 +116,8 @@ class OmahaGame(pyspiel.Game):  # type: ignore[misc]
         self.seed = int(params.get("seed", 0))
         self.space = self.omaha.action_space(self.scenario)
         self.layout, limits = _bounds(self.omaha, self.scenario)
+        self._first: State[Any] | None = None  # the first position, once asked
+        self._first_seen: dict[int, np.ndarray] = {}  # what each player observes of it
         low, high = self.omaha.utility_range
         n = len(self.omaha.players)
         info = pyspiel.GameInfo(
@@ -136,25 +138,18 @@ class OmahaGame(pyspiel.Game):  # type: ignore[misc]
         return self  # a game never changes once made: copies of a state share it
 
     def initial_position(self) -> State[Any]:
-        """A fresh sampled-mode position. The first is set up and handed over as it is
-        (an episode a loaded game, the usual case, costs one set-up, as on the direct
-        API); from the second on, clones of a kept one: pyspiel asks for initial states
-        often (its observation tensor's shape is found on a new one at every
-        ``observation_tensor`` call), and a clone keeps the same future at a fraction of
-        a set-up's cost.
-        """
-        fields = self.__dict__
-        if not fields.get("_handed_out"):
-            fields["_handed_out"] = True
-            return self.omaha.new_state(self.scenario, seed=self.seed)
-        first = fields.get("_first")
+        """A fresh sampled-mode position: a clone of the first, set up once a game.
+        pyspiel asks for initial states often (its observation tensor's shape is found
+        on a new one at every ``observation_tensor`` call), and a clone keeps the same
+        future at a fraction of a set-up's cost."""
+        first = self._first
         if first is None:
-            first = fields["_first"] = self.omaha.new_state(self.scenario, seed=self.seed)
+            first = self._first = self.omaha.new_state(self.scenario, seed=self.seed)
         return first.clone()
 
     def initial_observation(self, player: int) -> np.ndarray:
         """What ``player`` observes of the first position (sampled mode), computed once."""
-        seen: dict[int, np.ndarray] = self.__dict__.setdefault("_first_seen", {})
+        seen = self._first_seen
         if player not in seen:
             seen[player] = self.initial_position().observation(self.omaha.players[player])
         return seen[player]

@@ -34,7 +34,12 @@ _TOKEN = r'("(?:[^"\\]|\\.)*"|\S+)'
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-#: Printed notation by value, for actions made anew at every decision.
+#: The printed notation of each action value met: the one place notation is kept.
+#: Legal actions are sorted by it at every decision (:func:`in_notation_order`) and
+#: formatting costs far more than a lookup. Keyed by value (actions are frozen, so an
+#: entry never goes stale, and equal actions made anew share it); emptied when full.
+#: Safe under threads: each access is one dict operation, and a racing writer stores
+#: the same text.
 _NOTATION: dict[Action, str] = {}
 _NOTATION_CAP = 200_000
 
@@ -45,24 +50,16 @@ class Action:
     notation: ClassVar[str] = ""
 
     def __str__(self) -> str:
-        # Legal actions are sorted by their notation at every decision, and formatting
-        # costs far more than a lookup: an action keeps its text once made (on itself,
-        # for games that reuse their action objects; in a table by value, for games that
-        # make them anew). Actions are frozen, so neither goes stale; the text is not a
-        # field, so eq and hash ignore it.
-        notes = self.__dict__
-        text: str | None = notes.get("_text")
-        if text is None:
-            try:
-                text = _NOTATION.get(self)
-            except TypeError:  # a mistyped, unhashable field: print it, do not keep it
-                return self._notation()
-            if text is None:
-                text = self._notation()
-                if len(_NOTATION) >= _NOTATION_CAP:
-                    _NOTATION.clear()
-                _NOTATION[self] = text
-            notes["_text"] = text
+        try:
+            return _NOTATION[self]
+        except KeyError:
+            pass
+        except TypeError:  # a mistyped, unhashable field: print it, do not keep it
+            return self._notation()
+        text = self._notation()
+        if len(_NOTATION) >= _NOTATION_CAP:
+            _NOTATION.clear()
+        _NOTATION[self] = text
         return text
 
     def _notation(self) -> str:
@@ -272,3 +269,13 @@ def _type_name(hint: Any) -> str:
 def sort_key(action: Action) -> str:
     """Legal actions are listed sorted by their notation."""
     return str(action)
+
+
+def in_notation_order(actions: Iterable[Action]) -> list[Action]:
+    """``actions`` sorted by :func:`sort_key`; once each has been printed, by lookups
+    in the notation table alone."""
+    listed = list(actions)
+    try:
+        return sorted(listed, key=_NOTATION.__getitem__)
+    except (KeyError, TypeError):  # one printed for the first time (or unhashable)
+        return sorted(listed, key=sort_key)

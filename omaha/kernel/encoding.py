@@ -20,6 +20,7 @@ game offers a listed route to the same result (small steps, or a listed plan).
 
 from __future__ import annotations
 
+import bisect
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
@@ -95,7 +96,15 @@ def _joint_block(
 
 
 class ActionSpace:
-    """The numbering of one game's encodable actions for one scenario."""
+    """The numbering of one game's encodable actions for one scenario.
+
+    Nothing about it changes once made (copies are the object itself), except one
+    memo: each action value already numbered, with its number (:meth:`code_of`). It is
+    a pure function's cache, so it needs no lock: a lookup or an insertion is one dict
+    operation, which the interpreter makes atomic, and two threads that number the
+    same action at once both store the same number. Equal actions have one number and
+    unequal ones different numbers, so it never holds more than ``size`` entries.
+    """
 
     def __init__(
         self, classes: Iterable[type[Action]], declared: Mapping[str, Sequence[Any]]
@@ -131,25 +140,16 @@ class ActionSpace:
             detail = ", ".join(f"{b.cls.__name__} {b.size:,}" for b in blocks)
             raise EncodingError(f"{offset:,} actions is more than {MAX_ACTION_SIZE:,} ({detail})")
         self.size = offset
-        self._memo: dict[Action, int] = {}  # listed actions' numbers, by value
-        self._by_id: dict[int, int] = {}  # and by identity (codes_of), with the objects
-        self._held: list[Action] = []  # numbered so, held so that no id is reused
+        self._codes: dict[Action, int] = {}  # the memo: numbers by action value
         self._blocks = tuple(blocks)
         self._by_class = {b.cls: b for b in blocks}
         self._offsets = [b.offset for b in blocks]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
-        return self  # never changed once made: adapters' states share it (OpenSpiel deep-copies)
+        return self  # adapters' states share it (OpenSpiel deep-copies states)
 
     def __copy__(self) -> ActionSpace:
         return self
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the numbers remembered by identity (ids mean nothing in
-        another process)."""
-        fields = self.__dict__.copy()
-        fields["_by_id"], fields["_held"] = {}, []
-        return fields
 
     @property
     def classes(self) -> tuple[type[Action], ...]:
@@ -177,48 +177,31 @@ class ActionSpace:
         return block.offset + code
 
     def code_of(self, action: Action) -> int:
-        """:meth:`encode`, remembered by value: agents ask for the numbers of the same
-        legal actions again and again (a game whose actions cache their hash makes the
-        lookup a dict hit). At most ``size`` entries, so the memo is bounded."""
-        code = self._memo.get(action)
-        if code is None:
-            code = self._memo[action] = self.encode(action)
-        return code
+        """:meth:`encode`, remembered by value (agents ask for the numbers of the same
+        legal actions decision after decision)."""
+        try:
+            return self._codes[action]
+        except KeyError:
+            code = self._codes[action] = self.encode(action)  # raises before storing
+            return code
+        except TypeError:  # a mistyped, unhashable field: encode says which
+            return self.encode(action)
 
     def codes_of(self, listed: Sequence[Action]) -> list[int]:
-        """What :meth:`encode` gives each of ``listed``, remembered by identity: for a
-        game that hands out the same (interned) action objects decision after decision,
-        a list's numbers are then C-level dict hits, with no hashing in Python (about
-        20 ns an action). The objects so numbered are held here, so an id never names
-        another object; past :data:`MAX_ACTION_SIZE` of them the memo starts again (a
-        game that makes new objects each time should use :meth:`code_of`)."""
-        by_id = self._by_id
+        """:meth:`code_of` of each of ``listed``, in their order. When every one was
+        numbered before (the usual case), one pass of dict lookups: for actions that
+        cache their hash, and a game that hands out the same objects each time (the
+        memo's own keys), that costs a hash call an action and no comparison."""
         try:
-            return list(map(by_id.__getitem__, map(id, listed)))
-        except KeyError:
-            return [by_id[id(a)] if id(a) in by_id else self._remember(a) for a in listed]
-
-    def _remember(self, action: Action) -> int:
-        code = self.encode(action)  # raises before anything is remembered
-        if len(self._held) >= MAX_ACTION_SIZE:
-            self._by_id.clear()
-            self._held.clear()
-        self._by_id[id(action)] = code
-        self._held.append(action)
-        return code
+            return list(map(self._codes.__getitem__, listed))
+        except (KeyError, TypeError):
+            return [self.code_of(a) for a in listed]
 
     def decode(self, code: int) -> Action:
         """The action numbered ``code``; ``EncodingError`` outside ``0 .. size - 1``."""
         if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < self.size:
             raise EncodingError(f"{code!r} is not an action number (0 .. {self.size - 1})")
-        lo, hi = 0, len(self._offsets) - 1
-        while lo < hi:  # the last block whose offset is <= code
-            mid = (lo + hi + 1) // 2
-            if self._offsets[mid] <= code:
-                lo = mid
-            else:
-                hi = mid - 1
-        block = self._blocks[lo]
+        block = self._blocks[bisect.bisect_right(self._offsets, code) - 1]
         rest = code - block.offset
         if block.joint:
             return block.cls(**dict(zip(block.names, block.joint[rest], strict=True)))

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
-from omaha.kernel.actions import Action, ActionCodec, sort_key
+from omaha.kernel.actions import Action, ActionCodec, in_notation_order
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
 from omaha.kernel.dice import (
@@ -63,10 +63,6 @@ from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, 
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.scenariofile import embedded, materialize
 from omaha.kernel.view import Mark, Pending, Piece, View
-
-#: The numbers of the listed legal actions, in their order: a list, or an array a game
-#: works out at once from its own indices (a mask is then one vectorised write).
-ListedNumbers = list[int] | npt.NDArray[np.intp]
 
 S = TypeVar("S", bound=Scenario)
 
@@ -736,7 +732,7 @@ class State(ABC, Generic[S]):
         notation (e.g. by ranks it computed once per scenario) overrides this; the
         order must be exactly the one the sort gives.
         """
-        return sorted(self._legal_actions(), key=sort_key)
+        return in_notation_order(self._legal_actions())
 
     # -- the protocol --------------------------------------------------------
     def current_player(self) -> str | None:
@@ -1056,16 +1052,12 @@ class State(ABC, Generic[S]):
         return codes
 
     def _listed_action_numbers(self) -> list[int]:
-        """The numbers of the legal actions in the order they are listed (kept)."""
+        """The numbers of the legal actions in the order they are listed (kept): the
+        action space's numbering (:meth:`ActionSpace.codes_of`), the same for every game."""
         aligned = self._listed_numbers
         if aligned is None:
-            given = self._codes_of_listed(self.legal_actions())
-            if isinstance(given, np.ndarray):
-                self._listed_index = given
-                aligned = given.tolist()
-            else:
-                aligned = given
-            self._listed_numbers = aligned
+            space = self._space or self._action_space()
+            aligned = self._listed_numbers = space.codes_of(self.legal_actions())
         return aligned
 
     def _action_space(self) -> ActionSpace:
@@ -1073,14 +1065,6 @@ class State(ABC, Generic[S]):
         ``self._space or self._action_space()``: an attribute, after the first)."""
         space = self._space = self.game.action_space(self.scenario)
         return space
-
-    def _codes_of_listed(self, legal: Sequence[Action]) -> ListedNumbers:
-        """The number of each of ``legal`` (the listed actions), in their order. A game
-        that knows them more cheaply than by encoding each action (a catalogue numbered
-        once per scenario) overrides this, and may give them as an ``intp`` array; the
-        result must be what encoding gives."""
-        code_of = (self._space or self._action_space()).code_of
-        return [code_of(a) for a in legal]
 
     def action_of_code(self, code: object) -> Action:
         """The listed legal action numbered ``code`` (an int or a numpy integer: the very
@@ -1115,9 +1099,7 @@ class State(ABC, Generic[S]):
         index = self._listed_index
         if index is None:  # an index array is built faster than numpy's own conversion
             listed = self._listed_action_numbers()
-            index = self._listed_index
-            if index is None:
-                index = self._listed_index = np.fromiter(listed, np.intp, len(listed))
+            index = self._listed_index = np.fromiter(listed, np.intp, len(listed))
         mask[index] = 1  # the order does not matter here
         return mask
 

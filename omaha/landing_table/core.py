@@ -1069,7 +1069,7 @@ class Lookup:
             moves = self._moves[uid] = {}
         got = moves.get(cell)
         if got is None:
-            got = moves[cell] = self._made(Move(uid, self._board.labels[cell]))
+            got = moves[cell] = Move(uid, self._board.labels[cell])
         return got
 
     def action(self, cls: type[Action], *fields: Any) -> Action:
@@ -1077,7 +1077,7 @@ class Lookup:
         key = (cls, *fields)
         got = self._actions.get(key)
         if got is None:
-            got = self._actions[key] = self._made(cls(*fields))
+            got = self._actions[key] = cls(*fields)
         return got
 
     def _made(self, action: Action) -> Action:

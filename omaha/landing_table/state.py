@@ -94,12 +94,6 @@ class LandingTableState(LandingTableCore):
         one the lookup made)."""
         return sorted(self._legal_actions(), key=self.lookup.notations.__getitem__)
 
-    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of the listed actions, remembered by identity (every listed action
-        is one the scenario's :class:`~omaha.landing_table.core.Lookup` made, the same
-        object each time: ``ActionSpace.codes_of``)."""
-        return (self._space or self._action_space()).codes_of(legal)
-
     def names(self, action: Action, piece_ids: Collection[str] | None = None) -> Names:
         """The cells and pieces ``action`` names: :mod:`omaha.landing_table.facts`."""
         return landing_facts.names(self, action, piece_ids)

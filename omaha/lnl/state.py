@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
-from omaha.kernel.actions import Action, sort_key
+from omaha.kernel.actions import Action, in_notation_order
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts
 from omaha.kernel.protocol import Outcome
@@ -227,18 +227,13 @@ class LnlState(LnlCore):
     def _legal_actions(self) -> Iterable[Action]:
         return OPTIONS[self.decision()](self)
 
-    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """The listed actions' numbers, remembered by identity (the legal actions are
-        interned, :mod:`omaha.lnl.actions`: ``ActionSpace.codes_of``)."""
-        return (self._space or self._action_space()).codes_of(legal)
-
     def _legal_actions_in_order(self) -> Sequence[Action]:
         """Placements come in notation order already (up to 200 a decision at the
         set-up); the other decisions are sorted by notation."""
         decision = self.decision()
         if decision == "place":
             return list(placement.place_options(self))
-        return sorted(OPTIONS[decision](self), key=sort_key)
+        return in_notation_order(OPTIONS[decision](self))
 
     def main_options(self, *, with_end: bool) -> Iterator[Action]:
         """The phase's own decisions: start an attack, a move, an assault; end the phase.

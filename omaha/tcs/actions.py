@@ -22,29 +22,11 @@ from omaha.kernel.actions import Action
 
 A = TypeVar("A", bound="TcsAction")
 _INTERNED: dict[tuple[Any, ...], Action] = {}
-#: The prefix of the attributes an action's numbers in action spaces are kept under
-#: (``TcsState._codes_of_listed``): per process, so never pickled.
-CODE_ATTRIBUTE = "_code_in_space_"
 
 
 class TcsAction(Action):
-    """Base of the TCS actions: the notation is computed once per (interned) object.
-
-    Legal-action lists are sorted by notation on every step, so the hot action
-    kinds are built through :meth:`of`, which hands out one shared immutable
-    object per value, and ``str`` caches its text on the object.
-    """
-
-    def __str__(self) -> str:
-        text: str | None = self.__dict__.get("_text")
-        if text is None:
-            text = Action.__str__(self)
-            object.__setattr__(self, "_text", text)
-        return text
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the numbers this process keeps on the object."""
-        return {k: v for k, v in self.__dict__.items() if not k.startswith(CODE_ATTRIBUTE)}
+    """Base of the TCS actions. The hot action kinds are built through :meth:`of`,
+    which hands out one shared immutable object per value (its hash computed once)."""
 
     @classmethod
     def of(cls: type[A], *args: Any) -> A:

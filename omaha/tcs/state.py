@@ -31,16 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
-from itertools import count, repeat
-from operator import attrgetter
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.dice import Dice
-from omaha.kernel.encoding import ActionSpace
 from omaha.kernel.events import Event, register_templates
 from omaha.kernel.facts import Facts
 from omaha.kernel.observation import Observation
@@ -50,7 +47,6 @@ from omaha.tcs import facts as tcs_facts
 from omaha.tcs import observation as observed
 from omaha.tcs import view as seen
 from omaha.tcs.actions import (
-    CODE_ATTRIBUTE,
     CommitPlan,
     CommitSetup,
     PlacePillbox,
@@ -334,54 +330,12 @@ DECISIONS: dict[Decision, DecisionRules] = {
 }
 
 
-class _Numbers:
-    """The numbers of listed actions in one scenario's action space, carried by the
-    action objects themselves (issue 15's speed): listed actions are interned
-    (``TcsAction.of``), so the same objects come back decision after decision, each
-    holding its number under this space's attribute name, read for a whole list at C
-    speed (about 20 ns an action). Not pickled (``TcsAction.__getstate__``)."""
-
-    def __init__(self, space: ActionSpace, serial: int) -> None:
-        self.space = space
-        self.name = f"{CODE_ATTRIBUTE}{serial}"
-        self.read = attrgetter(self.name)
-
-    def codes(self, legal: Sequence[Action]) -> list[int]:
-        """The numbers of ``legal``, in their order (exactly the encoded ones), the
-        actions met for the first time numbered on the way."""
-        name = self.name
-        got: list[int | None] = list(map(getattr, legal, repeat(name), repeat(None)))
-        k = -1
-        try:
-            while True:
-                k = got.index(None, k + 1)
-                a = legal[k]
-                code = got[k] = self.space.encode(a)
-                object.__setattr__(a, name, code)
-        except ValueError:  # no other
-            return cast(list[int], got)
-
-
-_NUMBERS: dict[int, _Numbers] = {}
-
 #: the most notations a scenario keeps (its actions number about 80,000)
 _NOTATIONS_LIMIT = 200_000
-
-_SERIALS = count()
-
-
-def _numbers(space: ActionSpace) -> _Numbers:
-    hit = _NUMBERS.get(id(space))
-    if hit is None or hit.space is not space:
-        hit = _NUMBERS[id(space)] = _Numbers(space, next(_SERIALS))
-    return hit
 
 
 class TcsState(TcsCore):
     """A game of TCS Omaha in progress (see the module docstring)."""
-
-    #: the numbers of this scenario's listed actions (``_codes_of_listed``), once asked
-    _numbers: _Numbers | None = None
 
     def _setup(self) -> None:
         self.init_fields()
@@ -456,17 +410,6 @@ class TcsState(TcsCore):
                     notations[a] = sort_key(a)
             legal.sort(key=notations.__getitem__)
         return legal
-
-    def _codes_of_listed(self, legal: Sequence[Action]) -> list[int]:
-        """Carried by the listed objects themselves (:class:`_Numbers`, found once a
-        state: copies share it, pickles leave it)."""
-        numbers = self._numbers
-        if numbers is None:
-            numbers = self._numbers = _numbers(self.game.action_space(self.scenario))
-        try:
-            return list(map(numbers.read, legal))
-        except AttributeError:
-            return numbers.codes(legal)
 
     def _apply(self, action: Action) -> None:
         assert self.wait is not None
@@ -604,11 +547,6 @@ class TcsState(TcsCore):
         if side is not None and self.sd.get("side") != side:
             out.append(f"step {step.value!r} is for the {side}")
         return out
-
-    def __getstate__(self) -> dict[str, Any]:
-        fields = self.__dict__.copy()
-        fields.pop("_numbers", None)  # found again (its attribute name is this process's)
-        return fields
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TcsState:
         """Deep copies (the agent adapters copy their states so) take the structural

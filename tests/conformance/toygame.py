@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import numpy as np
 
 from omaha.errors import IllegalAction, ScenarioError
 from omaha.kernel.actions import Action
@@ -245,12 +244,6 @@ class ToyState(State[ToyScenario]):
             self.journal.update(entities)
 
     # -- protocol ------------------------------------------------------------
-    def _codes_of_listed(self, legal: Any) -> Any:
-        """As an array (the form a game may give when it works the numbers out from its
-        own indices), so the conformance tests cover the kernel's array path too."""
-        space = self.game.action_space(self.scenario.id)
-        return np.array([space.encode(a) for a in legal], dtype=np.intp)
-
     @property
     def turn_label(self) -> str:
         return self.scen.track.label(self.turn)

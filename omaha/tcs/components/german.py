@@ -53,10 +53,12 @@ class GermanForces:
     pits: tuple[int, ...]
     batteries: tuple[Battery, ...]
     provenance: tuple[ProvenanceItem, ...]
-    by_id: dict[str, Formation] = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "by_id", {f.id: f for f in self.formations})
+    by_id: dict[str, Formation] = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(lambda g: {f.id: f for f in g.formations}, takes_self=True),
+    )
 
     def formation(self, fid: str) -> Formation:
         return self.by_id[fid]

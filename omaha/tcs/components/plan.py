@@ -99,6 +99,19 @@ class Plan:
     transport_hour: str | None = None
     lctr: tuple[str, ...] = ()
     nfst: tuple[tuple[str, str], ...] = ()
+    # worked out with the plan (a plan never changes): its steps aboard and its tokens
+    _aboard: dict[str, int] = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(lambda p: p._units_aboard(), takes_self=True),
+    )
+    _as_tokens: tuple[str, ...] = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(lambda p: p._tokens(), takes_self=True),
+    )
 
     def __deepcopy__(self, memo: dict[int, object]) -> Plan:
         return self
@@ -120,11 +133,7 @@ class Plan:
 
     def units_aboard(self) -> dict[str, int]:
         """Steps of each unit in the plan (fixed loads and pooled groups); do not mutate."""
-        hit: dict[str, int] | None = self.__dict__.get("_aboard")
-        if hit is None:
-            hit = self._units_aboard()
-            object.__setattr__(self, "_aboard", hit)
-        return hit
+        return self._aboard
 
     def _units_aboard(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -150,11 +159,7 @@ class Plan:
     # -- tokens: the plan as a flat list of short strings (actions, snapshots) ------------
     def tokens(self) -> tuple[str, ...]:
         """The plan as short strings (computed once: a plan never changes)."""
-        hit: tuple[str, ...] | None = self.__dict__.get("_tokens")
-        if hit is None:
-            hit = self._tokens()
-            object.__setattr__(self, "_tokens", hit)
-        return hit
+        return self._as_tokens
 
     def _tokens(self) -> tuple[str, ...]:
         out = [f"P|{_q(self.name)}"]
