@@ -269,8 +269,8 @@ def _parser() -> argparse.ArgumentParser:
         "--runs",
         type=int_in(1, MAX_RUNS),
         default=None,
-        help=f"seeded games per scenario (default {compare.DEFAULT_RUNS}, fewer of a "
-        "design's longest scenarios: 'omaha list' shows them)",
+        help="seeded games per scenario (default: each scenario's share of about a minute "
+        f"on two cores, 'omaha list' shows them; {compare.DEFAULT_RUNS} where a game sets none)",
     )
     p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")

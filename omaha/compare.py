@@ -530,8 +530,9 @@ def scenarios_of(games: Iterable[str] | None) -> list[tuple[str, str]]:
     return [(name, scenario) for name in names for scenario in omaha.load(name).scenarios()]
 
 
-#: Runs of each scenario when none are asked for, unless the game sizes a long scenario
-#: down (``Game.comparison_runs``).
+#: Runs of a scenario when none are asked for and its game does not size it
+#: (``Game.comparison_runs``: the shipped games give each scenario its share of about a
+#: minute on two cores).
 DEFAULT_RUNS = 100
 
 
