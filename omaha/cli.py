@@ -269,17 +269,21 @@ def _parser() -> argparse.ArgumentParser:
         "--runs",
         type=int_in(1, MAX_RUNS),
         default=None,
-        help=f"seeded games per scenario (default {compare.DEFAULT_RUNS}, fewer of a "
-        "design's longest scenarios: 'omaha list' shows them)",
+        help="seeded games per scenario (default: each scenario's share of about a minute "
+        f"on two cores, 'omaha list' shows them; {compare.DEFAULT_RUNS} where a game sets none)",
     )
     p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
-    p.add_argument("--bot", help="bot name for every game (default: each game's strongest)")
+    p.add_argument(
+        "--bot",
+        help="bot for every game that has it, NAME or NAME:BUDGET (search:16: the search "
+        "agent at 16 iterations a decision; default: each game's strongest)",
+    )
     p.add_argument(
         "--bots",
         metavar="A,B",
         help="two bots: the same seeds with each, and the metrics that depend on who plays "
-        "marked (games without both bots are left out)",
+        "marked (games without both bots are left out; search:16 as for --bot)",
     )
     p.add_argument(
         "--executor",
@@ -640,15 +644,24 @@ def cmd_provenance(args: argparse.Namespace) -> int:
 
 def _lineups(args: argparse.Namespace) -> tuple[list[str | None], list[str] | None]:
     """The bots to run (one, or the two of ``--bots``) and the games that have them."""
+    names = args.game or list(omaha.games())
     if not args.bots:
-        return [args.bot], args.game
+        if not args.bot:
+            return [None], args.game
+        name, _ = compare.split_bot(args.bot)  # search:16: the search agent's budget
+        having = [g for g in names if name in omaha.load(g).bots]
+        if not having:
+            raise ValueError(f"no game has the bot {name!r}")
+        for g in having:  # a budget for a bot that takes none fails here, before any game
+            compare.make_bot(omaha.load(g), args.bot, 0)
+        return [args.bot], having
     if args.bot:
         raise ValueError("give --bot or --bots, not both")
     pair = [b.strip() for b in args.bots.split(",")]
     if len(pair) != 2 or not all(pair) or pair[0] == pair[1]:
         raise ValueError(f"--bots takes two different bot names, A,B (not {args.bots!r})")
-    names = args.game or list(omaha.games())
-    games = [g for g in names if all(b in omaha.load(g).bots for b in pair)]
+    bases = [compare.split_bot(b)[0] for b in pair]
+    games = [g for g in names if all(b in omaha.load(g).bots for b in bases)]
     if not games:
         raise ValueError(f"no game has both bots {pair[0]!r} and {pair[1]!r}")
     return list(pair), games

@@ -80,6 +80,38 @@ def strongest_bot(game: Game[Any]) -> str:
     return next(name for name in BOT_PREFERENCE if name in game.bots)
 
 
+def split_bot(text: str) -> tuple[str, int | None]:
+    """``"search:16"`` -> ``("search", 16)``: a bot name and, for the search agent, its
+    budget in iterations a decision; ``"heuristic"`` -> ``("heuristic", None)``."""
+    name, colon, budget = text.partition(":")
+    if not colon:
+        return name, None
+    if not budget.isdigit():
+        raise ValueError(f"bot {text!r}: the budget after ':' must be a whole number")
+    return name, int(budget)
+
+
+def lineup_of(game: Game[Any], bot: str | None) -> dict[str, str]:
+    """Which bot plays each side (``Game.lineup``); a budget given (``search:16``) stays
+    on the sides the budgeted bot plays."""
+    name, budget = split_bot(bot or strongest_bot(game))
+    lineup = game.lineup(name)
+    if budget is None:
+        return lineup
+    return {side: f"{b}:{budget}" if b == name else b for side, b in lineup.items()}
+
+
+def make_bot(game: Game[Any], spec: str, seed: int) -> Any:
+    """A seeded bot from a lineup entry (``search:16`` passes ``iterations=16``)."""
+    name, budget = split_bot(spec)
+    if budget is None:
+        return game.bots[name](seed=seed)
+    try:
+        return game.bots[name](seed=seed, iterations=budget)
+    except TypeError:
+        raise ValueError(f"bot {name!r} of {game.name} takes no budget") from None
+
+
 # --------------------------------------------------------------------------
 # Seeds and runs
 # --------------------------------------------------------------------------
@@ -93,10 +125,10 @@ def run_seeds(root: int, index: int) -> tuple[int, tuple[int, ...]]:
 def play_one(name: str, scenario: str, root: int, index: int, bot: str | None = None) -> Run:
     """Play run ``index`` of a comparison with root seed ``root``."""
     game = omaha.load(name)
-    lineup = game.lineup(bot or strongest_bot(game))
+    lineup = lineup_of(game, bot)
     seed, bot_seeds = run_seeds(root, index)
     bots = {
-        side: game.bots[b](seed=bot_seeds[i]) for i, (side, b) in enumerate(sorted(lineup.items()))
+        side: make_bot(game, b, bot_seeds[i]) for i, (side, b) in enumerate(sorted(lineup.items()))
     }
     started = time.process_time()
     state = game.new_state(scenario, seed=seed)
@@ -182,7 +214,7 @@ def _column(name: str, scenario: str, bot: str | None, root: int, runs: Iterable
     declared = (*COMMON, *game.metrics)
     units = {m.name: m.unit for m in declared}
     kinds = {m.name: m.kind for m in declared}
-    lineup = game.lineup(bot or strongest_bot(game))
+    lineup = lineup_of(game, bot)
     ordered = tuple(sorted(runs, key=lambda r: r.index))
     end, absent = game.end_hours(scenario), dict(game.not_modelled(scenario))
     return Column(name, game.title, scenario, lineup, ordered, units, root, kinds, end, absent)
@@ -498,8 +530,9 @@ def scenarios_of(games: Iterable[str] | None) -> list[tuple[str, str]]:
     return [(name, scenario) for name in names for scenario in omaha.load(name).scenarios()]
 
 
-#: Runs of each scenario when none are asked for, unless the game sizes a long scenario
-#: down (``Game.comparison_runs``).
+#: Runs of a scenario when none are asked for and its game does not size it
+#: (``Game.comparison_runs``: the shipped games give each scenario its share of about a
+#: minute on two cores).
 DEFAULT_RUNS = 100
 
 

@@ -380,3 +380,32 @@ def test_the_table_fits_100_columns_and_long_titles_wrap() -> None:
     lines = compare.table(cols, detail=True).splitlines()
     assert max(len(line) for line in lines) <= 100
     assert sum("A very long design title" in line for line in lines) > 1  # wrapped
+
+
+def test_a_bot_budget_reaches_the_search_agent_and_the_table() -> None:
+    assert compare.split_bot("search:16") == ("search", 16)
+    assert compare.split_bot("heuristic") == ("heuristic", None)
+    with pytest.raises(ValueError, match="whole number"):
+        compare.split_bot("search:x")
+    lnl = omaha.load("lnl")
+    assert compare.lineup_of(lnl, "search:16") == {"US": "search:16", "German": "search:16"}
+    assert compare.lineup_of(lnl, None) == {"US": "heuristic", "German": "heuristic"}
+    # at no iterations the search agent plays the heuristic's moves: the same runs
+    searched = compare.compare(["bloody"], runs=3, seed=4, bot="search:0")
+    plain = compare.compare(["bloody"], runs=3, seed=4, bot="heuristic")
+    assert [r.metrics for r in searched[0].runs] == [r.metrics for r in plain[0].runs]
+    assert searched[0].bots == {"US": "search:0"}
+    with pytest.raises(ValueError, match="takes no budget"):
+        compare.play_one("bloody", "solo", 4, 0, "heuristic:3")
+
+
+def test_bot_leaves_out_the_games_without_it_and_checks_a_budget_first() -> None:
+    def lineups(**kw: object) -> tuple[list[str | None], list[str] | None]:
+        return cli._lineups(argparse.Namespace(**{"bots": None, "bot": None, "game": None} | kw))
+
+    assert lineups(bot="solitaire") == (["solitaire"], ["lnl"])
+    assert lineups(bots="heuristic,search:8", game=["lnl"]) == (["heuristic", "search:8"], ["lnl"])
+    with pytest.raises(ValueError, match="no game has the bot 'nobody'"):
+        lineups(bot="nobody")
+    with pytest.raises(ValueError, match="takes no budget"):
+        lineups(bot="random:5", game=["bloody"])

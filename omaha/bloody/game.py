@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from omaha.errors import DataFileError
 from omaha.kernel import search
@@ -39,6 +39,10 @@ class BloodyGame(Game[BloodyScenario]):
     name = "bloody"
     title = "Bloody Omaha (Lombardy Studios, 2024 playtest)"
     players = ("US",)
+    #: Runs of each scenario in the default comparison: an equal share of about a minute
+    #: on two cores (process time per run measured 2026-12-02 on a shared machine;
+    #: docs/comparison.md), at least 10 (``omaha compare --runs N`` asks for more)
+    comparison_runs: ClassVar[Mapping[str, int]] = {"solo": 250}
     metrics = (
         US_WIN,
         EXITS_OPENED,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from omaha.errors import DataFileError
 from omaha.kernel import metrics as common
@@ -40,6 +40,10 @@ class LandingTableGame(Game[LandingTableScenario]):
     name = "landing_table"
     title = "D-Day at Omaha Beach (Decision Games, 2009): landing table and fire charts"
     players = ("US",)
+    #: Runs of each scenario in the default comparison: an equal share of about a minute
+    #: on two cores (process time per run measured 2026-12-02 on a shared machine;
+    #: docs/comparison.md), at least 10 (``omaha compare --runs N`` asks for more)
+    comparison_runs: ClassVar[Mapping[str, int]] = {"omaha": 20, "first_wave": 100}
     metrics = (
         common.US_WIN,
         common.FIRST_WAVE_ASHORE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from omaha.errors import DataFileError, ScenarioError
 from omaha.kernel import metrics as common
@@ -32,6 +32,10 @@ class LnlGame(Game[LnlScenario]):
     utility_range = (-1.0, 1.0)
     title = "Omaha: The Battle for the Beach (LnL)"
     players = ("US", "German")
+    #: Runs of each scenario in the default comparison: an equal share of about a minute
+    #: on two cores (process time per run measured 2026-12-02 on a shared machine;
+    #: docs/comparison.md), at least 10 (``omaha compare --runs N`` asks for more)
+    comparison_runs: ClassVar[Mapping[str, int]] = {"beach": 40, "vierville": 150}
     metrics = (
         common.US_WIN,
         common.OBJECTIVES_HELD,

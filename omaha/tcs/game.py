@@ -91,10 +91,10 @@ class TcsGame(Game[TcsScenario]):
     title = "TCS Omaha (The Gamers, 1991)"
     players = ("US", "German")
     metrics = _metrics()
-    #: A heuristic game of the battle takes 1-2 s of CPU (landing about 1.1 s, d-day about
-    #: 1.9 s, e1-draw 0.05 s): fewer runs of the two long ones keep the default comparison
-    #: near a minute on two cores (``omaha compare --runs N`` asks for more)
-    comparison_runs: ClassVar[Mapping[str, int]] = {"landing": 25, "d-day": 20}
+    #: Runs of each scenario in the default comparison: an equal share of about a minute
+    #: on two cores (process time per run measured 2026-12-02 on a shared machine;
+    #: docs/comparison.md), at least 10 (``omaha compare --runs N`` asks for more)
+    comparison_runs: ClassVar[Mapping[str, int]] = {"landing": 10, "e1-draw": 30, "d-day": 10}
 
     def __init__(self, resolver: FireResolver | None = None) -> None:
         super().__init__()

@@ -21,14 +21,14 @@ def piece(view_pieces: tuple[Piece, ...], uid: str) -> Piece:
 @pytest.mark.parametrize(
     ("uid", "kind", "echelon", "values"),
     [
-        ("1/B/116", "infantry", "•••", "2-1-4"),
+        ("1/B/116", "infantry", "•••", "3-1-4"),
         ("B/116-HVY", "machine_gun", "••", "4-0-6"),
-        ("A/5Rgr", "ranger", "I", "3-1-4"),
+        ("A/5Rgr", "ranger", "I", "4-1-4"),
         ("EAT-1", "engineer", "•", "2-2-2"),
-        ("1/A/743", "armour", "•••", "4-10-8/4"),
-        ("88mm-Gun", "artillery", "I", "6-18-12"),
-        ("50mm-Gun", "anti_tank", "I", "3-8-8"),
-        ("81mm-Mtr", "mortar", "I", "5-0-10"),
+        ("1/A/743", "armour", "•••", "6-10-8/4"),
+        ("88mm-Gun", "artillery", "I", "12-18-12"),
+        ("50mm-Gun", "anti_tank", "I", "6-8-8"),
+        ("81mm-Mtr", "mortar", "I", "12-0-10"),
         ("1/916AT", "anti_tank", "•••", "4-12-8/3"),
     ],
 )

@@ -189,7 +189,7 @@ def test_a_scenario_may_bring_its_own_counters(tmp_path: Path) -> None:
         (DATA / "units.toml")
         .read_text()
         .replace(
-            'id = "us_rifle"\nname = "US rifle platoon"\nkind = "infantry"\nhe = [2, 1]',
+            'id = "us_rifle"\nname = "US rifle platoon"\nkind = "infantry"\nhe = [3, 1]',
             'id = "us_rifle"\nname = "US rifle platoon"\nkind = "infantry"\nhe = [7, 3]',
         )
     )

@@ -1,13 +1,15 @@
 """The heuristic German of the two-player game: staged positions and whole games.
 
-The positions use the shipped ``beach`` counters (the calibrated values the bot
-plays with): a German rifle platoon HE 4, close assault 7; an American one HE 2,
-close assault 2.
+The staged positions use the counters of ``tests/lnl/data/beach_issue13.toml`` (the
+values they were written with, fixed so that a later calibration of the shipped ones
+leaves them as they are): a German rifle platoon HE 4, close assault 7; an American one
+HE 2, close assault 2. The whole games play the shipped ``beach``.
 """
 
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 
@@ -20,9 +22,11 @@ from omaha.lnl.state import LnlState
 
 from .helpers import play, position, unit
 
+STAGED = str(Path(__file__).parent / "data" / "beach_issue13.toml")
+
 
 def staged(placements: dict[str, str], **kw: object) -> LnlState:
-    return position(placements, scenario="beach", **kw)  # type: ignore[arg-type]
+    return position(placements, scenario=STAGED, **kw)  # type: ignore[arg-type]
 
 
 def first_fire(st: LnlState, bot: HeuristicGerman | SolitaireGerman) -> dict[str, object]:

@@ -142,8 +142,9 @@ def test_edited_positions_are_observed_as_they_are() -> None:
     assert st.loc[first] == ELIM
     # many units at once (the kept board is built anew)
     with st.edit():
-        for u in on_map[2:]:
-            st.take(u)
+        for u in on_map[1:]:
+            if st.loc[u] >= 0:  # the second may have lost its last step above
+                st.take(u)
         st.dis[:] = [False] * len(st.dis)
     assert_kept_equals_fresh(st, "many")
     assert all(c in (OFF, ELIM) for c in st.loc)
