@@ -27,11 +27,11 @@ from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
 from omaha.tcs import observation as observed
 from omaha.tcs import view as views
 from omaha.tcs.actions import ACTIONS
-from omaha.tcs.bots import HeuristicBot
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.core import TcsCore
 from omaha.tcs.procedures.boats import MAX_CANCELS
 from omaha.tcs.procedures.fire import BattleResolver, FireResolver
+from omaha.tcs.procedures.inland import HeuristicPlayers
 from omaha.tcs.rules import hour_of
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario, validate_scenario
 from omaha.tcs.state import TcsState
@@ -93,8 +93,9 @@ class TcsGame(Game[TcsScenario]):
     metrics = _metrics()
     #: A heuristic game of the battle takes 1-2 s of CPU (landing about 1.1 s, d-day about
     #: 1.9 s, e1-draw 0.05 s): fewer runs of the two long ones keep the default comparison
-    #: near a minute on two cores (``omaha compare --runs N`` asks for more)
-    comparison_runs: ClassVar[Mapping[str, int]] = {"landing": 25, "d-day": 20}
+    #: near a minute on two cores (``omaha compare --runs N`` asks for more); a campaign
+    #: game is about 20 s of CPU: 4 runs by default
+    comparison_runs: ClassVar[Mapping[str, int]] = {"landing": 25, "d-day": 20, "campaign": 4}
 
     def __init__(self, resolver: FireResolver | None = None) -> None:
         super().__init__()
@@ -146,8 +147,13 @@ class TcsGame(Game[TcsScenario]):
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        """``heuristic`` plays both sides (the US and German heuristics of bots.py)."""
-        return {"random": RandomBot, "heuristic": HeuristicBot, "search": search.factory(self)}
+        """``heuristic`` plays both sides (the US and German heuristics of bots.py; in a
+        scenario past 6 June, the campaign's players of procedures/inland.py)."""
+        return {
+            "random": RandomBot,
+            "heuristic": HeuristicPlayers,
+            "search": search.factory(self),
+        }
 
     # -- the agent surface (issue 15) ----------------------------------------------
     def field_domains(self, scenario: TcsScenario) -> Mapping[str, Sequence[Any]]:
@@ -364,10 +370,17 @@ def landing_choices(scen: TcsScenario) -> tuple[tuple[str, str], ...]:
     later = [h for h in hours if h >= t.transport_first_hour]
     first = sorted({x for h in later for x in line(h)})
     out += [(f"T.{n:02d}", x) for n in range(1, transports + 1) for x in first]
+    # from the first transport hour on, every later hour turn (7-8 June too); a boat's
+    # number counts on from the same hour of an earlier day (transports.next_id)
+    opened = False
+    days: dict[str, int] = {}
     for turn in scen.turns:
-        if "hour" in turn.flags and turn.label.split()[0] >= t.transport_first_hour:
+        opened = opened or turn.label.split()[0] >= t.transport_first_hour
+        if "hour" in turn.flags and opened:
             hhmm = turn.label.split()[0]
-            out += [(f"T{hhmm}.{n:02d}", x) for n in range(1, transports + 1) for x in line(hhmm)]
+            days[hhmm] = days.get(hhmm, 0) + 1
+            numbers = range(transports * (days[hhmm] - 1) + 1, transports * days[hhmm] + 1)
+            out += [(f"T{hhmm}.{n:02d}", x) for n in numbers for x in line(hhmm)]
     return tuple(dict.fromkeys(out))
 
 
