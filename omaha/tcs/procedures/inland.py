@@ -288,6 +288,10 @@ class InlandGerman(HeuristicGerman):
             return None
         g = self.goals(s)
         beach = s.scenario.beach
+        german = s.scenario.german
+        if any(s.unit(i).type.vehicle for i in german.formation(options[0].formation).units):
+            # vehicles cannot leave a hedgerow field but by road (1.3)
+            options = [a for a in options if s.cell(a.hex) in beach.road] or options
         name = min(g.places, key=lambda n: (g.threat[n], n))
         target = g.places[name][0]
         return min(
