@@ -94,8 +94,13 @@ class TcsGame(Game[TcsScenario]):
     #: A heuristic game of the battle takes 1-2 s of CPU (landing about 1.1 s, d-day about
     #: 1.9 s, e1-draw 0.05 s): fewer runs of the two long ones keep the default comparison
     #: near a minute on two cores (``omaha compare --runs N`` asks for more); a campaign
-    #: game is about 20 s of CPU: 4 runs by default
-    comparison_runs: ClassVar[Mapping[str, int]] = {"landing": 25, "d-day": 20, "campaign": 4}
+    #: game is about 20 s of CPU, a june7 game about 6 s: 4 and 10 runs by default
+    comparison_runs: ClassVar[Mapping[str, int]] = {
+        "landing": 25,
+        "d-day": 20,
+        "campaign": 4,
+        "june7": 10,
+    }
 
     def __init__(self, resolver: FireResolver | None = None) -> None:
         super().__init__()

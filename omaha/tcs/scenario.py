@@ -98,7 +98,7 @@ from omaha.tcs.components.tables import DATA, Tables, tables_from_node
 from omaha.tcs.components.turns import MONTH, check_track, is_day, parse_time, turn_labels
 
 #: The shipped scenarios, the default first.
-SHIPPED: tuple[str, ...] = ("landing", "e1-draw", "d-day", "campaign")
+SHIPPED: tuple[str, ...] = ("landing", "e1-draw", "d-day", "campaign", "june7")
 SCENARIOS = DATA / "scenarios"
 #: Component kind -> the shipped file a scenario takes unless it names another.
 COMPONENTS: dict[str, str] = {

@@ -201,3 +201,20 @@ def test_a_d_day_game_continues_into_the_campaign() -> None:
         state.apply(bot.choose(state))
         steps += 1
     assert state.turn_label != "2200 6 June" or state.is_terminal()
+
+
+# ----------------------------------------------------------------------------- june7
+def test_the_june7_scenario_starts_from_the_evening_of_6_june() -> None:
+    """2.8, 2.3f, 2.7b: the one-day scenario of 7 June starts with its TRPs (assigned
+    first, working from its first turn), no leaders (gone since 1300 6 June) and no 29th
+    ID unit (gone west); the US holds the strip at Colleville, II./915 stands south of it."""
+    state = testing.start(GAME, "june7", seed=2)
+    assert isinstance(state, TcsState)
+    assert state.wait is not None and state.wait[:2] == ("trps", "US")
+    scen = state.scenario
+    assert scen.trps == 6 and scen.trps_from == 0 and not scen.landing
+    assert scen.us_leaders == () and not any(scen.oob.units[i].is_29th for i, _ in scen.us_setup)
+    state.apply(EndTrps())
+    assert state.label(state.where[state.unit_index("E/2/16.1")]) == "A29.08"
+    assert state.label(state.where[state.unit_index("5./915.1")]) == "C29.23"
+    assert scen.n_pillboxes == 0 and scen.n_rocket_pits == 0
