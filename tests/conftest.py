@@ -75,3 +75,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     stats = terminalreporter.config.stash.get(_STATS, Counter())
     if stats:
         terminalreporter.write_line("fuzz: " + ", ".join(f"{stats[k]} {k}" for k in sorted(stats)))
+
+
+#: The conformance suite's long cases: the TCS campaign (144 turns over three days; a
+#: random game is some 5,000 decisions on a 2,200-hex map) and its 7 June scenario run
+#: every shared check with the slow tests (``-m slow``); tests/tcs/test_campaign.py
+#: plays them in the quick run.
+LONG_CASES = ("[tcs-campaign]", "[tcs-june7]")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "conformance" in item.nodeid and item.nodeid.endswith(LONG_CASES):
+            item.add_marker(pytest.mark.slow)

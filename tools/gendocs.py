@@ -7,7 +7,9 @@ Each page: what the design covers (the module docstring), published versus
 reconstructed components (the scenario provenance), the bots (their
 docstrings), the readings (the module's READINGS.md, shipped in the package),
 and a rule index — every rule the code cites, with the functions and classes
-whose docstrings cite it — so a reader can go from a rule number to its code.
+whose docstrings cite it — so a reader can go from a rule number to its code; for
+the games in :data:`TESTS_INDEXED`, also the tests whose docstrings cite it (and the
+rules cited in code that no test cites).
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ CITATION = {
 }
 
 
+#: Games whose rule index also lists the tests citing each rule (tests/<game>/).
+TESTS_INDEXED = ("tcs",)
+
+
 def _sort_key(rule: str) -> tuple[tuple[int, int | str], ...]:
-    return tuple(
-        (0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", rule) if p
-    )
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", rule) if p)
 
 
 def documented(module_path: Path, module: str) -> list[tuple[str, str]]:
@@ -71,6 +75,20 @@ def rule_index(game: str) -> dict[str, list[str]]:
             for rule in pattern.findall(first):
                 index[rule.strip()].add(name)
     return {rule: sorted(index[rule]) for rule in sorted(index, key=_sort_key)}
+
+
+def rule_tests(game: str) -> dict[str, list[str]]:
+    """Rule -> the tests (``file::test``) whose docstring's first paragraph cites it."""
+    pattern = CITATION[game]
+    index: dict[str, set[str]] = defaultdict(set)
+    for path in sorted((ROOT / "tests" / game).glob("test_*.py")):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                doc = ast.get_docstring(node) or ""
+                for rule in pattern.findall(doc.strip().split("\n\n")[0]):
+                    index[rule.strip()].add(f"{path.name}::{node.name}")
+    return {rule: sorted(names) for rule, names in index.items()}
 
 
 def _first_paragraph(text: str | None) -> str:
@@ -127,8 +145,18 @@ def page(game: str) -> str:
     lines.append("Every rule the code cites, with the functions and classes that implement it.")
     lines.append("")
     index = rule_index(game)
+    tests = rule_tests(game) if game in TESTS_INDEXED else {}
+    if tests:
+        lines.append("After each rule, the tests whose docstrings cite it (tests/" + game + "/).")
+        lines.append("")
     for rule, names in index.items():
-        lines.append(f"- **{rule}**: " + ", ".join(f"`{n}`" for n in names))
+        line = f"- **{rule}**: " + ", ".join(f"`{n}`" for n in names)
+        if rule in tests:
+            line += "; tests: " + ", ".join(f"`{t}`" for t in tests[rule])
+        lines.append(line)
+    untested = [r for r in index if r not in tests]
+    if tests and untested:
+        lines += ["", "Rules cited in code that no test's docstring cites: " + ", ".join(untested)]
     lines.append("")
     return "\n".join(lines)
 

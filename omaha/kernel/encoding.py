@@ -30,8 +30,8 @@ import attrs
 
 from omaha.kernel.actions import Action, field_hints
 
-#: The most actions an encoding may number (masks stay cheap).
-MAX_ACTION_SIZE = 100_000
+#: The most actions an encoding may number (masks stay cheap; TCS campaign maps A-C: 131,022).
+MAX_ACTION_SIZE = 200_000
 
 
 class EncodingError(ValueError):

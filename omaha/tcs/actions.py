@@ -152,6 +152,19 @@ class AssignNfst(TcsAction):
     unit: str
 
 
+@attrs.frozen(slots=False, cache_hash=True)
+class AssignTrp(TcsAction):
+    """TCS Omaha 2.8: a US Target Reference Point, assigned before set-up."""
+
+    notation = "trp at {hex}"
+    hex: str
+
+
+@attrs.frozen(slots=False, cache_hash=True)
+class EndTrps(TcsAction):
+    notation = "end trps"
+
+
 # ---------------------------------------------------------------- during play
 @attrs.frozen(slots=False, cache_hash=True)
 class Advance(TcsAction):
@@ -578,4 +591,6 @@ ACTIONS: tuple[type[Action], ...] = (
     Test,
     Breach,
     EndTests,
+    AssignTrp,
+    EndTrps,
 )

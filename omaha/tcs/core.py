@@ -76,6 +76,7 @@ class Decision(StrEnum):
     FIRE = "fire"
     OVERWATCH = "overwatch"
     TEST = "test"
+    TRPS = "trps"
 
 
 #: The core's fields by how a copy copies them (``TcsCore.copy_into``); the rest are
@@ -83,7 +84,7 @@ class Decision(StrEnum):
 _LISTS = (
     "where", "steps", "carried", "planned_beach", "on_task", "fire_mode", "status", "dug_in",
     "defense_turns", "leader_status", "leader_cell", "leader_boat", "draft_boats",
-    "draft_groups", "lctr_targets", "air_loadout",
+    "draft_groups", "lctr_targets", "air_loadout", "trps",
 )  # fmt: skip
 _SETS = (
     "moved", "acted", "fired_point", "spared", "free", "marked", "marked_point", "revealed",
@@ -181,6 +182,8 @@ class TcsCore(State[TcsScenario]):
     landing: dict[str, Any] | None
     # LCT(R) fires (2.2)
     lctr_targets: list[int]
+    #: the US Target Reference Points (2.8), assigned before set-up
+    trps: list[int]
     lctr_done: bool
     smoke: set[int]
     smoke_sessions: list[dict[str, Any]]
@@ -249,6 +252,7 @@ class TcsCore(State[TcsScenario]):
         self.transports, self.transport_open = {}, None
         self.landing = None
         self.lctr_targets, self.lctr_done = [], False
+        self.trps = []
         self.smoke, self.smoke_sessions = set(), []
         self.air_loadout, self.air_controller, self.air_attacks = [], None, []
         self.ammo, self.missions, self.nfst, self.overdraft_added = {}, set(), {}, {}

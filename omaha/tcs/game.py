@@ -27,11 +27,11 @@ from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
 from omaha.tcs import observation as observed
 from omaha.tcs import view as views
 from omaha.tcs.actions import ACTIONS
-from omaha.tcs.bots import HeuristicBot
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.core import TcsCore
 from omaha.tcs.procedures.boats import MAX_CANCELS
 from omaha.tcs.procedures.fire import BattleResolver, FireResolver
+from omaha.tcs.procedures.inland import HeuristicPlayers
 from omaha.tcs.rules import hour_of
 from omaha.tcs.scenario import SHIPPED, TcsScenario, load_scenario, validate_scenario
 from omaha.tcs.state import TcsState
@@ -93,8 +93,16 @@ class TcsGame(Game[TcsScenario]):
     metrics = _metrics()
     #: Runs of each scenario in the default comparison: an equal share of about a minute
     #: on two cores (process time per run measured 2026-12-02 on a shared machine;
-    #: docs/comparison.md), at least 10 (``omaha compare --runs N`` asks for more)
-    comparison_runs: ClassVar[Mapping[str, int]] = {"landing": 10, "e1-draw": 30, "d-day": 10}
+    #: docs/comparison.md), at least 10 (``omaha compare --runs N`` asks for more), but
+    #: for the two scenarios past 6 June, whose games cost about 20 s (campaign) and 6 s
+    #: (june7) of CPU each: 2 and 3 runs, their n stated in the table
+    comparison_runs: ClassVar[Mapping[str, int]] = {
+        "landing": 10,
+        "e1-draw": 30,
+        "d-day": 10,
+        "campaign": 2,
+        "june7": 3,
+    }
 
     def __init__(self, resolver: FireResolver | None = None) -> None:
         super().__init__()
@@ -146,8 +154,13 @@ class TcsGame(Game[TcsScenario]):
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        """``heuristic`` plays both sides (the US and German heuristics of bots.py)."""
-        return {"random": RandomBot, "heuristic": HeuristicBot, "search": search.factory(self)}
+        """``heuristic`` plays both sides (the US and German heuristics of bots.py; in a
+        scenario past 6 June, the campaign's players of procedures/inland.py)."""
+        return {
+            "random": RandomBot,
+            "heuristic": HeuristicPlayers,
+            "search": search.factory(self),
+        }
 
     # -- the agent surface (issue 15) ----------------------------------------------
     def field_domains(self, scenario: TcsScenario) -> Mapping[str, Sequence[Any]]:
@@ -364,10 +377,17 @@ def landing_choices(scen: TcsScenario) -> tuple[tuple[str, str], ...]:
     later = [h for h in hours if h >= t.transport_first_hour]
     first = sorted({x for h in later for x in line(h)})
     out += [(f"T.{n:02d}", x) for n in range(1, transports + 1) for x in first]
+    # from the first transport hour on, every later hour turn (7-8 June too); a boat's
+    # number counts on from the same hour of an earlier day (transports.next_id)
+    opened = False
+    days: dict[str, int] = {}
     for turn in scen.turns:
-        if "hour" in turn.flags and turn.label.split()[0] >= t.transport_first_hour:
+        opened = opened or turn.label.split()[0] >= t.transport_first_hour
+        if "hour" in turn.flags and opened:
             hhmm = turn.label.split()[0]
-            out += [(f"T{hhmm}.{n:02d}", x) for n in range(1, transports + 1) for x in line(hhmm)]
+            days[hhmm] = days.get(hhmm, 0) + 1
+            numbers = range(transports * (days[hhmm] - 1) + 1, transports * days[hhmm] + 1)
+            out += [(f"T{hhmm}.{n:02d}", x) for n in numbers for x in line(hhmm)]
     return tuple(dict.fromkeys(out))
 
 

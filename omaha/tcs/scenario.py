@@ -99,7 +99,7 @@ from omaha.tcs.components.tables import DATA, Tables, tables_from_node
 from omaha.tcs.components.turns import MONTH, check_track, is_day, parse_time, turn_labels
 
 #: The shipped scenarios, the default first.
-SHIPPED: tuple[str, ...] = ("landing", "e1-draw", "d-day")
+SHIPPED: tuple[str, ...] = ("landing", "e1-draw", "d-day", "campaign", "june7")
 SCENARIOS = DATA / "scenarios"
 #: Component kind -> the shipped file a scenario takes unless it names another.
 COMPONENTS: dict[str, str] = {
@@ -292,6 +292,15 @@ GERMAN = Table(
         "release": Field(ListOf(BAND, min_len=1), "the Variable Reinforcement Table", False),
         "variable_dice": Field(Int(1, 2), "dice of its second table", False),
         "variable": Field(ListOf(VARIABLE_BAND, min_len=1), "the second table", False),
+        "later_from": Field(
+            Str(pattern=TIME, meaning="a turn like '0500 7 June'"),
+            "from this turn on, the later tables replace the first (3.1 over two days)",
+            False,
+        ),
+        "later_release": Field(
+            ListOf(BAND, min_len=1), "the later Variable Reinforcement Table", False
+        ),
+        "later_variable": Field(ListOf(VARIABLE_BAND, min_len=1), "its second table", False),
         "source": Field(Provenance(), "where the German set-up comes from"),
     },
     doc="The German forces of the scenario and its release tables (3.1, 3.3g, 3.4).",
@@ -332,6 +341,16 @@ VICTORY = Table(
     doc="Victory conditions (none: the game ends with no winner).",
     checks=[Check("thresholds from the highest down, each once", _levels_in_order)],
 )
+TRPS = Table(
+    {
+        "count": Field(Int(0, 99), "how many TRPs the US assigns before set-up"),
+        "active_from": Field(
+            Str(pattern=TIME, meaning="a turn like '0100 7 June'"), "the first turn they work"
+        ),
+        "source": Field(Provenance(), "where the TRPs come from"),
+    },
+    doc="US Target Reference Points (2.8): assigned before any unit is placed.",
+)
 NAMED_FILES = Table(
     {},
     open=True,
@@ -350,6 +369,7 @@ SCHEMAS: dict[str, Table] = {
             "german": Field(GERMAN, "the German forces and release tables"),
             "us": Field(US, "US units ashore at the start", False),
             "victory": Field(VICTORY, "victory conditions", False),
+            "trps": Field(TRPS, "US Target Reference Points (2.8)", False),
             "plans": Field(NAMED_FILES, "landing plans the US may commit whole (2.1)", False),
             "setups": Field(NAMED_FILES, "German set-ups (3.3g, 3.4)", False),
         },
@@ -468,6 +488,12 @@ class TcsScenario(Scenario):
     #: German formations in play (a scenario may leave some out)
     german_formations: frozenset[str]
     release: ReleaseTable | None
+    #: the later release tables and the index of the first turn they apply (3.1 over two
+    #: days; None: the first tables all game)
+    release_later: tuple[int, ReleaseTable] | None = None
+    #: US TRPs (2.8): how many, and the index of the first turn they work (0: none)
+    trps: int = 0
+    trps_from: int = 0
     us_setup: tuple[tuple[int, str], ...]  # unit index -> hex label
     victory: Victory | None
     #: leaders a scenario starts ashore (2.3f): leader index -> hex label
@@ -651,6 +677,16 @@ def _build(files: ScenarioFiles, ref: str) -> TcsScenario:
         us = node.req("us")
         prov.append(ProvenanceItem("US set-up", s.req("id").as_str(), us.source()))
         us_setup, us_leaders = _us_setup(us.req("setup"), oob, board)
+    n_trps, trps_from = 0, 0
+    if node.has("trps"):
+        tn = node.req("trps")
+        n_trps = tn.req("count").as_int_in(0, 99)
+        start = tn.req("active_from").as_str()
+        found = next((k for k, t in enumerate(turns) if t.label == start), None)
+        if found is None:
+            raise tn.req("active_from").error(f"{start!r} is not a turn of this scenario")
+        trps_from = found
+        prov.append(ProvenanceItem("TRPs", s.req("id").as_str(), tn.source()))
     victory = None
     if node.has("victory"):
         victory = _victory(node.req("victory"), turns)
@@ -690,8 +726,11 @@ def _build(files: ScenarioFiles, ref: str) -> TcsScenario:
         n_rocket_pits=len(german.pits),
         german_formations=in_play,
         release=_release(g, german, in_play),
+        release_later=_release_later(g, german, in_play, turns),
         us_setup=tuple(us_setup),
         us_leaders=tuple(us_leaders),
+        trps=n_trps,
+        trps_from=trps_from,
         victory=victory,
         rules=rules,
         plans=plans,
@@ -755,6 +794,30 @@ def _release(g: Node, german: GermanForces, in_play: frozenset[str]) -> ReleaseT
         raise g.error("a 'variable' result needs the variable table")
     _ = german
     return ReleaseTable(dice, results, vdice, variable)
+
+
+def _release_later(
+    g: Node, german: GermanForces, in_play: frozenset[str], turns: tuple[Turn, ...]
+) -> tuple[int, ReleaseTable] | None:
+    """TCS Omaha 3.1 over two days: the tables from ``later_from`` on (reconstructed)."""
+    keys = ("later_from", "later_release", "later_variable")
+    if not any(g.has(k) for k in keys):
+        return None
+    missing = [k for k in keys if not g.has(k)]
+    if missing or not g.has("release"):
+        raise g.error("later tables need later_from, later_release, later_variable and release")
+    start = g.req("later_from").as_str()
+    index = next((k for k, t in enumerate(turns) if t.label == start), None)
+    if index is None:
+        raise g.req("later_from").error(f"{start!r} is not a turn of this scenario")
+    dice = g.req("release_dice").as_int_in(1, 2)
+    results = _bands(g.req("later_release"), "result", dice)
+    variable = _bands(g.req("later_variable"), "formation", 2)
+    for _, _, f in variable:
+        if f not in in_play:
+            raise g.req("later_variable").error(f"{f!r} is not a German formation in play")
+    _ = german
+    return index, ReleaseTable(dice, results, 2, variable)
 
 
 def _us_setup(

@@ -75,6 +75,7 @@ from omaha.tcs.procedures import (
     setup,
     tide,
     transports,
+    trp,
 )
 
 register_templates(
@@ -87,6 +88,7 @@ register_templates(
 class Step(Enum):
     """The steps of the sequence of play, each run by one procedure."""
 
+    TRPS = "trps"
     GERMAN_SETUP = "german setup"
     US_PLAN = "us plan"
     LEADER_SELECTION = "leader selection"
@@ -134,6 +136,7 @@ CLEANUP = "Clean-up Phase"
 
 #: Before play: (phase, step), in order.
 SETUP_STEPS: tuple[tuple[str, Step], ...] = (
+    ("set-up", Step.TRPS),
     ("set-up", Step.GERMAN_SETUP),
     ("set-up", Step.US_PLAN),
     ("set-up", Step.LEADER_SELECTION),
@@ -187,6 +190,7 @@ def _landing_only(step: Callable[[TcsCore], bool]) -> Callable[[TcsCore], bool]:
 
 #: The procedure of each step: True when done, False when it waits for a decision.
 STEPS: dict[Step, Callable[[TcsCore], bool]] = {
+    Step.TRPS: trp.step_trps,
     Step.GERMAN_SETUP: setup.step_german_setup,
     Step.US_PLAN: _landing_only(schematic.step_us_plan),
     Step.LEADER_SELECTION: _landing_only(leaders.step_leader_selection),
@@ -230,6 +234,7 @@ STEPS: dict[Step, Callable[[TcsCore], bool]] = {
 STEP_DATA: dict[Step, dict[str, type]] = {
     Step.TIDE: {"queue": list},
     Step.OVERDRAFT: {"ended": bool},
+    Step.TRPS: {"ended": bool},
     Step.RELEASE: {"result": str, "done": bool},
     Step.US_SHEETS: {"ended": bool},
     Step.TRANSPORTS: {"ended": bool},
@@ -253,6 +258,7 @@ _ACTION = (Decision.ACT, Decision.CHOOSE, Decision.FIRE, Decision.MOVE)
 #: The decisions each step may wait for, with who decides ("" the side the position
 #: names: the controller of the aircraft, 2.10); a step absent here decides nothing.
 STEP_WAITS: dict[Step, dict[Decision, str]] = {
+    Step.TRPS: {Decision.TRPS: "US"},
     Step.GERMAN_SETUP: {Decision.PILLBOX: "German", Decision.ROCKET_PIT: "German"},
     Step.US_PLAN: {Decision.PLAN: "US"},
     Step.ROCKET_TARGETS: {Decision.ROCKETS: "US"},
@@ -327,6 +333,7 @@ DECISIONS: dict[Decision, DecisionRules] = {
     Decision.FIRE: DecisionRules(action.legal_fire, action.apply_fire),
     Decision.OVERWATCH: DecisionRules(action.legal_overwatch, action.apply_overwatch),
     Decision.TEST: DecisionRules(obstacles.legal_tests, obstacles.apply_tests),
+    Decision.TRPS: DecisionRules(trp.legal_trps, trp.apply_trps),
 }
 
 

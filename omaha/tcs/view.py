@@ -151,6 +151,7 @@ def view(core: TcsCore, player: str | None = None) -> View:
     marks.extend(Mark(board.label(c), "smoke", "smoke") for c in sorted(core.smoke))
     if player != "German":
         marks.extend(Mark(board.label(c), "LCT(R) target", "target") for c in core.lctr_targets)
+    marks.extend(Mark(board.label(c), "TRP", "target") for c in core.trps)
     for c, state in sorted(core.obstacles.items()):
         marks.append(Mark(board.label(c), OBSTACLE_MARKS[state], "obstacle"))
     for name in sorted(core.breaches):
@@ -450,6 +451,8 @@ def dump(core: TcsCore) -> dict[str, Any]:
         "german_sheets": sorted(core.german_sheets),
         "batteries": dict(sorted(core.batteries.items())),
         "stats": dict(sorted(core.stats.items())),
+        # written only when assigned, so the shape of a game without TRPs is unchanged
+        **({"trps": [core.label(c) for c in core.trps]} if core.trps else {}),
     }
 
 
@@ -516,6 +519,7 @@ def restore(core: TcsCore, data: dict[str, Any]) -> None:
     core.transport_open = data["transport_open"]
     core.landing = data["landing"]
     core.lctr_targets = [core.cell(x) for x in data["lctr_targets"]]
+    core.trps = [core.cell(x) for x in data.get("trps", [])]
     core.lctr_done = data["lctr_done"]
     core.smoke = {core.cell(x) for x in data["smoke"]}
     core.smoke_sessions = data["smoke_sessions"]

@@ -160,10 +160,10 @@ def test_information_state_survives_a_snapshot(game: Game[Any], scenario: str) -
         assert again.information_state(player) == state.information_state(player)
 
 
-#: OpenSpiel's ISMCTS over a whole TCS d-day or landing game is minutes: run with the
+#: OpenSpiel's ISMCTS over a whole TCS d-day, landing or campaign game is minutes: run with the
 #: slow, and sampled only (explicit chance replays each step once per outcome, so its cost
 #: grows with the square of a step's rolls: e1-draw covers TCS's explicit mode).
-LONG_SEARCH = {("tcs", "d-day"), ("tcs", "landing")}
+LONG_SEARCH = {("tcs", "d-day"), ("tcs", "landing"), ("tcs", "campaign"), ("tcs", "june7")}
 SEARCH_CASES = [
     pytest.param(
         g, s, explicit, marks=[pytest.mark.slow] if (g.name, s) in LONG_SEARCH else [],

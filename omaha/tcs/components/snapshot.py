@@ -305,7 +305,8 @@ def state_shape(n: Names) -> Check:
             "german_sheets": list_of(is_str, unique=True),
             "batteries": dict_of(is_str, is_count),
             "stats": dict_of(is_str, is_count),
-        }
+        },
+        {"trps": cells},
     )
 
 

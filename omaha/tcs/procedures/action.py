@@ -62,6 +62,7 @@ from omaha.tcs.procedures.sight import Sighting, behind_bocage, line
 
 register_templates(
     {
+        "tcs.breach.german": "{unit} drives through the US breach {breach} (2.5c)",
         "tcs.phase": "{side} Action Phase",
         "tcs.leaders.command": "{units} units start the phase within 3 hexes of a leader",
         "tcs.move": "{unit} moves {start} -> {end} ({mp} MP)",
@@ -670,6 +671,8 @@ def moved_through(core: TcsCore, i: int, path: list[int]) -> None:
                 core.breach_traffic[name] = core.breach_traffic.get(name, 0) + 1
                 core.touch()
             core.note("tcs.breach.pass", "2.5b", player=u.side, unit=u.id, breach=name)
+            if u.side == "German" and u.type.vehicle:  # 2.5c: through a US breach
+                core.note("tcs.breach.german", "2.5c", player=u.side, unit=u.id, breach=name)
 
 
 # ------------------------------------------------------------------ a fire combat

@@ -28,6 +28,7 @@ from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures.action import sighting_of
 from omaha.tcs.procedures.combat import he_rounds
 from omaha.tcs.procedures.sight import los, seen_from_the_ships
+from omaha.tcs.procedures.trp import trp_active
 from omaha.tcs.rules import (
     adjustment_needed,
     concentration_rounds,
@@ -221,6 +222,16 @@ def apply_missions(core: TcsCore, action: Action) -> None:
     if side == "US":
         calibre = dict(us_batteries_all(core))[action.battery]
         core.add_ammo(calibre, -1)
+        if trp_active(core, side, target):  # 2.8: no designator round on a TRP
+            core.note(
+                "tcs.trp.fire",
+                "2.8",
+                player=side,
+                battery=action.battery,
+                target=core.label(target),
+            )
+            fire_for_effect(core, action.battery, side, target, "A", calibre, "2.8")
+            return
         done = fire(
             core,
             action.battery,
@@ -316,6 +327,16 @@ def fire(
     )
     if not ok:
         return False
+    fire_for_effect(core, battery, side, target, area, calibre, rule)
+    return True
+
+
+def fire_for_effect(
+    core: TcsCore, battery: str, side: str, target: int, area: str, calibre: str, rule: str
+) -> None:
+    """The concentration on ``target``: the Miller table for the rounds of each hex."""
+    scen = core.scenario
+    board = scen.board
     radius = scen.series.concentrations[area]
     core.note(
         "tcs.mission.ffe",
@@ -333,4 +354,3 @@ def fire(
         tens, units = core.dice.d6(), core.dice.d6()
         rounds = concentration_rounds(10 * tens + units, bands)
         he_rounds(core, c, rounds, calibre, source=f"{battery} ({tens}{units})", rule=rule)
-    return True

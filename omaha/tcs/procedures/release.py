@@ -17,6 +17,7 @@ from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
 from omaha.tcs.actions import Enter, NoRelease, Release, ReleaseBattery, RollVariable
 from omaha.tcs.core import Decision, TcsCore
+from omaha.tcs.scenario import ReleaseTable
 
 register_templates(
     {
@@ -49,6 +50,14 @@ def batteries_left(core: TcsCore) -> list[str]:
     return [b.id for b in core.scenario.german.batteries if b.id not in core.batteries]
 
 
+def release_table(core: TcsCore) -> ReleaseTable | None:
+    """TCS Omaha 3.1: the scenario's tables for this turn (a later pair from its turn on)."""
+    later = core.scenario.release_later
+    if later is not None and core.turn >= later[0]:
+        return later[1]
+    return core.scenario.release
+
+
 def release(core: TcsCore, fid: str, why: str, rule: str = "3.1") -> None:
     core.release_formation(fid)
     core.note("tcs.release", rule, player="German", formation=fid, why=why)
@@ -56,7 +65,7 @@ def release(core: TcsCore, fid: str, why: str, rule: str = "3.1") -> None:
 
 def step_release(core: TcsCore) -> bool:
     """TCS Omaha 3.1: the Variable Reinforcement Table roll of the Command Planning Phase."""
-    table = core.scenario.release
+    table = release_table(core)
     if table is None:
         return True
     if not core.started:
@@ -94,7 +103,7 @@ def apply_release(core: TcsCore, action: Action) -> None:
         core.set_battery_fires(b.id, b.fires)
         core.note("tcs.release.battery", "3.1", player="German", battery=b.id, fires=b.fires)
     elif isinstance(action, RollVariable):
-        table = core.scenario.release
+        table = release_table(core)
         assert table is not None
         d = [core.dice.d6() for _ in range(table.variable_dice)]
         fid = table.formation(sum(d))
