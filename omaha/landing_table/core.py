@@ -1011,8 +1011,6 @@ class Lookup:
         self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._moves: dict[str, dict[int, Action]] = {}
-        #: The printed notation of every action made here (:meth:`_made`).
-        self.notations: dict[Action, str] = {}
 
     def distances(self, a: int) -> tuple[int, ...]:
         """Hexes from ``a`` to every cell, indexed by cell."""
@@ -1079,11 +1077,6 @@ class Lookup:
         if got is None:
             got = self._actions[key] = cls(*fields)
         return got
-
-    def _made(self, action: Action) -> Action:
-        self.notations[action] = str(action)
-        return action
-
 
 _LOOKUPS: weakref.WeakKeyDictionary[LandingTableScenario, Lookup] = weakref.WeakKeyDictionary()
 

@@ -12,7 +12,7 @@ action routes to the procedure that carries it out (:meth:`_apply`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from typing import Any
 
 from omaha.errors import IllegalAction
@@ -87,12 +87,6 @@ class LandingTableState(LandingTableCore):
         if self.decision is None:
             return []
         return LEGAL[str(self.decision["kind"])](self, self.decision)
-
-    def _legal_actions_in_order(self) -> Sequence[Action]:
-        """Sorted by notation as the kernel sorts them, by the notation each action
-        was given once when it was made (:meth:`Lookup.action`; every listed action is
-        one the lookup made)."""
-        return sorted(self._legal_actions(), key=self.lookup.notations.__getitem__)
 
     def names(self, action: Action, piece_ids: Collection[str] | None = None) -> Names:
         """The cells and pieces ``action`` names: :mod:`omaha.landing_table.facts`."""

@@ -69,7 +69,6 @@ from typing import Any
 import attrs
 
 from omaha.errors import ScenarioError
-from omaha.kernel.actions import Action
 from omaha.kernel.board import Board
 from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, Source, content_hash, load_toml, parse_toml
@@ -512,9 +511,6 @@ class TcsScenario(Scenario):
     sight_cache: dict[object, Any] = attrs.field(factory=dict)
     #: one byte a pair of hexes: the static sight results (see sight._code), shared
     sight_codes: bytearray = attrs.field(factory=bytearray)
-    #: each listed action's notation, the key legal actions are sorted by (filled as
-    #: actions are first listed; see ``TcsState._legal_actions_in_order``), shared
-    notations: dict[Action, str] = attrs.field(factory=dict)
 
     def check_setup(self, pillboxes: tuple[str, ...], pits: tuple[str, ...]) -> str:
         """Why a German set-up breaks 3.3g/3.4, or '' when it is legal."""

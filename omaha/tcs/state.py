@@ -29,14 +29,14 @@ inside ``apply`` until a player must decide; every roll is logged with its rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
 
 import attrs
 
 from omaha.errors import IllegalAction
-from omaha.kernel.actions import Action, sort_key
+from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import Event, register_templates
 from omaha.kernel.facts import Facts
@@ -337,10 +337,6 @@ DECISIONS: dict[Decision, DecisionRules] = {
 }
 
 
-#: the most notations a scenario keeps (its actions number about 80,000)
-_NOTATIONS_LIMIT = 200_000
-
-
 class TcsState(TcsCore):
     """A game of TCS Omaha in progress (see the module docstring)."""
 
@@ -400,23 +396,6 @@ class TcsState(TcsCore):
         if self.wait is None:
             return ()
         return DECISIONS[self.wait[0]].legal(self)
-
-    def _legal_actions_in_order(self) -> Sequence[Action]:
-        """Sorted by notation, the kernel's order (``sort_key``), each action's notation
-        read from the scenario's table (``TcsScenario.notations``): an action's text is
-        worked out once, when it is first listed, and the sort reads it at C speed."""
-        legal = list(self._legal_actions())
-        notations = self.scenario.notations
-        try:
-            legal.sort(key=notations.__getitem__)
-        except KeyError:  # actions listed for the first time
-            if len(notations) > _NOTATIONS_LIMIT:
-                notations.clear()
-            for a in legal:
-                if a not in notations:
-                    notations[a] = sort_key(a)
-            legal.sort(key=notations.__getitem__)
-        return legal
 
     def _apply(self, action: Action) -> None:
         assert self.wait is not None
