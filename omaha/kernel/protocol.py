@@ -782,12 +782,11 @@ class State(ABC, Generic[S]):
             self._legal_set = frozenset(legal)
         return action in self._legal_set
 
-    def apply(self, action: Action | str) -> None:
-        """Carry out ``action`` (an Action, or its notation, read by ``game.parse_action``);
-        an illegal or unreadable one raises IllegalAction and changes nothing."""
+    def apply(self, action: Action) -> None:
+        """Carry out ``action``; an illegal one (or anything that is not an action of
+        this game, text included: ``game.parse_action`` reads notation) raises
+        IllegalAction and changes nothing."""
         self._usable()
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
         if self.is_terminal():
             raise IllegalAction(f"the game is over; '{action}' cannot be played")
         # the listed object action_of_code gave, or any listed object, needs no check;
