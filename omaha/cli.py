@@ -642,7 +642,7 @@ def cmd_provenance(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lineups(args: argparse.Namespace) -> tuple[list[str | None], list[str] | None]:
+def compare_lineups(args: argparse.Namespace) -> tuple[list[str | None], list[str] | None]:
     """The bots to run (one, or the two of ``--bots``) and the games that have them."""
     names = args.game or list(omaha.games())
     if not args.bots:
@@ -694,7 +694,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.plot:
         output_file(args.plot, "--plot", compare.PLOT_SUFFIXES)
         compare.plotting()  # matplotlib present, before minutes of games
-    lineups, games = _lineups(args)
+    lineups, games = compare_lineups(args)
     plan = compare.run_plan(games, args.runs)  # an unknown game fails before any run
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)

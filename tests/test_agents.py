@@ -155,8 +155,8 @@ def test_plan_classes_are_left_out_and_undeclared_domains_named() -> None:
     ]
     with pytest.raises(EncodingError, match=r"no domain declared for Volley.size"):
         ActionSpace([Volley], {})
-    with pytest.raises(EncodingError, match="is more than 100,000"):
-        ActionSpace([Volley], {"size": range(60_000)})
+    with pytest.raises(EncodingError, match="is more than 200,000"):
+        ActionSpace([Volley], {"size": range(110_000)})
 
 
 @attrs.frozen

@@ -401,7 +401,8 @@ def test_a_bot_budget_reaches_the_search_agent_and_the_table() -> None:
 
 def test_bot_leaves_out_the_games_without_it_and_checks_a_budget_first() -> None:
     def lineups(**kw: object) -> tuple[list[str | None], list[str] | None]:
-        return cli._lineups(argparse.Namespace(**{"bots": None, "bot": None, "game": None} | kw))
+        given = {"bots": None, "bot": None, "game": None} | kw
+        return cli.compare_lineups(argparse.Namespace(**given))
 
     assert lineups(bot="solitaire") == (["solitaire"], ["lnl"])
     assert lineups(bots="heuristic,search:8", game=["lnl"]) == (["heuristic", "search:8"], ["lnl"])
