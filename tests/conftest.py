@@ -48,6 +48,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="replay only this fuzz seed (a failure's reproducer names it), with no time limit",
     )
+    parser.addoption(
+        "--long-cases",
+        action="store_true",
+        help="also run the conformance suite's shared checks on the TCS campaign and june7",
+    )
 
 
 _STATS = pytest.StashKey[Counter[str]]()
@@ -79,12 +84,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 #: The conformance suite's long cases: the TCS campaign (144 turns over three days; a
 #: random game is some 5,000 decisions on a 2,200-hex map) and its 7 June scenario run
-#: every shared check with the slow tests (``-m slow``); tests/tcs/test_campaign.py
-#: plays them in the quick run.
+#: every shared check only when asked (``--long-cases``, marked slow): all of them make
+#: the suite too long for CI; tests/tcs/test_campaign.py plays them in every run.
 LONG_CASES = ("[tcs-campaign]", "[tcs-june7]")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    asked = config.getoption("--long-cases")
+    skip = pytest.mark.skip(reason="a long case: pytest --long-cases runs it")
     for item in items:
         if "conformance" in item.nodeid and item.nodeid.endswith(LONG_CASES):
             item.add_marker(pytest.mark.slow)
+            if not asked:
+                item.add_marker(skip)
