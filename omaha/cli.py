@@ -486,9 +486,16 @@ def _finish_play(args: argparse.Namespace, session: Session, finished: bool) -> 
 @contextlib.contextmanager
 def _stopped_by_signals() -> Iterator[None]:
     """SIGTERM and SIGHUP raise :class:`Stopped` inside the block, so the game being
-    played is saved before the process ends (as Ctrl-C's KeyboardInterrupt is)."""
+    played is saved before the process ends (as Ctrl-C's KeyboardInterrupt is). A process
+    forked inside the block (a pool's worker) inherits the handler: there the signal has
+    its default action, it ends the process."""
+    owner = os.getpid()
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         raise Stopped(signum)
 
     try:
@@ -673,7 +680,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         output_file(args.json, "--json", (".json",))
     omaha.load(args.game)  # an unknown game fails here
     workers = args.workers or os.cpu_count() or 1
-    with compare.executor(args.executor, workers) as pool:
+    with _stopped_by_signals(), compare.executor(args.executor, workers) as pool:
         columns = sweep.sweep(
             args.game, args.scenario, setting, args.runs, args.seed, pool, args.bot,
             size=compare.chunk_size(args.runs, workers),
@@ -699,15 +706,34 @@ def cmd_compare(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)
     runs: list[list[compare.Column]] = []
+    kept: list[compare.Column] = []  # the lineup being played, as far as it got
     try:
-        with compare.executor(args.executor, workers, args.scheduler) as pool:
+        # SIGTERM and SIGHUP stop the run as Ctrl-C does: the workers are ended (leaving
+        # the executor) and the runs finished are written
+        with (
+            _stopped_by_signals(),
+            compare.executor(args.executor, workers, args.scheduler) as pool,
+        ):
             for bot in lineups:
                 progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
+                kept = []
                 played = compare.compare(
                     games, args.runs, args.seed, pool, bot,
-                    size=args.chunk, progress=progress, workers=workers,
+                    size=args.chunk, progress=progress, workers=workers, kept=kept,
                 )  # fmt: skip
                 runs.append(played)
+                kept = []
+    except (KeyboardInterrupt, Stopped) as exc:
+        finished = [*(c for lineup in runs for c in lineup), *kept]
+        saved = ""
+        if args.json or args.csv:
+            _write_runs(args, finished, runs[0] if runs else kept)
+            done = sum(len(c.runs) for c in finished)
+            where = " and ".join(str(f) for f in (args.json, args.csv) if f)
+            saved = f"{done} of {total * len(lineups)} runs finished, in {where}"
+        if isinstance(exc, Stopped):
+            raise Stopped(exc.signum, saved) from None
+        raise Interrupted(saved) from None
     except compare.WorkersLost as exc:  # the runs that finished are kept, not tabled
         _write_runs(
             args,
@@ -715,8 +741,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             runs[0] if runs else exc.columns,
         )
         done = sum(len(c.runs) for c in exc.columns)
-        kept = " and ".join(str(f) for f in (args.json, args.csv) if f)
-        _say(f"stopped: {exc}; {done} of {total} runs finished" + (f", in {kept}" if kept else ""))
+        out = " and ".join(str(f) for f in (args.json, args.csv) if f)
+        _say(f"stopped: {exc}; {done} of {total} runs finished" + (f", in {out}" if out else ""))
         return EXIT_WORKERS_LOST
     columns = runs[0]
     if len(runs) == 2:

@@ -238,8 +238,13 @@ class SerialExecutor(cf.Executor):
 
 
 def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker),
+    and end at once on SIGTERM and SIGHUP (the parent's handlers, which a forked worker
+    inherits, are the parent's: it ends its workers itself)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 class ProcessPool(cf.Executor):
@@ -560,12 +565,14 @@ def compare(
     size: int | None = None,
     progress: Progress | None = None,
     workers: int | None = None,
+    kept: list[Column] | None = None,
 ) -> list[Column]:
     """Play seeded games of every scenario of every chosen game (see :func:`run_plan`).
 
     ``pool`` runs the chunks (default: serially here); ``size`` is the runs per chunk
     (default :func:`chunk_size` for ``workers``, or the machine's cores). Results depend
-    on neither.
+    on neither. ``kept``, when given, holds the runs finished however the comparison
+    ends (Ctrl-C or a signal too), so a caller can save them.
     """
     plan = run_plan(games, runs)
     cores = workers or os.cpu_count() or 1
@@ -594,6 +601,8 @@ def compare(
     except WorkersLost as exc:
         raise WorkersLost(str(exc), columns()) from None
     finally:
+        if kept is not None:
+            kept[:] = columns()
         if progress is not None:
             progress.close()
     return columns()

@@ -161,7 +161,7 @@ def test_ctrl_c_is_one_line_on_every_executor(executor: str) -> None:
         text=True,
         cwd=tmp,
         start_new_session=True,  # its own process group, like a terminal's foreground job
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=_dies_with_pytest,
     ) as proc:  # fmt: skip
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.communicate(timeout=25 if executor == "dask" else 6)
@@ -171,3 +171,111 @@ def test_ctrl_c_is_one_line_on_every_executor(executor: str) -> None:
     assert proc.returncode == 130
     assert err == "omaha: interrupted\n" and out == ""
     assert time.monotonic() - started < 30  # a million runs: not a million futures to cancel
+
+
+def _dies_with_pytest() -> None:
+    """In the child before it runs: SIGINT as in a terminal, and SIGTERM when the process
+    that started it (pytest) dies, so a killed test run leaves no comparison behind
+    (Linux's parent-death signal; elsewhere nothing)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _descendants(pid: int) -> set[tuple[int, str]]:
+    """Every live descendant of ``pid`` as (pid, start time), read from /proc (the start
+    time tells a process from a later one given the same pid)."""
+    children: dict[int, list[int]] = {}
+    starts: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            # the fields after the command's name (which may hold spaces): state, ppid, ...
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if fields[0] != "Z":
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+                starts[int(entry.name)] = fields[19]
+    found: set[tuple[int, str]] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add((child, starts[child]))
+            todo.append(child)
+    return found
+
+
+def _cpu(processes: set[tuple[int, str]]) -> float:
+    """The CPU seconds the live ones of ``processes`` have used."""
+    ticks = 0
+    for pid, _ in _alive(processes):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _alive(processes: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    live = set()
+    for pid, start in processes:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            if fields[19] == start and fields[0] != "Z":
+                live.add((pid, start))
+    return live
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(
+    ("executor", "signum"),
+    [("process", signal.SIGTERM), ("process", signal.SIGHUP), ("dask", signal.SIGTERM)],
+)
+def test_a_signal_ends_every_worker_and_saves_the_finished_runs(
+    tmp_path: Path, executor: str, signum: int
+) -> None:
+    if executor == "dask":
+        pytest.importorskip("distributed")
+    out = tmp_path / "kept.json"
+    with subprocess.Popen(
+        [sys.executable, "-m", "omaha", "compare", "--game", "bloody", "--runs", "100000",
+         "--workers", "2", "--chunk", "2", "--executor", executor, "--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=_dies_with_pytest,
+    ) as proc:  # fmt: skip
+        workers: set[tuple[int, str]] = set()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers |= _descendants(proc.pid)
+            if len(workers) >= 2:
+                break
+            time.sleep(0.2)
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers |= _descendants(proc.pid)
+            if _cpu(workers) > 8:  # started, and some chunks finished
+                break
+            time.sleep(0.2)
+        assert len(workers) >= 2, "the workers never started"
+        proc.send_signal(signum)
+        out_text, err = proc.communicate(timeout=90)
+    name = signal.Signals(signum).name
+    what = "terminated" if signum == signal.SIGTERM else "hung up"
+    assert proc.returncode == 128 + signum, err
+    assert err.startswith(f"omaha: {what} ({name}); ") and err.count("\n") == 1, err
+    assert f"of 100000 runs finished, in {out}" in err and "Traceback" not in err
+    assert out_text == ""
+    deadline = time.monotonic() + 20  # a worker ended by its parent may take a moment
+    while _alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _alive(workers), f"workers left running: {_alive(workers)}"
+    runs = json.loads(out.read_text())[0]["runs"]
+    assert runs and f"{len(runs)} of 100000" in err
+    first = sorted(runs, key=lambda r: r["index"])[:4]  # as they would be, run by run
+    serial = compare.compare(["bloody"], runs=first[-1]["index"] + 1, seed=1)
+    by_index = {r["index"]: r for r in json.loads(compare.to_json(serial))[0]["runs"]}
+    assert [by_index[r["index"]] for r in first] == first
