@@ -150,3 +150,69 @@ def test_200_record_loads_and_200_spellings_stay_bounded(tmp_path: Path) -> None
     assert len(alive) <= protocol.EMBEDDED_SCENARIOS_KEPT + protocol.FILE_SCENARIOS_KEPT + 8
     # loose: each copy of the scenario is a couple of megabytes; 220 kept would be far more
     assert grown < 150 * 2**20, f"{grown / 2**20:.0f} MB"
+
+
+ABSOLUTE = """[scenario]
+game = "lnl"
+extends = "{root}/shared/base.toml"
+id = "custom"
+title = "Custom"
+source = "reconstructed: a test of records"
+
+[components]
+map = "{root}/shared/map.toml"
+"""
+
+INNER = """[scenario]
+game = "lnl"
+extends = "inner.toml"
+id = "base"
+title = "A shared base"
+source = "reconstructed: a test of records"
+"""
+
+
+def test_files_named_by_absolute_paths_replay_after_the_folder_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scenario that extends and names its map by absolute paths (the base extending a
+    file next to it) replays from its record alone, and from the record's copies even
+    when other files stand at those paths now."""
+    root = tmp_path / "work"
+    (root / "shared").mkdir(parents=True)
+    (root / "s").mkdir()
+    shutil.copy(LNL / "map.toml", root / "shared" / "map.toml")
+    (root / "shared" / "base.toml").write_text(INNER)
+    (root / "shared" / "inner.toml").write_text(BASE.replace('id = "base"', 'id = "inner"'))
+    (root / "s" / "custom.toml").write_text(ABSOLUTE.format(root=root.as_posix()))
+    record = tmp_path / "game.json"
+    monkeypatch.chdir(root)
+    assert cli.main(["validate", "s/custom.toml"]) == 0
+    argv = ["play", "lnl", "--scenario", "s/custom.toml", "--bot", "US=heuristic",
+            "--bot", "German=solitaire", "--quiet", "--record", str(record)]  # fmt: skip
+    assert cli.main(argv) == 0
+    played = capsys.readouterr().out
+    names = [f["name"] for f in json.loads(record.read_text())["scenario"]["files"]]
+    rooted = "/".join(["_root", *root.parts[1:]])
+    assert names == [
+        "custom.toml",
+        f"{rooted}/shared/base.toml",
+        f"{rooted}/shared/inner.toml",
+        f"{rooted}/shared/map.toml",
+    ]
+    shutil.move(root, tmp_path / "gone")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    before = _folders()
+    assert cli.main(["replay", str(record)]) == 0
+    replayed = capsys.readouterr().out
+    assert _folders() == before
+    result = next(line for line in played.splitlines() if line.startswith("Result: "))
+    assert result in replayed.splitlines()
+    # other files at the old paths now: the record's copies are played, not these
+    (root / "shared").mkdir(parents=True)
+    (root / "shared" / "base.toml").write_text('[scenario]\nextends = "vierville"\n')
+    (root / "shared" / "map.toml").write_text("not a map\n")
+    assert cli.main(["replay", str(record)]) == 0
+    assert result in capsys.readouterr().out.splitlines()

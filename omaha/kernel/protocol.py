@@ -61,7 +61,7 @@ from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
-from omaha.kernel.scenariofile import embedded, materialize
+from omaha.kernel.scenariofile import embedded, materialize, replaying
 from omaha.kernel.view import Mark, Pending, Piece, View
 
 S = TypeVar("S", bound=Scenario)
@@ -445,7 +445,8 @@ class Game(ABC, Generic[S]):
         with tempfile.TemporaryDirectory(prefix="omaha-scenario-") as folder:
             try:
                 main = materialize(files, Path(folder))
-                return self._load_embedded(main, ref)
+                with replaying(Path(folder)):  # an absolute name: the record's copy
+                    return self._load_embedded(main, ref)
             except ScenarioError as exc:
                 raise RecordError(
                     name, "scenario.files", f"the embedded scenario is unusable: {exc}"

@@ -30,10 +30,12 @@ not shipped, which game records embed so a game replays anywhere.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import copy
 import os
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePath, PurePosixPath
 from typing import Any
 
@@ -81,6 +83,53 @@ class ScenarioFiles:
     files: tuple[tuple[str, str], ...]  # (name relative to the scenario, text) not shipped
     path: Path  # the scenario file
     game: str | None = None  # the game ``[scenario] game`` names, if it names one
+
+
+#: The folder a record's embedded files were written out to while they are loaded
+#: (:func:`replaying`); None otherwise.
+_REPLAYING: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
+    "omaha_replaying", default=None
+)
+
+#: The folder of an embedded record's files that holds the files named by an absolute
+#: path, each under its path from the root (``/home/u/map.toml``: ``_root/home/u/map.toml``).
+ROOT = "_root"
+
+
+def rooted_name(path: str) -> str:
+    """The name a file named by an absolute ``path`` is embedded under: its path from the
+    root (a drive letter kept as a folder) inside :data:`ROOT`."""
+    pure = PurePath(os.path.abspath(path))
+    drive = "".join(c for c in pure.drive if c.isalnum())
+    return "/".join([ROOT, *([drive] if drive else []), *pure.parts[1:]])
+
+
+@contextlib.contextmanager
+def replaying(folder: Path) -> Iterator[None]:
+    """Inside the block, a file named by an absolute path is the record's embedded copy,
+    written out in ``folder`` (:func:`materialize`), not the file at that path on this
+    machine, which may be missing or another."""
+    token = _REPLAYING.set(folder)
+    try:
+        yield
+    finally:
+        _REPLAYING.reset(token)
+
+
+def referenced(folder: Path, name: str) -> Path:
+    """The file ``name`` names from a file in ``folder``: relative to it, or absolute; an
+    absolute name while a record is replayed (:func:`replaying`) is its embedded copy."""
+    replay = _REPLAYING.get()
+    if replay is not None and PurePath(name).is_absolute():
+        return replay.joinpath(*PurePosixPath(rooted_name(name)).parts)
+    return folder / name
+
+
+def recorded_name(name: str, where: Path) -> str:
+    """The name a file read from ``where`` (named ``name`` in its scenario) is kept under
+    for records: ``name``, or its absolute path when it is named by one (either way as a
+    replay of the record names it again)."""
+    return os.path.abspath(where) if PurePath(name).is_absolute() else name
 
 
 def _read(path: Path, name: str) -> tuple[str, Node]:
@@ -155,7 +204,9 @@ def resolve(
                 ref_text, "", f"is neither a shipped scenario ({known}) nor a scenario file"
             )
     files: list[tuple[str, str]] = []
-    root = _load_extending(path, shipped, shipped_scenarios, files, path.parent, seen=())
+    root = _load_extending(
+        path, shipped, shipped_scenarios, files, path.parent, seen=(), rooted=False
+    )
     named = _take_game(root, game)
     comps = root.get("components")
     refs: dict[str, str] = dict(defaults)
@@ -169,9 +220,9 @@ def resolve(
     components: dict[str, Node] = {}
     for kind, name in refs.items():
         if name.endswith(".toml") and not shipped:
-            where = path.parent / name
+            where = referenced(path.parent, name)
             text, node = _read(where, name)
-            files.append((name, text))
+            files.append((recorded_name(name, where), text))
         elif name.endswith(".toml"):
             raise ScenarioError(
                 path.name, f"components.{kind}", "a shipped scenario names shipped components"
@@ -211,11 +262,15 @@ def _load_extending(
     files: list[tuple[str, str]],
     home: Path,
     seen: tuple[Path, ...],
+    rooted: bool,
 ) -> Node:
     text, node = _read(path, path.name)
     if not shipped:
-        # named as the scenario file's folder reaches it (``../common/base.toml``)
-        files.append((Path(os.path.relpath(path, home)).as_posix(), text))
+        # named as the scenario file's folder reaches it (``../common/base.toml``), or,
+        # reached through an absolute name, by its absolute path (a record embeds it
+        # under that path, where a replay finds it)
+        name = os.path.abspath(path) if rooted else Path(os.path.relpath(path, home)).as_posix()
+        files.append((name, text))
     scen = node.get("scenario")
     base_ref = scen.get("extends") if scen is not None and isinstance(scen.value, dict) else None
     if base_ref is None:
@@ -224,7 +279,8 @@ def _load_extending(
     if target in shipped_scenarios:
         base_path, base_shipped = shipped_scenarios[target], True
     else:
-        base_path, base_shipped = path.parent / target, shipped
+        base_path, base_shipped = referenced(path.parent, target), shipped
+        rooted = rooted or PurePath(target).is_absolute()
         if not _is_file(base_path):
             raise base_ref.error(
                 f"{target!r} is neither a shipped scenario nor a file next to this one"
@@ -232,7 +288,7 @@ def _load_extending(
     if base_path.resolve() in seen or base_path.resolve() == path.resolve():
         raise base_ref.error("extends itself (a circle of scenarios)")
     base = _load_extending(
-        base_path, base_shipped, shipped_scenarios, files, home, (*seen, path.resolve())
+        base_path, base_shipped, shipped_scenarios, files, home, (*seen, path.resolve()), rooted
     )
     merged = merge(base.value, node.value, path.name)
     merged["scenario"].pop("extends", None)
@@ -259,14 +315,22 @@ def embedded(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     folders deep (``_/custom.toml``) and every name taken from there
     (``common/map.toml``): written out in that layout the files name each other as
     before, so the scenario, its text and its hash unchanged, loads anywhere. A file
-    named twice is kept once.
+    named by an absolute path goes under :data:`ROOT` (:func:`rooted_name`), where a
+    replay looks for it (:func:`referenced`). A file named twice is kept once.
     """
-    names = [posixpath.normpath(PurePath(name).as_posix()) for name, _ in files]
-    climb = max((_climb(n) for n in names), default=0)
+    names = [
+        rooted_name(name)
+        if PurePath(name).is_absolute()
+        else posixpath.normpath(PurePath(name).as_posix())
+        for name, _ in files
+    ]
+    rooted = [PurePath(name).is_absolute() for name, _ in files]
+    climb = max((_climb(n) for n, r in zip(names, rooted, strict=True) if not r), default=0)
     home = "/".join([UP] * climb)
     out: dict[str, str] = {}
-    for name, (_, text) in zip(names, files, strict=True):
-        out.setdefault(posixpath.normpath(f"{home}/{name}") if home else name, text)
+    for name, absolute, (_, text) in zip(names, rooted, files, strict=True):
+        kept = posixpath.normpath(f"{home}/{name}") if home and not absolute else name
+        out.setdefault(kept, text)
     return tuple(out.items())
 
 

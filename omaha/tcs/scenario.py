@@ -74,7 +74,13 @@ from omaha.kernel.boardfile import board_from_node
 from omaha.kernel.data import Node, Source, content_hash, load_toml, parse_toml
 from omaha.kernel.files import FileRefused, read_regular
 from omaha.kernel.scenario import ProvenanceItem, Scenario
-from omaha.kernel.scenariofile import ScenarioFiles, component_sections, resolve
+from omaha.kernel.scenariofile import (
+    ScenarioFiles,
+    component_sections,
+    recorded_name,
+    referenced,
+    resolve,
+)
 from omaha.kernel.schema import (
     Bool,
     Check,
@@ -597,7 +603,7 @@ def _plan_or_setup(
         return load_toml(path)
     if files.path.parent == SCENARIOS or files.path.resolve().parent == SCENARIOS.resolve():
         raise ref.error("a shipped scenario names shipped plans and set-ups")
-    path = files.path.parent / name
+    path = referenced(files.path.parent, name)
     try:
         text = read_regular(path).decode("utf-8")
     except FileRefused as exc:
@@ -606,8 +612,9 @@ def _plan_or_setup(
         raise ref.error(f"{name!r} cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
         raise ref.error(f"{name!r} is not UTF-8 text (byte {exc.start})") from None
-    if (name, text) not in embedded:
-        embedded.append((name, text))
+    kept = recorded_name(name, path)
+    if (kept, text) not in embedded:
+        embedded.append((kept, text))
     return Node(parse_toml(text, name).value, name)
 
 
