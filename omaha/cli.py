@@ -707,6 +707,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     total = sum(count for _, _, count in plan)
     runs: list[list[compare.Column]] = []
     kept: list[compare.Column] = []  # the lineup being played, as far as it got
+    keep = bool(args.json or args.csv)  # (the columns load every scenario: only if written)
     try:
         # SIGTERM and SIGHUP stop the run as Ctrl-C does: the workers are ended (leaving
         # the executor) and the runs finished are written
@@ -718,8 +719,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 progress = compare.Progress.for_terminal(total, quiet=args.quiet, plan=plan)
                 kept = []
                 played = compare.compare(
-                    games, args.runs, args.seed, pool, bot,
-                    size=args.chunk, progress=progress, workers=workers, kept=kept,
+                    games, args.runs, args.seed, pool, bot, size=args.chunk,
+                    progress=progress, workers=workers, kept=kept if keep else None,
                 )  # fmt: skip
                 runs.append(played)
                 kept = []
