@@ -275,6 +275,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=SEED, default=1, help=f"root seed, 0..{MAX_SEED} (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument(
+        "--scenario",
+        action="append",
+        metavar="GAME/SCENARIO",
+        help="only this scenario of the chosen games (repeatable), e.g. tcs/e1-draw",
+    )
+    p.add_argument(
         "--bot",
         help="bot for every game that has it, NAME or NAME:BUDGET (search:16: the search "
         "agent at 16 iterations a decision; default: each game's strongest)",
@@ -702,7 +708,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         output_file(args.plot, "--plot", compare.PLOT_SUFFIXES)
         compare.plotting()  # matplotlib present, before minutes of games
     lineups, games = compare_lineups(args)
-    plan = compare.run_plan(games, args.runs)  # an unknown game fails before any run
+    # an unknown game or scenario fails before any run
+    plan = compare.run_plan(games, args.runs, args.scenario)
     workers = args.workers or os.cpu_count() or 1
     total = sum(count for _, _, count in plan)
     runs: list[list[compare.Column]] = []
@@ -721,6 +728,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 played = compare.compare(
                     games, args.runs, args.seed, pool, bot, size=args.chunk,
                     progress=progress, workers=workers, kept=kept if keep else None,
+                    only=args.scenario,
                 )  # fmt: skip
                 runs.append(played)
                 kept = []

@@ -541,16 +541,27 @@ def scenarios_of(games: Iterable[str] | None) -> list[tuple[str, str]]:
 DEFAULT_RUNS = 100
 
 
-def run_plan(games: Iterable[str] | None, runs: int | None = None) -> list[tuple[str, str, int]]:
+def run_plan(
+    games: Iterable[str] | None, runs: int | None = None, only: Iterable[str] | None = None
+) -> list[tuple[str, str, int]]:
     """(game, scenario, runs) for every scenario of the chosen games.
 
     ``runs`` applies to every scenario; without it each plays :data:`DEFAULT_RUNS`, or what
-    its game's ``comparison_runs`` gives for it.
+    its game's ``comparison_runs`` gives for it. ``only``: just these scenarios, each
+    ``GAME/SCENARIO`` or a scenario id of the chosen games (one that names none is refused).
     """
     if runs is not None and runs < 1:
         raise ValueError(f"runs must be at least 1, not {runs}")
+    every = scenarios_of(games)
+    if only is not None:
+        wanted = set(only)
+        unknown = wanted - {f"{g}/{s}" for g, s in every} - {s for _, s in every}
+        if unknown:
+            known = ", ".join(f"{g}/{s}" for g, s in every)
+            raise ValueError(f"no scenario {sorted(unknown)[0]!r} among {known}")
+        every = [(g, s) for g, s in every if f"{g}/{s}" in wanted or s in wanted]
     plan = []
-    for name, scenario in scenarios_of(games):
+    for name, scenario in every:
         count = runs or omaha.load(name).comparison_runs.get(scenario, DEFAULT_RUNS)
         plan.append((name, scenario, count))
     return plan
@@ -566,15 +577,17 @@ def compare(
     progress: Progress | None = None,
     workers: int | None = None,
     kept: list[Column] | None = None,
+    only: Iterable[str] | None = None,
 ) -> list[Column]:
     """Play seeded games of every scenario of every chosen game (see :func:`run_plan`).
 
     ``pool`` runs the chunks (default: serially here); ``size`` is the runs per chunk
     (default :func:`chunk_size` for ``workers``, or the machine's cores). Results depend
     on neither. ``kept``, when given, holds the runs finished however the comparison
-    ends (Ctrl-C or a signal too), so a caller can save them.
+    ends (Ctrl-C or a signal too), so a caller can save them. ``only``: just these
+    scenarios (see :func:`run_plan`).
     """
-    plan = run_plan(games, runs)
+    plan = run_plan(games, runs, only)
     cores = workers or os.cpu_count() or 1
     pool = pool or SerialExecutor()
     tasks = [

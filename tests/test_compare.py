@@ -85,6 +85,18 @@ def test_a_game_sizes_its_long_scenarios_down_and_runs_extend_them(
     assert "compared:  runs by default: beach 4 (others 100)" in out.getvalue()
 
 
+def test_only_the_scenarios_asked_for_are_planned() -> None:
+    both = ["landing_table", "toy"]
+    assert compare.run_plan(both, 3, ["landing_table/first_wave", "beach"]) == [
+        ("landing_table", "first_wave", 3),
+        ("toy", "beach", 3),
+    ]
+    with pytest.raises(ValueError, match="no scenario 'toy/first_wave' among landing_table/"):
+        compare.run_plan(both, 3, ["toy/first_wave"])
+    played = compare.compare(both, runs=2, seed=5, only=["toy/beach"])
+    assert [(c.game, c.scenario, len(c.runs)) for c in played] == [("toy", "beach", 2)]
+
+
 def test_the_table_names_each_scenarios_runs_when_they_differ() -> None:
     few = compare.compare(["toy"], runs=3, seed=2)
     more = compare.compare(["toy"], runs=5, seed=3)
