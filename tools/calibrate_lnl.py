@@ -44,6 +44,13 @@ Run from the repository root (about 15 CPU minutes at the defaults on the machin
 
     python tools/calibrate_lnl.py [--runs 200] [--balance-runs 300] [--seed 25]
 
+``--check BOT`` plays only the values before this calibration and the shipped ones, with
+another lineup (``search:4``: the search agent on both sides, stronger than the
+heuristic), and prints the same history figures for each and their paired differences:
+whether the calibration still holds against history when a stronger player plays it::
+
+    python tools/calibrate_lnl.py --check search:4 --runs 10 --workers 2
+
 Each candidate is a pair of scenario files in a temporary directory that extend
 ``beach`` and ``vierville`` and override the counter values (``[[overrides.units.
 types]]``, the scenario contract of ``omaha.kernel.scenariofile``); they keep the
@@ -336,6 +343,41 @@ def balance(
             )
 
 
+def shipped_choice() -> str:
+    """The candidate the shipped counters hold."""
+    held = [n for n, (g, a) in CANDIDATES.items() if not shipped_differences(candidate(g, a))]
+    assert held, "data/units.toml holds none of the candidates"
+    return held[0]
+
+
+def check(bot: str, runs: int, seed: int, pool: cf.Executor, end: float) -> None:
+    """The history figures of the values before and the shipped ones, with ``bot`` on every
+    side of the lineup, on the same seeds; the paired differences, shipped minus before."""
+    name = shipped_choice()
+    print(f"check with bots {bot}: {runs} beach runs a row, root seed {seed}; shipped: {name}")
+    print(HEADER)
+    cols = {}
+    cpu = 0.0
+    with tempfile.TemporaryDirectory(prefix="calibrate_lnl_") as tmp:
+        folder = Path(tmp)
+        for label, values in (("before (issue 13 values)", BEFORE), ("shipped", None)):
+            if values is None:
+                values = candidate(*CANDIDATES[name])
+            paths = write_candidate(folder / str(len(cols)), label, values)
+            cols[label] = play(paths["beach"], runs, seed, bot, pool)
+            cpu += sum(r.seconds for r in cols[label].runs)
+            print(row(label, against_history(cols[label], end)), flush=True)
+    before, after = cols.values()
+    for metric in ("exits_opened", "first_exit_hours", "us_win", "us_losses", "german_losses"):
+        diff = compare_pairs.paired(after, before, metric)
+        if diff is not None:
+            print(
+                f"  shipped - before, {metric}: {diff.mean:+.2f} [{diff.low:+.2f}, "
+                f"{diff.high:+.2f}] over {diff.n} pairs"
+            )
+    print(f"the games took {cpu:.0f} CPU s (process time)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=200, help="beach games per candidate")
@@ -343,9 +385,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=25, help="root seed of the runs")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
     parser.add_argument("--no-balance", action="store_true", help="only the calibration")
+    parser.add_argument(
+        "--check", metavar="BOT", help="only the values before and the shipped ones, with BOT"
+    )
     args = parser.parse_args(argv)
     end = omaha.load("lnl").end_hours("beach")
     assert end is not None
+    if args.check:
+        print(history_line(end))
+        kind = "serial" if args.workers == 1 else "process"
+        with compare.executor(kind, args.workers) as pool:
+            check(args.check, args.runs, args.seed, pool, end)
+        return 0
     print(
         f"LnL Omaha calibration against history: {args.runs} beach runs a candidate, root "
         f"seed {args.seed}, the heuristic of each side; {history_line(end)}"
