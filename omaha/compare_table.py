@@ -59,10 +59,11 @@ def table(
         "",
         "",
     )
-    out += ["", f"  {'scenario'.ljust(width)}{'runs':>4}  {'ends':<6} design; bots"]
+    ends = _ends_width(columns)
+    out += ["", f"  {'scenario'.ljust(width)}{'runs':>4}  {'ends':<{ends}} design; bots"]
     for col in columns:
         bots = "/".join(f"{side}={bot}" for side, bot in sorted(col.bots.items()))
-        head = f"{len(col.runs):>4}  {_ends(col):<6} "
+        head = f"{len(col.runs):>4}  {_ends(col):<{ends}} "
         out += _labelled(col.label, width, "")[:-1]
         lead = _labelled(col.label, width, "")[-1]
         out += wrap(f"{lead}{head}{col.title}; {bots}", "", " " * (len(lead) + len(head)))
@@ -113,6 +114,11 @@ def _ends(col: Column) -> str:
     return clock(col.end) if col.end is not None else "-"
 
 
+def _ends_width(columns: Sequence[Column]) -> int:
+    """The 'ends' column's width: 6, or one more than the longest end (D+2 17:00)."""
+    return max(6, *(len(_ends(c)) + 1 for c in columns))
+
+
 def _at(figure: Historical) -> str:
     if figure.by is None:
         return ""
@@ -132,13 +138,15 @@ def _section(
         value = _clock_range(figure) if present[0].is_time(name) else _value_range(figure)
         out += wrap(f"history{_at(figure)}: {value}: {figure.what}")
     if all(c.is_time(name) for c in present):
-        marks = "".join(f"{clock(m):>7}" for m in MARKS)
+        ends = _ends_width(present)
+        marks = "".join(f"{clock(m):>{MARK}}" for m in MARKS)
         out.append(
-            f"  {'scenario'.ljust(width)}{'n':>4}  {'ends':<6}{marks}  {'by the end':<15}"
+            f"  {'scenario'.ljust(width)}{'n':>4}  {'ends':<{ends}}{marks}  {'by the end':<15}"
             f"{'median':>6}  history"
         )
         for c in present:
-            out += _labelled(c.label, width, _time_row(c, name) + _flag(flags, c, name))
+            row = _time_row(c, name, ends)
+            out += _labelled(c.label, width, row + _flag(flags, c, name))
         out.append(f"  {'':<{width}}share of runs that had it by then; '.': past the end")
     elif all(is_rate(c, name) for c in present):
         out.append(f"  {'scenario'.ljust(width)}{'n':>4}{'share':>8}  95% interval (Wilson)")
@@ -173,15 +181,19 @@ def _value_row(col: Column, metric: str, figure: Historical | None, hist: bool) 
     return text + f"  {at:<15}{s.mean - figure.value:+.2f}, {where}"
 
 
-def _time_row(col: Column, metric: str) -> str:
+#: The width of a time-to-event row's cell for each of the hours in MARKS.
+MARK = 6
+
+
+def _time_row(col: Column, metric: str, ends: int = 6) -> str:
     events = col.events(metric)
     end = col.end
     cells = []
     for mark in MARKS:
         if end is None or mark > end + 1e-9:
-            cells.append(f"{'.':>7}")
+            cells.append(f"{'.':>{MARK}}")
         else:
-            cells.append(f"{100 * events.by(mark) / events.n:>6.0f}%")
+            cells.append(f"{100 * events.by(mark) / events.n:>{MARK - 1}.0f}%")
     share = Share(events.had, events.n)
     median = events.median
     med = "> end" if median is None else clock(median)
@@ -192,7 +204,7 @@ def _time_row(col: Column, metric: str) -> str:
         hist = "> end"
     else:
         hist = clock(figure.value)
-    return f"{events.n:>4}  {_ends(col):<6}{''.join(cells)}  {share!s:<15}{med:>6}  {hist}"
+    return f"{events.n:>4}  {_ends(col):<{ends}}{''.join(cells)}  {share!s:<15}{med:>6}  {hist}"
 
 
 def _detail_row(col: Column, metric: str) -> str:

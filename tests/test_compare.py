@@ -392,6 +392,13 @@ def test_the_table_fits_100_columns_and_long_titles_wrap() -> None:
     lines = compare.table(cols, detail=True).splitlines()
     assert max(len(line) for line in lines) <= 100
     assert sum("A very long design title" in line for line in lines) > 1  # wrapped
+    # a scenario that ends days later (D+2 17:00) widens the 'ends' column, still in 100
+    later = compare.attrs.evolve(cols[0], scenario="campaign_long", end=58.5)
+    lines = compare.table([cols[0], later]).splitlines()
+    assert max(len(line) for line in lines) <= 100
+    timed = [line for line in lines if line.endswith("11:30  12:00")]  # median, history
+    assert len(timed) == 2 and "D+2 17:00" in timed[1]
+    assert timed[0].index("11:30") == timed[1].index("11:30")  # the columns line up
 
 
 def test_a_bot_budget_reaches_the_search_agent_and_the_table() -> None:
