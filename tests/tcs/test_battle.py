@@ -563,3 +563,19 @@ def test_a_pill_box_fires_its_gun_and_its_machine_guns_apart() -> None:
     assert state.steps[unit(state, "E/2/16.1")] == 4
     assert pb in state.acted
     assert PointMenu() not in state.legal_actions()  # each ability once a phase
+
+
+def test_bursts_in_the_sea_hurt_nobody() -> None:
+    """TCS Omaha 1.11: HE rounds landing in a sea hex affect no unit there (no die is
+    rolled); the same rounds on the beach roll the fire tables."""
+    state = staged({"E/2/16.1": "A16.16", "5./916.1": "A16.13"})  # row 16 is sea at 1040
+    sea = state.cell("A16.16")
+    assert sea in state.scenario.beach.sea(state.tide_hour)
+    drawn, logged = state.dice.count, len(state.log)
+    with state.edit():
+        combat.he_rounds(state, sea, 6, "155mm", source="test", rule="1.11")
+    assert (state.dice.count, len(state.log)) == (drawn, logged)
+    assert state.steps[unit(state, "E/2/16.1")] == 5
+    with state.edit():
+        combat.he_rounds(state, state.cell("A16.13"), 6, "155mm", source="test", rule="1.11")
+    assert state.dice.count > drawn

@@ -136,8 +136,8 @@ def test_destroyers_never_use_trps_and_fire_x3_at_night() -> None:
 # ----------------------------------------------------------------------------- night
 def test_an_illumination_round_lights_hexes_for_the_turn() -> None:
     """The series' night (reconstructed): a German unit 4 hexes off is not seen at night
-    (night visibility 2); an illumination round over it (2.9's illum pool) lights its hex
-    and those within 2, seen as by day, until the end of the turn."""
+    (series 7.0: night visibility 2); an illumination round over it (2.9's illum pool)
+    lights its hex and those within 2, seen as by day, until the end of the turn."""
     state = night_game()
     state.apply(EndTrps())
     state.apply(UseSetup("test"))
@@ -212,7 +212,8 @@ def test_the_campaign_scenario_names_its_days_and_tables() -> None:
 # ----------------------------------------------------------------------------- 2.5c
 def test_german_vehicles_use_an_open_us_breach() -> None:
     """2.5c: a German vehicle drives through an established US shingle breach onto the
-    beach (the only way it gets seaward of the shingle); the crossing is logged."""
+    beach (the only way it gets seaward of the shingle); the crossing is logged; 2.5b:
+    it is the breach's vehicle traffic of the turn, and it has road moved."""
     campaign = testing.start(GAME, "campaign", seed=3)
     assert isinstance(campaign, TcsState)
     while campaign.in_setup:
@@ -231,8 +232,10 @@ def test_german_vehicles_use_an_open_us_breach() -> None:
     mark = len(campaign.log)
     campaign.apply(MoveTo(strand))
     got = kinds(campaign, mark)
-    assert ("tcs.breach.german", "2.5c") in got
+    assert ("tcs.breach.german", "2.5c") in got and ("tcs.breach.pass", "2.5b") in got
     assert campaign.label(campaign.where[campaign.unit_index("StuG/352.1")]) == strand
+    assert campaign.breach_traffic == {"E-1": 1}
+    assert campaign.unit_index("StuG/352.1") in campaign.road_moved
 
 
 # ----------------------------------------------------------------------------- continuation

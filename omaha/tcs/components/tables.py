@@ -375,6 +375,7 @@ def tables_from_node(root: Node) -> Tables:
     src(br, "table", "shingle breaches (2.5)")
     nv = root.req("naval")
     src(nv, "table", "naval gunfire (2.6)")
+    src(root.req("night"), "table", "night: illumination and aircraft (series, with 2.9, 2.10)")
     rl = root.req("release")
     src(rl, "table", "German release (3.1, 3.2)")
     pb = root.req("pillbox")

@@ -29,7 +29,6 @@ from omaha.tcs.actions import (
     Enter,
     ExitWest,
     Illuminate,
-    Mission,
     Naval,
     OpSheet,
     Select,
@@ -163,10 +162,11 @@ class CampaignUS(HeuristicUS):
         return super()._sheets(s, keep)
 
     def _missions(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
-        """By day the heuristic's missions; at night, with no mission to call, an
-        illumination round over the strongest German hex the destroyers could then
-        fire on (seen from the ships, no US unit within 8 hexes, 2.6c)."""
-        if s.night and not any(isinstance(a, Mission | Naval) for a in legal):
+        """By day the heuristic's missions; at night, before them, while no destroyer
+        mission can be called, an illumination round over the strongest German hex the
+        destroyers could then fire on (seen from the ships, no US unit within 8 hexes,
+        2.6c)."""
+        if s.night and not any(isinstance(a, Naval) for a in legal):
             near = s.scenario.tables.naval_friendly_within
             us = s.cells_of("US")
             dist = s.scenario.beach.dist
