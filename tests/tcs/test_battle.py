@@ -38,6 +38,7 @@ from omaha.tcs.components.series import Series
 from omaha.tcs.core import Status
 from omaha.tcs.procedures import combat
 from omaha.tcs.procedures.movement import allowance, may_move, unit_destinations
+from omaha.tcs.procedures.sight import spot_range
 from omaha.tcs.rules import (
     area_column,
     area_result,
@@ -579,3 +580,14 @@ def test_bursts_in_the_sea_hurt_nobody() -> None:
     with state.edit():
         combat.he_rounds(state, state.cell("A16.13"), 6, "155mm", source="test", rule="1.11")
     assert state.dice.count > drawn
+
+
+def test_a_woods_hex_conceals_its_units() -> None:
+    """TCS Omaha 1.1 with series 7.0: a hex with any woods is a woods hex, and units in
+    it are spotted only at the woods range; in open ground at the day range."""
+    state = staged({"E/2/16.1": "A16.15"})
+    board, series = state.scenario.board, state.scenario.series
+    woods = next(c for c in range(len(board)) if board.terrain[c] == "woods")
+    open_ = next(c for c in range(len(board)) if board.terrain[c] == "open")
+    assert spot_range(state, woods, []) == series.spot_concealed["woods"]
+    assert spot_range(state, open_, []) == series.spot_day > series.spot_concealed["woods"]

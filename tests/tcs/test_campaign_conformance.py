@@ -1,6 +1,6 @@
 """The conformance suite's shared checks (tests/conformance/test_api.py) on the campaign
 and june7, in a cheaper form that fits the normal suite: each check once, on a prefix
-of one random game (``PREFIX`` decisions from the set-up), not on whole games per check;
+of one seeded game (``PREFIX`` decisions from the set-up), not on whole games per check;
 one whole random june7 game to its end. The whole-game forms run with
 ``pytest --long-cases`` (tests/conftest.py LONG_CASES)."""
 
@@ -21,8 +21,7 @@ from omaha.tcs import GAME
 from omaha.tcs.state import TcsState
 
 SCENARIOS = ("june7", "campaign")
-#: decisions of each prefix: june7's set-up and first turns; the campaign's set-up
-#: (TRPs, pill boxes, the landing plan) and landing
+#: decisions of each prefix: the set-up and the first turns
 PREFIX = 300
 SEED = 4
 
@@ -35,12 +34,14 @@ class Alien(Action):
 
 @cache
 def prefix(scenario: str) -> tuple[str, ...]:
-    """The notation of the first ``PREFIX`` decisions of a seeded random game."""
+    """The notation of the first ``PREFIX`` decisions of a seeded game: the heuristic's
+    set-up (a whole plan in one decision), then random play (in the campaign, into the
+    landing of 6 June)."""
     state = GAME.new_state(scenario, seed=SEED)
-    bot = GAME.bots["random"](seed=SEED)
+    setup, bot = GAME.bots["heuristic"](seed=SEED), GAME.bots["random"](seed=SEED)
     out = []
     while not state.is_terminal() and len(out) < PREFIX:
-        action = bot.choose(state)
+        action = (setup if state.in_setup else bot).choose(state)
         out.append(str(action))
         state.apply(action)
     return tuple(out)
