@@ -147,6 +147,8 @@ def test_an_illumination_round_lights_hexes_for_the_turn() -> None:
     play_until(state, "missions", "2300 6 June")
     target = state.cell("A20.16")
     assert not sighting_of(state, "US").spotted(target)
+    code = GAME.encode(Illuminate("A20.16"), NIGHT)  # numbered like every action
+    assert GAME.decode(code, NIGHT) == Illuminate("A20.16")
     mark = len(state.log)
     state.apply(Illuminate("A20.16"))
     lit = state.log[mark]
