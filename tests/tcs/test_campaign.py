@@ -32,6 +32,7 @@ from omaha.tcs.core import AWAIT
 from omaha.tcs.procedures import continuation
 from omaha.tcs.procedures.action import sighting_of
 from omaha.tcs.procedures.continuation import continue_into
+from omaha.tcs.procedures.inland import CampaignUS
 from omaha.tcs.scenario import load_scenario
 from omaha.tcs.state import TcsState
 from omaha.testing import pin_dice
@@ -308,3 +309,20 @@ def test_a_continued_game_keeps_the_d_day_record() -> None:
     wrong = attrs.evolve(rec, actions=("end trps", *rec.actions[1:]))
     with pytest.raises(RecordError):
         continuation.replay(GAME, wrong)
+
+
+def test_the_campaign_us_lights_a_hex_for_the_destroyers_at_night() -> None:
+    """2.6b, 2.6c at night (the series' night, reconstructed): the campaign's US
+    heuristic fires an illumination round over a German hex the ships could see with no
+    US unit within 8 hexes, then calls the destroyer mission on it."""
+    state = night_game()
+    state.apply(EndTrps())
+    state.apply(UseSetup("test"))
+    place(state, {"5./916.1": "A20.16", "A/7FA.guns": "C9.16"})
+    with state.edit():
+        state.ammo["105mm"] = [3, 0, 1]
+    play_until(state, "missions", "2300 6 June")
+    bot = CampaignUS(seed=1)
+    assert bot.choose(state) == Illuminate("A20.16")
+    state.apply(Illuminate("A20.16"))
+    assert bot.choose(state) == Naval("A20.16")

@@ -165,7 +165,16 @@ class CampaignUS(HeuristicUS):
         """By day the heuristic's missions; at night, before them, while no destroyer
         mission can be called, an illumination round over the strongest German hex the
         destroyers could then fire on (seen from the ships, no US unit within 8 hexes,
-        2.6c)."""
+        2.6c), then the destroyer mission on a lit hex (2.6b)."""
+        lit = [a for a in legal if isinstance(a, Naval) and s.cell(a.hex) in s.illuminated]
+        if s.night and lit:  # the destroyers fire on the hex lit for them
+            return max(
+                lit,
+                key=lambda a: (
+                    sum(s.steps[i] for i in s.side_units_at(s.cell(a.hex), "German")),
+                    a.hex,
+                ),
+            )
         if s.night and not any(isinstance(a, Naval) for a in legal):
             near = s.scenario.tables.naval_friendly_within
             us = s.cells_of("US")
