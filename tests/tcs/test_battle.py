@@ -591,3 +591,16 @@ def test_a_woods_hex_conceals_its_units() -> None:
     open_ = next(c for c in range(len(board)) if board.terrain[c] == "open")
     assert spot_range(state, woods, []) == series.spot_concealed["woods"]
     assert spot_range(state, open_, []) == series.spot_day > series.spot_concealed["woods"]
+
+
+def test_a_unit_cornered_on_the_map_edge_is_destroyed_by_its_retreat() -> None:
+    """TCS Omaha 1.8: no movement off the map; a unit whose retreat would take it off the
+    map edge (here the south-west corner, the US on its two open sides) is destroyed."""
+    state = staged({"5./916.1": "A1.01", "E/2/16.1": "A2.02", "F/2/16.1": "A1.03"})
+    i = unit(state, "5./916.1")
+    assert combat.retreat_options(state, i, voluntary=False) == []
+    mark = len(state.log)
+    with state.edit():
+        combat.retreat(state, i, "1.8")
+    assert state.steps[i] == 0 and state.where[i] < 0
+    assert [(e.kind, e.rule) for e in state.log[mark:]] == [("tcs.retreat.none", "1.8")]
