@@ -84,8 +84,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 #: The conformance suite's long cases: the TCS campaign (144 turns over three days; a
 #: random game is some 5,000 decisions on a 2,200-hex map) and its 7 June scenario run
-#: every shared check only when asked (``--long-cases``, marked slow): all of them make
-#: the suite too long for CI; tests/tcs/test_campaign.py plays them in every run.
+#: every shared check on whole games only when asked (``--long-cases``, marked slow):
+#: all of them make the suite too long for CI; tests/tcs/test_campaign_conformance.py
+#: runs each check once on a 300-decision prefix (and one whole random june7 game) in
+#: every run, about a minute.
 LONG_CASES = ("[tcs-campaign]", "[tcs-june7]")
 
 

@@ -351,6 +351,15 @@ class Naval(TcsAction):
 
 
 @attrs.frozen(slots=False, cache_hash=True)
+class Illuminate(TcsAction):
+    """At night a US battery fires an illumination round over a hex (2.9's illum
+    rounds; the series' night rules, reconstructed)."""
+
+    notation = "illuminate {hex}"
+    hex: str
+
+
+@attrs.frozen(slots=False, cache_hash=True)
 class EndMissions(TcsAction):
     notation = "end missions"
 
@@ -593,4 +602,5 @@ ACTIONS: tuple[type[Action], ...] = (
     EndTests,
     AssignTrp,
     EndTrps,
+    Illuminate,
 )

@@ -89,7 +89,7 @@ _LISTS = (
 _SETS = (
     "moved", "acted", "fired_point", "spared", "free", "marked", "marked_point", "revealed",
     "road_moved", "fired_upon", "tested", "smoke", "missions", "us_implemented", "released",
-    "german_sheets",
+    "german_sheets", "illuminated",
 )  # fmt: skip
 _TABLES = (
     "counters", "overdraft_added", "obstacles", "clear_from", "breaching", "breaches",
@@ -98,7 +98,7 @@ _TABLES = (
 #: Fields never changed in place (replaced whole): shared by a copy.
 IMMUTABLE = (
     "in_setup", "turn", "cursor", "started", "wait", "result", "tide_hour", "selected",
-    "plan", "partial", "lctr_done", "air_controller",
+    "plan", "partial", "lctr_done", "air_controller", "continued",
 )  # fmt: skip
 NESTED = (
     "sd", "combat", "trigger", "open_boat", "transport_open", "landing", "smoke_sessions",
@@ -194,6 +194,10 @@ class TcsCore(State[TcsScenario]):
     # ammunition pool (2.9): calibre -> [he, smoke, illum]; batteries that fired this turn
     ammo: dict[str, list[int]]
     missions: set[str]  # batteries (and "naval") that fired a mission this turn
+    illuminated: set[int]  # hexes lit by illumination rounds this night turn
+    #: a game continued from a shorter scenario (procedures.continuation): that
+    #: scenario's id and hash, its actions and dice then, and its result
+    continued: tuple[str, str, int, int, str] | None
     # NFSTs (2.6d): battalion -> [unit, status]
     nfst: dict[str, list[str]]
     # overdraft (2.11): company -> steps added
@@ -256,6 +260,8 @@ class TcsCore(State[TcsScenario]):
         self.smoke, self.smoke_sessions = set(), []
         self.air_loadout, self.air_controller, self.air_attacks = [], None, []
         self.ammo, self.missions, self.nfst, self.overdraft_added = {}, set(), {}, {}
+        self.illuminated = set()
+        self.continued = None
         self.obstacles, self.clear_from, self.breaching = {}, {}, {}
         self.breaches, self.breach_traffic, self.exits = {}, {}, {}
         self.company_morale, self.us_sheets, self.us_implemented = {}, {}, set()
@@ -533,6 +539,11 @@ class TcsCore(State[TcsScenario]):
     def add_smoke(self, cell: int) -> None:
         self.smoke.add(cell)
         self._note_record(SMOKE)
+        self.touch()
+
+    def illuminate(self, cells: set[int]) -> None:
+        """Hexes lit for the rest of the turn (the series' night, reconstructed)."""
+        self.illuminated = self.illuminated | cells
         self.touch()
 
     def clear_smoke(self) -> None:

@@ -320,6 +320,9 @@ US = Table(
         "setup": Field(
             ListOf(Str(), min_len=1), "units, formations or leaders at hexes: 'E/2/16@A14.15'"
         ),
+        "breaches": Field(
+            ListOf(Str(), unique=True), "shingle breaches (2.5) established at the start", False
+        ),
         "source": Field(Provenance(), "where the set-up comes from"),
     },
     doc="US units ashore at the start (a scenario without the landing).",
@@ -503,6 +506,8 @@ class TcsScenario(Scenario):
     victory: Victory | None
     #: leaders a scenario starts ashore (2.3f): leader index -> hex label
     us_leaders: tuple[tuple[int, str], ...] = ()
+    #: shingle breaches (2.5) a scenario starting ashore has established at the start
+    us_breaches: tuple[str, ...] = ()
     rules: PlanRules
     plans: dict[str, Plan] = attrs.field(factory=dict)
     setups: dict[str, Setup] = attrs.field(factory=dict)
@@ -676,10 +681,16 @@ def _build(files: ScenarioFiles, ref: str) -> TcsScenario:
 
     us_setup: list[tuple[int, str]] = []
     us_leaders: list[tuple[int, str]] = []
+    us_breaches: list[str] = []
     if node.has("us"):
         us = node.req("us")
         prov.append(ProvenanceItem("US set-up", s.req("id").as_str(), us.source()))
         us_setup, us_leaders = _us_setup(us.req("setup"), oob, board)
+        if us.has("breaches"):
+            us_breaches = us.req("breaches").as_str_list()
+            for k, name in enumerate(us_breaches):
+                if name not in beach.breach_by_name:
+                    raise us.req("breaches").error(f"[{k}] no shingle breach {name!r} on the map")
     n_trps, trps_from = 0, 0
     if node.has("trps"):
         tn = node.req("trps")
@@ -732,6 +743,7 @@ def _build(files: ScenarioFiles, ref: str) -> TcsScenario:
         release_later=_release_later(g, german, in_play, turns),
         us_setup=tuple(us_setup),
         us_leaders=tuple(us_leaders),
+        us_breaches=tuple(us_breaches),
         trps=n_trps,
         trps_from=trps_from,
         victory=victory,

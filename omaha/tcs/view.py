@@ -431,6 +431,8 @@ def dump(core: TcsCore) -> dict[str, Any]:
         "lctr_targets": [core.label(c) for c in core.lctr_targets],
         "lctr_done": core.lctr_done,
         "smoke": _labels(core, core.smoke),
+        "illuminated": _labels(core, core.illuminated),
+        "continued": None if core.continued is None else list(core.continued),
         "smoke_sessions": core.smoke_sessions,
         "air": [core.air_loadout, core.air_controller, core.air_attacks],
         "ammo": dict(sorted(core.ammo.items())),
@@ -522,6 +524,11 @@ def restore(core: TcsCore, data: dict[str, Any]) -> None:
     core.trps = [core.cell(x) for x in data.get("trps", [])]
     core.lctr_done = data["lctr_done"]
     core.smoke = {core.cell(x) for x in data["smoke"]}
+    core.illuminated = {core.cell(x) for x in data.get("illuminated", ())}
+    was = data.get("continued")
+    core.continued = (
+        None if was is None else (str(was[0]), str(was[1]), int(was[2]), int(was[3]), str(was[4]))
+    )
     core.smoke_sessions = data["smoke_sessions"]
     core.air_loadout, core.air_controller, core.air_attacks = data["air"]
     core.ammo = {k: list(v) for k, v in data["ammo"].items()}

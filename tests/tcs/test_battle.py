@@ -38,6 +38,7 @@ from omaha.tcs.components.series import Series
 from omaha.tcs.core import Status
 from omaha.tcs.procedures import combat
 from omaha.tcs.procedures.movement import allowance, may_move, unit_destinations
+from omaha.tcs.procedures.sight import spot_range
 from omaha.tcs.rules import (
     area_column,
     area_result,
@@ -563,3 +564,43 @@ def test_a_pill_box_fires_its_gun_and_its_machine_guns_apart() -> None:
     assert state.steps[unit(state, "E/2/16.1")] == 4
     assert pb in state.acted
     assert PointMenu() not in state.legal_actions()  # each ability once a phase
+
+
+def test_bursts_in_the_sea_hurt_nobody() -> None:
+    """TCS Omaha 1.11: HE rounds landing in a sea hex affect no unit there (no die is
+    rolled); the same rounds on the beach roll the fire tables."""
+    state = staged({"E/2/16.1": "A16.16", "5./916.1": "A16.13"})  # row 16 is sea at 1040
+    sea = state.cell("A16.16")
+    assert sea in state.scenario.beach.sea(state.tide_hour)
+    drawn, logged = state.dice.count, len(state.log)
+    with state.edit():
+        combat.he_rounds(state, sea, 6, "155mm", source="test", rule="1.11")
+    assert (state.dice.count, len(state.log)) == (drawn, logged)
+    assert state.steps[unit(state, "E/2/16.1")] == 5
+    with state.edit():
+        combat.he_rounds(state, state.cell("A16.13"), 6, "155mm", source="test", rule="1.11")
+    assert state.dice.count > drawn
+
+
+def test_a_woods_hex_conceals_its_units() -> None:
+    """TCS Omaha 1.1 with series 7.0: a hex with any woods is a woods hex, and units in
+    it are spotted only at the woods range; in open ground at the day range."""
+    state = staged({"E/2/16.1": "A16.15"})
+    board, series = state.scenario.board, state.scenario.series
+    woods = next(c for c in range(len(board)) if board.terrain[c] == "woods")
+    open_ = next(c for c in range(len(board)) if board.terrain[c] == "open")
+    assert spot_range(state, woods, []) == series.spot_concealed["woods"]
+    assert spot_range(state, open_, []) == series.spot_day > series.spot_concealed["woods"]
+
+
+def test_a_unit_cornered_on_the_map_edge_is_destroyed_by_its_retreat() -> None:
+    """TCS Omaha 1.8: no movement off the map; a unit whose retreat would take it off the
+    map edge (here the south-west corner, the US on its two open sides) is destroyed."""
+    state = staged({"5./916.1": "A1.01", "E/2/16.1": "A2.02", "F/2/16.1": "A1.03"})
+    i = unit(state, "5./916.1")
+    assert combat.retreat_options(state, i, voluntary=False) == []
+    mark = len(state.log)
+    with state.edit():
+        combat.retreat(state, i, "1.8")
+    assert state.steps[i] == 0 and state.where[i] < 0
+    assert [(e.kind, e.rule) for e in state.log[mark:]] == [("tcs.retreat.none", "1.8")]

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from routine import play_until
+import attrs
+import pytest
+from routine import answer, play_until
 from stage import place, to_act
 
-from omaha import testing
+from omaha import IllegalAction, testing
+from omaha.errors import RecordError
 from omaha.tcs import GAME
 from omaha.tcs.actions import (
     AssignTrp,
     EndMissions,
     EndTrps,
+    Illuminate,
     Mission,
     MoveMenu,
     MoveTo,
@@ -25,7 +29,10 @@ from omaha.tcs.actions import (
     UseSetup,
 )
 from omaha.tcs.core import AWAIT
+from omaha.tcs.procedures import continuation
+from omaha.tcs.procedures.action import sighting_of
 from omaha.tcs.procedures.continuation import continue_into
+from omaha.tcs.procedures.inland import CampaignUS
 from omaha.tcs.scenario import load_scenario
 from omaha.tcs.state import TcsState
 from omaha.testing import pin_dice
@@ -33,6 +40,7 @@ from omaha.testing import pin_dice
 DATA = Path(__file__).parent / "data"
 NIGHT = DATA / "campaign-night.toml"
 RELEASE = DATA / "campaign-release.toml"
+DUSK = DATA / "campaign-dusk.toml"
 
 
 def night_game() -> TcsState:
@@ -101,14 +109,22 @@ def test_a_trp_works_from_0100_7_june_without_a_designator_round() -> None:
 
 def test_destroyers_never_use_trps_and_fire_x3_at_night() -> None:
     """2.6b: a destroyer mission on a TRP hex still fires its designator round (TRPs are
-    for the batteries, 2.8), its distance die x3 at night (x2 by day)."""
+    for the batteries, 2.8), its distance die x3 at night (x2 by day); at night the ships
+    see only a hex an illumination round lights (the series' night, reconstructed)."""
     state = night_game()
     state.apply(AssignTrp("A20.16"))
     state.apply(EndTrps())
     state.apply(UseSetup("test"))
-    place(state, {"5./916.1": "A20.16"})
+    place(state, {"5./916.1": "A20.16", "A/7FA.guns": "C9.16"})
+    with state.edit():
+        state.ammo["105mm"] = [0, 0, 1]  # one illumination round, no HE
     play_until(state, "missions", "0100 7 June")
+    assert Naval("A20.16") not in state.legal_actions()  # dark: the ships see nothing
+    assert Illuminate("A20.16") in state.legal_actions()
+    state.apply(Illuminate("A20.16"))
+    assert state.ammo["105mm"] == [0, 0, 0] and state.cell("A20.16") in state.illuminated
     assert Naval("A20.16") in state.legal_actions()
+    assert Illuminate("A20.16") not in state.legal_actions()  # lit already, no round left
     mark = len(state.log)
     pin_dice(state, [1, 2] + [1] * 60)  # direction N, distance 2 x3
     state.apply(Naval("A20.16"))
@@ -116,6 +132,51 @@ def test_destroyers_never_use_trps_and_fire_x3_at_night() -> None:
     assert got[0] == ("tcs.mission", "2.6b") and ("tcs.trp.fire", "2.8") not in got
     event = state.log[mark]
     assert event.details["battery"] == "destroyer" and event.details["distance"] == 6
+
+
+# ----------------------------------------------------------------------------- night
+def test_an_illumination_round_lights_hexes_for_the_turn() -> None:
+    """The series' night (reconstructed): a German unit 4 hexes off is not seen at night
+    (series 7.0: night visibility 2); an illumination round over it (2.9's illum pool)
+    lights its hex and those within 2, seen as by day, until the end of the turn."""
+    state = night_game()
+    state.apply(EndTrps())
+    state.apply(UseSetup("test"))
+    place(state, {"5./916.1": "A20.16", "E/2/16.1": "A16.16", "A/7FA.guns": "C9.16"})
+    with state.edit():
+        state.ammo["105mm"] = [0, 0, 2]
+    play_until(state, "missions", "2300 6 June")
+    target = state.cell("A20.16")
+    assert not sighting_of(state, "US").spotted(target)
+    code = GAME.encode(Illuminate("A20.16"), NIGHT)  # numbered like every action
+    assert GAME.decode(code, NIGHT) == Illuminate("A20.16")
+    mark = len(state.log)
+    state.apply(Illuminate("A20.16"))
+    lit = state.log[mark]
+    assert (lit.kind, lit.rule) == ("tcs.illum", "2.9") and lit.details["battery"] == "A/7FA"
+    assert lit.details["hexes"] == 19  # the hex and the two rings around it
+    assert sighting_of(state, "US").spotted(target)
+    assert state.ammo["105mm"] == [0, 0, 1]
+    assert Illuminate("A20.16") not in state.legal_actions()  # the battery has fired
+    play_until(state, "missions", "0000 7 June")
+    assert state.illuminated == set() and not sighting_of(state, "US").spotted(target)
+
+
+def test_no_a20s_fly_at_night() -> None:
+    """2.10 by day only (the series' night, reconstructed): the 2140 turn rolls for the
+    A-20s, the 2200 night turn logs that none fly and asks nothing."""
+    state = testing.start(GAME, DUSK, seed=1)
+    assert isinstance(state, TcsState)
+    state.apply(EndTrps())
+    state.apply(UseSetup("test"))
+    while not state.is_terminal():
+        assert state.wait is not None
+        assert not (state.wait[0] == "air" and state.night)
+        answer(state)
+    air = [(e.turn, e.kind) for e in state.log if e.kind.startswith("tcs.air")]
+    assert ("2200 6 June", "tcs.air.night") in air
+    assert all(t == "2140 6 June" for t, k in air if k != "tcs.air.night")
+    assert any(t == "2140 6 June" for t, _ in air)
 
 
 # ----------------------------------------------------------------------------- 3.1
@@ -154,7 +215,8 @@ def test_the_campaign_scenario_names_its_days_and_tables() -> None:
 # ----------------------------------------------------------------------------- 2.5c
 def test_german_vehicles_use_an_open_us_breach() -> None:
     """2.5c: a German vehicle drives through an established US shingle breach onto the
-    beach (the only way it gets seaward of the shingle); the crossing is logged."""
+    beach (the only way it gets seaward of the shingle); the crossing is logged; 2.5b:
+    it is the breach's vehicle traffic of the turn, and it has road moved."""
     campaign = testing.start(GAME, "campaign", seed=3)
     assert isinstance(campaign, TcsState)
     while campaign.in_setup:
@@ -173,8 +235,10 @@ def test_german_vehicles_use_an_open_us_breach() -> None:
     mark = len(campaign.log)
     campaign.apply(MoveTo(strand))
     got = kinds(campaign, mark)
-    assert ("tcs.breach.german", "2.5c") in got
+    assert ("tcs.breach.german", "2.5c") in got and ("tcs.breach.pass", "2.5b") in got
     assert campaign.label(campaign.where[campaign.unit_index("StuG/352.1")]) == strand
+    assert campaign.breach_traffic == {"E-1": 1}
+    assert campaign.unit_index("StuG/352.1") in campaign.road_moved
 
 
 # ----------------------------------------------------------------------------- continuation
@@ -218,3 +282,47 @@ def test_the_june7_scenario_starts_from_the_evening_of_6_june() -> None:
     assert state.label(state.where[state.unit_index("E/2/16.1")]) == "A29.08"
     assert state.label(state.where[state.unit_index("5./915.1")]) == "C29.23"
     assert scen.n_pillboxes == 0 and scen.n_rocket_pits == 0
+
+
+def test_a_continued_game_keeps_the_d_day_record() -> None:
+    """A d-day game continued into the campaign keeps its record: the d-day record and
+    the actions after; replayed (d-day from its seed, continued, the later actions
+    played) it gives the same state, snapshot for snapshot. A game not continued has no
+    such record; a changed action does not replay."""
+    dday = testing.start(GAME, "d-day", seed=5)
+    bot = GAME.bots["random"](seed=5)
+    while not dday.is_terminal():
+        dday.apply(bot.choose(dday))
+    assert isinstance(dday, TcsState)
+    with pytest.raises(IllegalAction):
+        continuation.record(dday)
+    state = continue_into(dday, "campaign")
+    bot = GAME.bots["random"](seed=6)
+    for _ in range(300):
+        state.apply(bot.choose(state))
+    rec = continuation.record(state)
+    assert rec.before.scenario == "d-day" and rec.scenario == "campaign"
+    assert len(rec.before.actions) == len(dday.actions) and len(rec.actions) == 300
+    assert rec.before.result == str(dday.outcome())
+    again = continuation.replay(GAME, continuation.ContinuedRecord.from_json(rec.to_json()))
+    assert again.to_json() == state.to_json()
+    wrong = attrs.evolve(rec, actions=("end trps", *rec.actions[1:]))
+    with pytest.raises(RecordError):
+        continuation.replay(GAME, wrong)
+
+
+def test_the_campaign_us_lights_a_hex_for_the_destroyers_at_night() -> None:
+    """2.6b, 2.6c at night (the series' night, reconstructed): the campaign's US
+    heuristic fires an illumination round over a German hex the ships could see with no
+    US unit within 8 hexes, then calls the destroyer mission on it."""
+    state = night_game()
+    state.apply(EndTrps())
+    state.apply(UseSetup("test"))
+    place(state, {"5./916.1": "A20.16", "A/7FA.guns": "C9.16"})
+    with state.edit():
+        state.ammo["105mm"] = [3, 0, 1]
+    play_until(state, "missions", "2300 6 June")
+    bot = CampaignUS(seed=1)
+    assert bot.choose(state) == Illuminate("A20.16")
+    state.apply(Illuminate("A20.16"))
+    assert bot.choose(state) == Naval("A20.16")

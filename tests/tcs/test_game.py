@@ -183,7 +183,7 @@ def test_leader_selection_landing_and_loss(start: Starter, oob: Oob) -> None:
 
 
 def test_leaders_command_radius_and_removal(start: Starter, oob: Oob) -> None:
-    """2.3f: units within 3 hexes of a leader are free; leaders leave at 1300 6 June."""
+    """2.3, 2.3f: units within 3 hexes of a leader are free; leaders leave at 1300 6 June."""
     plan = company_plan(oob, "E/2/16", "EasyRed")
     state = start(plan, [*LEADER_DICE, 1, 1, 1, 1, 2, 4, 4], scenario=DATA / "mini-1300.toml")
     assert events(state, "tcs.leaders.command")[0]["units"] == 5
@@ -302,7 +302,7 @@ def GAME_NFST(plan: Plan, dice: list[int]) -> TcsState:
 # ----------------------------------------------------------------------------- 2.9, 2.11, 2.7b
 def test_overdraft_ammunition_and_29th_exit(start: Starter, oob: Oob) -> None:
     """2.9 additions at 0600 7 June; 2.11 overdraft at 1200 7 June (up to 5 steps a line
-    company of the 16th, never above full strength); 2.7b: a 29th ID unit still on the
+    company of the 16th, never above full strength); 2.7, 2.7b: a 29th ID unit still on the
     map at the end of 1200 7 June makes the US forfeit; units may exit west."""
     b1, g1 = pooled("g", 1, "EasyRed", [9, 8], full(oob, "E/2/16"))
     b2, g2 = pooled("h", 1, "EasyRed", [9, 8], full(oob, "F/2/116"))

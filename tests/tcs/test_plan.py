@@ -57,7 +57,7 @@ def test_plan_tokens_round_trip(landing: TcsScenario) -> None:
 
 
 def test_load_class_and_points(oob: Oob, rules: PlanRules) -> None:
-    """2.1b-2.1d: a boat carries no class above its own and no more than its points."""
+    """2.1b, 2.1c, 2.1d: a boat carries no class above its own and no more than its points."""
     truck = (("Sv/16.trk1", 1),)
     expect(
         Plan("t", (boat("b", 2, "DUKW", "EasyRed", truck, oob),)),

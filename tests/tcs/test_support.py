@@ -41,7 +41,7 @@ def to_tests(state: TcsState) -> None:
 
 # ----------------------------------------------------------------------------- 2.4
 def test_obstacle_test_mines_then_a_breach() -> None:
-    """TCS Omaha 2.4a, 2.4b: at the end of its Action Phase an infantry unit next to an
+    """TCS Omaha 2.4, 2.4a, 2.4b: at the end of its Action Phase an infantry unit next to an
     untested obstacle hex tests it: 3 is mines and wire (closed); it may begin a breach
     at once, which is made at the end of the next friendly Action Phase if an infantry
     unit is still next to the hex."""
@@ -89,7 +89,7 @@ def test_wire_is_cleared_by_the_first_infantry_crossing() -> None:
 
 
 def test_a_clear_hex_opens_next_turn() -> None:
-    """TCS Omaha 2.4a: a roll of 6 is no obstacle, clear terrain from the next turn."""
+    """TCS Omaha 2.4a, 2.4d: a roll of 6 is no obstacle, clear terrain from the next turn."""
     state = staged({"E/2/16.1": "A16.14"})
     to_tests(state)
     pin_dice(state, [6])
@@ -206,7 +206,7 @@ def test_a_failed_adjustment_checks_fire_and_keeps_the_ammunition() -> None:
 
 
 def test_destroyer_missions() -> None:
-    """TCS Omaha 2.6a-2.6c: from 0940, one a turn, on a target with no US unit within
+    """TCS Omaha 2.6, 2.6a-2.6c: from 0940, one a turn, on a target with no US unit within
     8 hexes, seen from a north edge hex by an observer 10 m up; the designator
     distance is doubled by day (2.6b)."""
     state = staged({"E/2/16.1": "A16.15", "5./916.1": "A16.11"}, fire=["5./916.1"])

@@ -306,7 +306,11 @@ def state_shape(n: Names) -> Check:
             "batteries": dict_of(is_str, is_count),
             "stats": dict_of(is_str, is_count),
         },
-        {"trps": cells},
+        {
+            "trps": cells,
+            "illuminated": cell_set,
+            "continued": optional(row(is_str, is_str, is_count, is_count, is_str)),
+        },
     )
 
 

@@ -166,6 +166,8 @@ class Tables:
     naval_designator_night: int
     naval_friendly_within: int
     naval_observer_height: int
+    #: the series' night (reconstructed): hexes lit around an illumination round
+    night_illum_radius: int
     release_within: int
     release_free_turns: int
     max_german_opsheets: int
@@ -373,6 +375,7 @@ def tables_from_node(root: Node) -> Tables:
     src(br, "table", "shingle breaches (2.5)")
     nv = root.req("naval")
     src(nv, "table", "naval gunfire (2.6)")
+    src(root.req("night"), "table", "night: illumination and aircraft (series, with 2.9, 2.10)")
     rl = root.req("release")
     src(rl, "table", "German release (3.1, 3.2)")
     pb = root.req("pillbox")
@@ -452,6 +455,7 @@ def tables_from_node(root: Node) -> Tables:
         naval_designator_night=nv.req("designator_night").as_int(),
         naval_friendly_within=nv.req("friendly_within").as_int(),
         naval_observer_height=nv.req("observer_height").as_int(),
+        night_illum_radius=root.req("night").req("illum_radius").as_int_in(0, 9),
         release_within=rl.req("automatic_within").as_int(),
         release_free_turns=rl.req("free_turns").as_int(),
         max_german_opsheets=rl.req("max_german_opsheets").as_int(),

@@ -20,6 +20,7 @@ from omaha.tcs.rules import (
 register_templates(
     {
         "tcs.air.none": "A-20s ({loadout}): no aircraft this turn",
+        "tcs.air.night": "no A-20s at night",
         "tcs.air.arrive": "two A-20s ({loadout}) arrive; the sortie is used by the {controller} "
         "(German roll +{bonus})",
         "tcs.air.hold": "{source} holds its {attack}",
@@ -32,9 +33,13 @@ register_templates(
 
 
 def step_air(core: TcsCore) -> bool:
-    """TCS Omaha 2.10: on a clear turn the US configures the A-20s, then rolls for them;
-    if they come, the German rolls to use the sortie (+1 on 6 June)."""
+    """TCS Omaha 2.10: on a clear day turn the US configures the A-20s, then rolls for
+    them; if they come, the German rolls to use the sortie (+1 on 6 June); none at night
+    (reconstructed, :mod:`omaha.tcs.procedures.night`)."""
     if core.scenario.weather != "clear":
+        return True
+    if core.night:  # the A-20s fly by day (the series' night, reconstructed)
+        core.note("tcs.air.night", "2.10", player="US")
         return True
     if not core.started:
         core.started = True

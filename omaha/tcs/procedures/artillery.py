@@ -12,7 +12,8 @@ for effect is a concentration (Area A or B, reconstructed; Area C is the LCT(R)s
 2.2b): each hex of it with units rolls the Miller table for its rounds.
 Destroyers: from 0940, one mission a turn, 30 rounds of 5-inch as 155mm HE, always
 Area A, no friendly unit within 8 hexes of the target, the target seen by an
-observer 10 m up anywhere off the north edge, or by an NFST with a working radio.
+observer 10 m up anywhere off the north edge, or by an NFST with a working radio;
+at night only a hex an illumination round lights (:mod:`omaha.tcs.procedures.night`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from collections.abc import Iterator
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
 from omaha.kernel.hexes import Hex
-from omaha.tcs.actions import EndMissions, Mission, Naval
+from omaha.tcs.actions import EndMissions, Illuminate, Mission, Naval
 from omaha.tcs.components.beach import COMPASS
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures.action import sighting_of
 from omaha.tcs.procedures.combat import he_rounds
+from omaha.tcs.procedures.night import fire_illumination, illum_targets
 from omaha.tcs.procedures.sight import los, seen_from_the_ships
 from omaha.tcs.procedures.trp import trp_active
 from omaha.tcs.rules import (
@@ -112,7 +114,10 @@ def _naval_targets(core: TcsCore) -> Iterator[int]:
     near = core.scenario.tables.naval_friendly_within
     us = core.cells_of("US")
     dist = core.scenario.beach.dist
+    night = core.night
     for c in enemy_targets(core, "US"):
+        if night and c not in core.illuminated:  # at night the ships see only lit hexes
+            continue
         row = dist[c]
         if any(row[x] <= near for x in us):
             continue
@@ -137,7 +142,9 @@ def _any_us_mission(core: TcsCore) -> bool:
         sight = sighting_of(core, "US")
         if any(sight.spotted(c) for c in enemy_targets(core, "US")):
             return True
-    return naval_available(core) and next(_naval_targets(core), None) is not None
+    if naval_available(core) and next(_naval_targets(core), None) is not None:
+        return True
+    return core.night and next(illum_targets(core, enemy_targets(core, "US")), None) is not None
 
 
 def legal_us_missions(core: TcsCore) -> Iterator[Action]:
@@ -154,6 +161,9 @@ def legal_us_missions(core: TcsCore) -> Iterator[Action]:
         for c in naval_targets(core):
             found = True
             yield Naval.of(core.label(c))
+    for c in illum_targets(core, enemy_targets(core, "US")):
+        found = True
+        yield Illuminate.of(core.label(c))
     if found:
         yield EndMissions.of()
 
@@ -210,6 +220,9 @@ def apply_missions(core: TcsCore, action: Action) -> None:
         core.sd["ended"] = True
         return
     target = core.cell(action.hex)  # type: ignore[attr-defined]
+    if isinstance(action, Illuminate):
+        fire_illumination(core, target)
+        return
     if isinstance(action, Naval):
         core.missions.add(NAVAL)
         t = scen.tables

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from omaha.kernel.events import register_templates
 from omaha.kernel.protocol import Outcome
-from omaha.tcs.core import Status, TcsCore
+from omaha.tcs.core import EXITED, Status, TcsCore
 from omaha.tcs.procedures.command import unassigned_retreats
 from omaha.tcs.procedures.obstacles import check_exits, finish_breaches, open_breaches
 from omaha.tcs.procedures.release import check_automatic
@@ -22,6 +22,8 @@ register_templates(
     {
         "tcs.lctr.smoke_gone": "the LCT(R) smoke clears ({hexes} hexes)",
         "tcs.division29.forfeit": "29th ID units still on the map: {units}",
+        "tcs.division29.checked": "the 29th ID's exit is checked: {gone} of its units "
+        "gone west, {left} still on the map",
         "tcs.end": "the {scenario} scenario ends: {result}",
     }
 )
@@ -65,6 +67,7 @@ def step_cleanup(core: TcsCore) -> bool:
     core.revealed = set()
     core.road_moved, core.tested = set(), set()
     core.breach_traffic, core.missions = {}, set()
+    core.illuminated = set()  # the night's illumination lasts the turn
     core.touch()
     german = core.scenario.german
     core.german_sheets = {
@@ -86,6 +89,12 @@ def step_end(core: TcsCore) -> bool:
             for i in core.us_units()
             if core.where[i] >= 0 and core.scenario.oob.units[i].is_29th
         ]
+        gone = sum(
+            1
+            for i in core.us_units()
+            if core.scenario.oob.units[i].is_29th and core.where[i] == EXITED
+        )
+        core.note("tcs.division29.checked", "2.7b", gone=gone, left=len(left))
         if left:
             core.note("tcs.division29.forfeit", "2.7b", units=left)
             core.result = Outcome(

@@ -4,7 +4,8 @@ the 6 June heuristics of :mod:`omaha.tcs.bots`, which they extend.
 * :class:`CampaignUS` plays the US heuristic, and marches the 29th ID off the west
   edge in time (2.7b: by 1200 7 June or the game is forfeit): from the evening of 6
   June every 29th ID unit heads for the nearest west edge hex and leaves the map. It
-  assigns its TRPs (2.8) to the inland villages and crossroads.
+  assigns its TRPs (2.8) to the inland villages and crossroads, and at night lights a
+  German hex for the destroyers (an illumination round, then the mission, 2.6b).
 * :class:`InlandGerman` plays the German heuristic, and fights inland: each German
   company holds the nearest village or crossroads not yet garrisoned, counterattacks
   one the US holds or threatens when it is close and strong enough, enters its
@@ -27,6 +28,8 @@ from omaha.tcs.actions import (
     EndTrps,
     Enter,
     ExitWest,
+    Illuminate,
+    Naval,
     OpSheet,
     Select,
     SelectStack,
@@ -44,6 +47,7 @@ from omaha.tcs.components.turns import parse_time
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures.action import MENUS, STACK, menu_list, stack_movers
 from omaha.tcs.procedures.movement import german_may_move
+from omaha.tcs.procedures.sight import seen_from_the_ships
 
 #: The 29th ID starts west at this time on 6 June (a bot's choice: the evening, the night and
 #: the morning of 7 June leave it some thirty turns to reach the west edge).
@@ -157,6 +161,37 @@ class CampaignUS(HeuristicUS):
         )
         return super()._sheets(s, keep)
 
+    def _missions(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
+        """By day the heuristic's missions; at night, before them, while no destroyer
+        mission can be called, an illumination round over the strongest German hex the
+        destroyers could then fire on (seen from the ships, no US unit within 8 hexes,
+        2.6c), then the destroyer mission on a lit hex (2.6b)."""
+        lit = [a for a in legal if isinstance(a, Naval) and s.cell(a.hex) in s.illuminated]
+        if s.night and lit:  # the destroyers fire on the hex lit for them
+            return max(
+                lit,
+                key=lambda a: (
+                    sum(s.steps[i] for i in s.side_units_at(s.cell(a.hex), "German")),
+                    a.hex,
+                ),
+            )
+        if s.night and not any(isinstance(a, Naval) for a in legal):
+            near = s.scenario.tables.naval_friendly_within
+            us = s.cells_of("US")
+            dist = s.scenario.beach.dist
+            options = []
+            for a in legal:
+                if not isinstance(a, Illuminate):
+                    continue
+                c = s.cell(a.hex)
+                if any(dist[c][x] <= near for x in us) or not seen_from_the_ships(s, c):
+                    continue
+                steps = sum(s.steps[i] for i in s.side_units_at(c, "German"))
+                options.append((-steps, a.hex, a))
+            if options:
+                return min(options)[2]
+        return super()._missions(s, legal)
+
     def _trps(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         """TRPs on the inland villages and crossroads, south first (2.8)."""
         options = {a.hex: a for a in legal if isinstance(a, AssignTrp)}
@@ -241,15 +276,21 @@ class InlandGoals:
         return hit
 
     def breach_field(self) -> dict[int, int] | None:
-        """2.5c: the strand beyond every open US breach, for the German vehicles."""
+        """2.5c: the strand beyond every open US breach, for the German vehicles: the
+        way to the breach's landward hex, then one step across it (the map's vehicle
+        graph has no shingle crossing: a breach is open only in play)."""
         s = self.s
         beach = s.scenario.beach
-        open_ = sorted(beach.breach_by_name[b].strand for b in s.breaches)
+        open_ = [beach.breach_by_name[b] for b in sorted(s.breaches)]
         if not open_:
             return None
         hit = self._fields.get(("breach", True))
         if hit is None:
-            hit = self._fields[("breach", True)] = field(s, open_, vehicle=True, side="German")
+            land = field(s, sorted({b.land for b in open_}), vehicle=True, side="German")
+            hit = {c: d + 1 for c, d in land.items()}
+            for b in open_:
+                hit[b.strand] = 0
+            self._fields[("breach", True)] = hit
         return hit
 
     def of(self, s: TcsCore, i: int) -> dict[int, int]:

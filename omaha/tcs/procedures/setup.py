@@ -87,6 +87,9 @@ def place_garrison(core: TcsCore) -> None:
     for k, label in scen.us_leaders:  # 2.3f: a leader ashore with his units
         core.set_leader_status(k, "map")
         core.set_leader_cell(k, core.cell(label))
+    for name in scen.us_breaches:  # 2.5: breaches the scenario's US has already made
+        core.open_breach(name)
+        core.note("tcs.breach.open", "2.5a", player="US", breach=name)
 
 
 def next_unplaced(core: TcsCore, pool: tuple[int, ...]) -> int:

@@ -268,9 +268,10 @@ def seen_from_the_ships(core: TcsCore, target: int) -> bool:
 def spot_range(core: TcsCore, cell: int, units: list[int]) -> int:
     """Series 7.0 (reconstructed): how far the units of a hex are seen: by the hex's
     cover (woods, forest, village, buildings, defensive zones), at long range once
-    any of them fired this turn; at night not beyond the night visibility."""
+    any of them fired this turn; at night not beyond the night visibility, unless an
+    illumination round lights the hex (the series' night, reconstructed)."""
     series = core.scenario.series
-    if core.night:
+    if core.night and cell not in core.illuminated:  # lit hexes are seen as by day
         return series.spot_night
     if any(i in core.revealed for i in units):
         return series.spot_fired
