@@ -27,10 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "games"
 GAMES = ("tcs", "lnl", "bloody", "landing_table")
 
-#: How each rules text is cited in docstrings (a rule number, or a named section/chart).
+#: How each rules text is cited in docstrings (a rule number, or a named section/chart);
+#: a number written as code (``1.05``, a boat id) is not a citation.
 CITATION = {
-    "tcs": re.compile(r"(?<![\w.])([1-9]\.\d{1,2}[a-z]?)(?![\w])"),
-    "bloody": re.compile(r"(?<![\w.])([1-9]\.\d{1,2}(?:\.[a-z])?)(?![\w])"),
+    "tcs": re.compile(r"(?<![\w.`])([1-9]\.\d{1,2}[a-z]?)(?![\w`])"),
+    "bloody": re.compile(r"(?<![\w.`])([1-9]\.\d{1,2}(?:\.[a-z])?)(?![\w`])"),
     "lnl": re.compile(r"LnL Omaha: ([A-Z][A-Za-z'\- ]*[A-Za-z])"),
     "landing_table": re.compile(r"DDOB ((?:[A-Z][A-Za-z\-]*)(?: [A-Z][A-Za-z\-]*)*)"),
 }
