@@ -335,6 +335,16 @@ def test_compare_command_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     )
 
 
+def _dies_with_pytest() -> None:
+    """In the child: SIGINT as in a terminal, and SIGTERM when pytest dies (Linux's
+    parent-death signal), so a killed test run leaves no comparison running."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def test_ctrl_c_stops_compare_cleanly() -> None:
     with tempfile.TemporaryDirectory() as tmp, subprocess.Popen(
         [sys.executable, "-m", "omaha", "compare", "--game", "lnl", "--runs", "400",
@@ -344,7 +354,7 @@ def test_ctrl_c_stops_compare_cleanly() -> None:
         text=True,
         cwd=tmp,
         start_new_session=True,  # its own process group, like a terminal's foreground job
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=_dies_with_pytest,
     ) as proc:  # fmt: skip
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.communicate(timeout=4)

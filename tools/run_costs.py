@@ -26,10 +26,13 @@ from collections.abc import Sequence
 from omaha import compare
 
 
-def equal_shares(costs: dict[str, float], budget: float, floor: int) -> dict[str, int]:
-    """Runs per scenario: the scenarios whose floor costs more than an equal share take
-    their floor; the others share what is left equally (at least ``floor``)."""
-    fixed: dict[str, int] = {}
+def equal_shares(
+    costs: dict[str, float], budget: float, floor: int, below: dict[str, int] | None = None
+) -> dict[str, int]:
+    """Runs per scenario: ``below`` keep their counts (the scenarios a game sets under the
+    floor: TCS's days past 6 June), the scenarios whose floor costs more than an equal
+    share take their floor, the others share what is left equally (at least ``floor``)."""
+    fixed: dict[str, int] = dict(below or {})
     while True:
         rest = [k for k in costs if k not in fixed]
         if not rest:
@@ -67,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             defaults[key], played[key] = count, runs
             print(f"  {key:<26s} {runs:4d} runs  {costs[key]:7.3f} CPU s a run", flush=True)
     wall = time.monotonic() - started
-    shares = equal_shares(costs, args.budget, args.floor)
+    below = {k: n for k, n in defaults.items() if n < args.floor}
+    shares = equal_shares(costs, args.budget, args.floor, below)
     print(
         f"\n{'scenario':<26s} {'CPU s a run':>11s} {'default runs':>12s} {'CPU s':>7s} "
         f"{'equal share':>11s}"
