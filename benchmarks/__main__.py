@@ -168,7 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument(
+        "--game",
+        action="append",
+        help="only this game, or one scenario as game/scenario (repeatable)",
+    )
     parser.add_argument("--repeats", type=int, default=3, help="repeats; medians are printed")
     parser.add_argument("--seconds", type=float, default=2.0, help="budget of each measurement")
     parser.add_argument("--quick", action="store_true", help="one repeat of 0.5 s measurements")

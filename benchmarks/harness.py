@@ -193,12 +193,16 @@ def state_costs(game: Any, scenario: str, budget: float) -> dict[str, float]:
 
 
 def game_figures(budget: float, only: set[str] | None) -> dict[str, dict[str, float]]:
+    """Figures of every scenario of every game, or of those ``only`` names: a game
+    (``tcs``) or one scenario (``tcs/d-day``)."""
     out: dict[str, dict[str, float]] = {}
     for name in omaha.games():
-        if only and name not in only:
+        if only and name not in only and not any(o.startswith(f"{name}/") for o in only):
             continue
         game = omaha.load(name)
         for scenario in game.scenarios():
+            if only and name not in only and f"{name}/{scenario}" not in only:
+                continue
             row: dict[str, float] = {}
             for prefix, bot in (("random", "random"), ("best", strongest(game))):
                 for key, value in play_games(game, scenario, bot, budget, 2).items():
