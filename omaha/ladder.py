@@ -128,12 +128,20 @@ class Ladder:
 # --------------------------------------------------------------------------
 # Playing
 # --------------------------------------------------------------------------
+def low_budget(game: Game[Any]) -> int:
+    """The search's low budget on the ladder: half its default iterations, at least 2
+    (one world is no evidence for the paired comparison to override on)."""
+    return max(2, game.search_iterations // 2)
+
+
 def default_entrants(game: Game[Any]) -> list[Entrant]:
-    """Every bot of the game; a bot that takes a budget at 0 and at its default too."""
+    """Every bot of the game; the search at budget 0, its low budget and its default."""
     out: list[Entrant] = []
     for name in sorted(game.bots):
         if name == "search":
             out.append(Entrant(name, 0))
+            if low_budget(game) < game.search_iterations:
+                out.append(Entrant(name, low_budget(game)))
         out.append(Entrant(name))
     return out
 

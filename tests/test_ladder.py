@@ -28,9 +28,13 @@ def test_a_bot_that_always_wins_has_a_finite_rating() -> None:
     assert np.isfinite(r).all() and r[0] > r[1] + 2
 
 
-def test_by_default_every_bot_enters_and_the_search_at_budget_0_too() -> None:
+def test_by_default_every_bot_enters_and_the_search_at_budget_0_and_low_too() -> None:
     names = [str(e) for e in ladder.default_entrants(omaha.load("bloody"))]
-    assert names == ["heuristic", "random", "search:0", "search"]
+    assert names == ["heuristic", "random", "search:0", "search:2", "search"]
+    names = [str(e) for e in ladder.default_entrants(omaha.load("landing_table"))]
+    low = ladder.low_budget(omaha.load("landing_table"))
+    assert names == ["heuristic", "random", "search:0", f"search:{low}", "search"]
+    assert 2 <= low < omaha.load("landing_table").search_iterations
 
 
 def test_lineups_follow_the_sides_each_bot_plays() -> None:

@@ -238,16 +238,30 @@ class HeuristicBot:
     def choose(self, state: State[Any]) -> Action:
         if state.current_player() != "US":
             raise IllegalAction("the heuristic bot plays the US side only")
-        scen = state.scenario
-        assert isinstance(scen, BloodyScenario)
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        return self._context(state).decide()
+
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The legal actions best first by this bot's scores, its choice first (the
+        search agent's candidates); actions it does not score follow in listing order."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return list(legal)
+        return self._context(state).ranked()
+
+    def _context(self, state: State[Any]) -> _Context:
+        if state.current_player() != "US":
+            raise IllegalAction("the heuristic bot plays the US side only")
+        scen = state.scenario
+        assert isinstance(scen, BloodyScenario)
+        legal = state.legal_actions()
         if isinstance(state, BloodyCore):
             pic = picture_of(state)  # what read_view(state.view("US")) gives, built directly
         else:  # pragma: no cover - every bloody state is a BloodyCore
             pic = read_view(state.view("US"), scen)
-        return _Context(scen, pic, legal).decide()
+        return _Context(scen, pic, legal)
 
 
 class _Context:
@@ -351,6 +365,34 @@ class _Context:
         if ResolveAttack in kinds:
             return self.continue_attack()
         return self.activate()
+
+    def ranked(self) -> list[Action]:
+        """``decide``'s choice, then the other candidates by score (notation on ties),
+        then the unscored legal actions in listing order."""
+        kinds = self.kinds
+        scored: list[tuple[float, str, Action]] = []
+        if ReturnCard in kinds:
+            scored = [
+                (-self.card_worth(cast(ReturnCard, a).card), str(a), a) for a in kinds[ReturnCard]
+            ]
+        elif ChooseEvent in kinds:
+            scored = [
+                (self.event_worth(cast(ChooseEvent, a)), str(a), a) for a in kinds[ChooseEvent]
+            ]
+        elif Continue not in kinds and ResolveAttack not in kinds:
+            scored = [(s, str(a), a) for s, a in self.candidates()]
+            scored.append((0.0, "~", EndActivation()))
+        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        by_text = {str(a): a for a in self.legal}
+        first = self.decide()
+        out, seen = [first], {str(first)}
+        for _, _, a in scored:
+            text = str(a)
+            if text in by_text and text not in seen:
+                out.append(by_text[text])
+                seen.add(text)
+        out.extend(a for a in self.legal if str(a) not in seen)
+        return out
 
     # -- set-up (4.5)
     def card_worth(self, card: str) -> float:

@@ -107,8 +107,13 @@ class BloodyGame(Game[BloodyScenario]):
 
     #: The search agent's default budget (a whole game within the issue's bounds,
     #: docs/bots.md): iterations a searched decision, rollout depth in decisions.
-    search_iterations = 64
-    search_depth = 40
+    search_iterations = 3
+    search_depth = 400
+    #: a heuristic game takes about 20 ms: rollouts play it to the end (the level
+    #: itself), the heuristic's three best candidates compared in the same worlds
+    search_method = "paired"
+    search_width = 3
+    search_turn_end = False
 
     def evaluate(self, state: State[BloodyScenario], player: str) -> float:
         """The position for ``player`` in [0, 1] (view.evaluate)."""

@@ -237,6 +237,14 @@ class Game(ABC, Generic[S]):
     #: stays affordable.
     search_iterations: ClassVar[int] = 32
     search_depth: ClassVar[int] = 40
+    #: How the agent searches by default: ``"tree"`` (ISMCTS) or ``"paired"`` (the
+    #: heuristic's best few candidates played out in the same worlds with the same
+    #: dice, ``omaha.kernel.search``), how many candidates ``"paired"`` compares, and
+    #: whether a rollout stops at the end of the turn (else at ``search_depth`` or the
+    #: end of the game).
+    search_method: ClassVar[str] = "tree"
+    search_width: ClassVar[int] = 4
+    search_turn_end: ClassVar[bool] = True
 
     def evaluate(self, state: State[S], player: str) -> float:
         """``state`` for ``player`` in [0, 1] (``State.evaluate``): by default the

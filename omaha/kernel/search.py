@@ -51,6 +51,11 @@ EXPLORATION = 0.7
 PRIOR_BONUS = 0.1
 #: Seeds of the worlds and bots are drawn below this.
 SEED_SPACE = 2**31
+#: The search methods: ISMCTS, or the paired comparison of the prior's best candidates.
+METHODS = ("tree", "paired")
+#: ``"paired"`` overrides the prior's choice only when the best candidate's mean
+#: paired gain over it exceeds this many standard errors (and is above zero).
+OVERRIDE_Z = 1.5
 
 
 @attrs.define
@@ -116,6 +121,10 @@ class SearchBot:
         seconds: float | None = None,
         depth: int | None = None,
         prior: str | None = None,
+        method: str | None = None,
+        width: int | None = None,
+        turn_end: bool | None = None,
+        margin: float = OVERRIDE_Z,
     ) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"iterations must be 0 or more, not {iterations}")
@@ -128,6 +137,14 @@ class SearchBot:
             iterations if iterations is not None or seconds is not None else game.search_iterations
         )
         self.depth = depth if depth is not None else game.search_depth
+        self.method = method or game.search_method
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, not {self.method!r}")
+        self.width = width if width is not None else game.search_width
+        if self.width < 1:
+            raise ValueError(f"width must be 1 or more, not {self.width}")
+        self.turn_end = turn_end if turn_end is not None else game.search_turn_end
+        self.margin = margin
         self.prior = prior or ("heuristic" if "heuristic" in game.bots else "random")
         self.rng = RandomDice(seed)
         self.stats = SearchStats()
@@ -149,7 +166,10 @@ class SearchBot:
         if budget_zero or self.seconds == 0 or not state.worth_search():
             return self._own[player].choose(state)
         started = time.process_time()
-        choice, heuristic = self._search(state, player)
+        if self.method == "paired":
+            choice, heuristic = self._paired(state, player)
+        else:
+            choice, heuristic = self._search(state, player)
         self.stats.seconds += time.process_time() - started
         self.stats.searched += 1
         if choice != heuristic:
@@ -181,6 +201,62 @@ class SearchBot:
             key=lambda k: (root.edges[root.order[k]].visits, -k),
         )
         return root.order[best], root.order[0]
+
+    # -- the paired comparison -----------------------------------------------------------
+    def _paired(self, state: State[Any], player: str) -> tuple[str, str]:
+        """The prior's ``width`` best candidates, each played out in the same worlds
+        with the same dice (common random numbers: every candidate meets one world, a
+        copy of it, and rollout bots seeded alike); the best by mean value if its gain
+        over the prior's choice is clear (``margin`` standard errors), else the prior's."""
+        legal_text = [str(a) for a in state.legal_actions()]
+        ranking = _ranking(self._own[player], state)
+        cands = [t for t in ranking if t in legal_text][: self.width]
+        first = cands[0]
+        values: dict[str, list[float]] = {t: [] for t in cands}
+        deadline = None if self.seconds is None else time.process_time() + self.seconds
+        done = 0
+        while True:
+            if deadline is None:
+                if done >= (self.iterations or 0):
+                    break
+            elif done > 0 and time.process_time() >= deadline:
+                break
+            seed = self.rng.pick(SEED_SPACE)
+            world = state.resample(player, seed)
+            by_text = {str(a): a for a in world.legal_actions()}
+            done += 1
+            if any(text not in by_text for text in cands):
+                continue  # a world that is not the player's information state: skipped
+            for text in cands:
+                sim = world.clone()
+                sim.apply(by_text[text])
+                values[text].append(self.rollout(sim, player, state.turn_label, seed))
+        self.stats.iterations += done
+        best, gain = first, 0.0
+        base = values[first]
+        for text in cands[1:] if len(base) > 1 else ():  # one world weighs nothing
+            diffs = [v - b for v, b in zip(values[text], base, strict=True)]
+            mean = sum(diffs) / len(diffs)
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
+            clear = mean > 0 and mean > self.margin * spread / math.sqrt(len(diffs))
+            if clear and mean > gain:
+                best, gain = text, mean
+        return best, first
+
+    def rollout(self, sim: State[Any], player: str, turn: str, seed: int) -> float:
+        """Every side's policy (seeded by ``seed``) from ``sim`` to the end of the turn
+        (when ``turn_end``), ``depth`` decisions or the end; ``sim`` valued for ``player``."""
+        policy = _policies(self.game, self.prior, seed)
+        steps = 1
+        while not sim.is_terminal() and steps < self.depth:
+            if self.turn_end and sim.turn_label != turn:
+                break
+            mover = sim.current_player()
+            assert mover is not None
+            sim.apply(policy[mover].choose(sim))
+            steps += 1
+        self.stats.rollout_steps += steps
+        return sim.evaluate(player)
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(
@@ -255,6 +331,16 @@ class SearchBot:
             return mean + explore + bonus
 
         return max(open_, key=score)
+
+
+def _ranking(bot: Bot, state: State[Any]) -> list[str]:
+    """The bot's candidates best first (its ``ranked(state)`` where it has one; else
+    its choice, then the legal actions in listing order), its choice first."""
+    ranked: Callable[[State[Any]], list[Action]] | None = getattr(bot, "ranked", None)
+    if ranked is None:
+        first = str(bot.choose(state))
+        return [first, *(str(a) for a in state.legal_actions() if str(a) != first)]
+    return [str(a) for a in ranked(state)]
 
 
 def _policies(game: Game[Any], prior: str, seed: int) -> dict[str, Bot]:

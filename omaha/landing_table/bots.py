@@ -179,6 +179,44 @@ class HeuristicBot:
             return self._build_attack(state, legal)
         return self._orders(state, str(d["unit"]), legal)
 
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The legal actions best first, this bot's choice first (the search agent's
+        candidates): for a unit's orders the attacks it would make (smallest group
+        first), the barrages by threat, then the moves by the score it moves by; for
+        a landing the boxes by risk; the unscored rest in listing order."""
+        first = self.choose(state)
+        assert isinstance(state, LandingTableCore)
+        legal = state.legal_actions()
+        d = state.decision
+        assert d is not None
+        scored: list[tuple[tuple[float, float, str], Action]] = []
+        if d["kind"] == "land":
+            danger = self.danger(state)
+            board = state.scen.board
+            for a in legal:
+                if isinstance(a, Land):
+                    scored.append(((0.0, danger.get(board.cell(a.hex), 0.0), a.hex), a))
+        elif d["kind"] == "orders" and not str(d["unit"]).startswith("NF"):
+            uid = str(d["unit"])
+            for a in legal:
+                if isinstance(a, Attack):
+                    group = self._best_group(state, a.target, uid)
+                    if group is not None:
+                        scored.append(((0.0, len(group), str(a)), a))
+                elif isinstance(a, Barrage):
+                    scored.append(((1.0, -self._threat(state, a), str(a)), a))
+            moves = [a for a in legal if isinstance(a, Move)]
+            for (score, label), a in self._move_options(state, uid, moves, allow_hold=True):
+                scored.append(((2.0, score, label), a))
+        scored.sort(key=lambda x: x[0])
+        out, seen = [first], {str(first)}
+        for _, a in scored:
+            if str(a) not in seen:
+                out.append(a)
+                seen.add(str(a))
+        out.extend(a for a in legal if str(a) not in seen)
+        return out
+
     # -- appraisal ------------------------------------------------------------------------
     def danger(self, state: LandingTableCore) -> dict[int, float]:
         """German fire weight per cell, from occupied positions (public information)."""
@@ -343,14 +381,17 @@ class HeuristicBot:
             return None
 
         def threat(a: Barrage) -> tuple[int, str]:
-            p = state.scen.pos_by_id[a.target]
-            gid = state.pos[a.target].unit
-            disrupted = gid is not None and state.ger[gid].disrupted
-            n = state.fof_steps(p, ("intense", "steady"))
-            return (0 if disrupted else n, a.target)
+            return (self._threat(state, a), a.target)
 
         best = max(options, key=threat)
         return best if threat(best)[0] > 0 else None
+
+    def _threat(self, state: LandingTableCore, a: Barrage) -> int:
+        """A barrage's worth: the steps the target's fire reaches, 0 if it is disrupted."""
+        p = state.scen.pos_by_id[a.target]
+        gid = state.pos[a.target].unit
+        disrupted = gid is not None and state.ger[gid].disrupted
+        return 0 if disrupted else state.fof_steps(p, ("intense", "steady"))
 
     def _goals(self, state: LandingTableCore, uid: str) -> frozenset[int]:
         """Where a unit wants to go: next to an occupied position (in range for
@@ -410,6 +451,12 @@ class HeuristicBot:
     def _best_move(
         self, state: LandingTableCore, uid: str, moves: Sequence[Action], allow_hold: bool
     ) -> Action:
+        return min(self._move_options(state, uid, moves, allow_hold), key=lambda x: x[0])[1]
+
+    def _move_options(
+        self, state: LandingTableCore, uid: str, moves: Sequence[Action], allow_hold: bool
+    ) -> list[tuple[tuple[float, str], Action]]:
+        """Each move (and holding, if allowed) with its score, lower better."""
         board = state.scen.board
         field = self._field(state, uid)
         danger = self.danger(state)
@@ -433,4 +480,4 @@ class HeuristicBot:
         ]
         if allow_hold:
             options.append((score(s.where), state.lookup.action(Hold, uid)))
-        return min(options, key=lambda x: x[0])[1]
+        return options

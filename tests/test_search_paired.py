@@ -1,0 +1,42 @@
+"""The heuristics' ranking hook (``ranked(state)``), which the search agent's paired
+comparison takes its candidates from (staged choices: tests/bloody/test_search_paired_bloody.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import omaha
+from omaha.kernel.protocol import State
+
+
+def heuristic_states(name: str, scenario: str, seed: int, count: int) -> list[State[Any]]:
+    """The first ``count`` searched decisions with a choice of a heuristic game."""
+    game = omaha.load(name)
+    bots = {side: game.bots[b](seed=seed) for side, b in game.lineup("heuristic").items()}
+    state = game.new_state(scenario, seed=seed)
+    out: list[State[Any]] = []
+    while not state.is_terminal() and len(out) < count:
+        if state.worth_search() and len(state.legal_actions()) > 1:
+            out.append(state.clone())
+        state.apply(bots[state.current_player()].choose(state))
+    return out
+
+
+@pytest.mark.parametrize(("name", "scenario"), [("bloody", "solo"), ("landing_table", "omaha")])
+def test_the_ranking_is_every_legal_action_the_heuristic_choice_first(
+    name: str, scenario: str
+) -> None:
+    states = heuristic_states(name, scenario, seed=3, count=40)
+    assert len(states) == 40
+    game = omaha.load(name)
+    reordered = 0
+    for state in states:
+        bot = game.bots["heuristic"](seed=1)
+        ranked = [str(a) for a in bot.ranked(state)]  # type: ignore[attr-defined]
+        legal = [str(a) for a in state.legal_actions()]
+        assert ranked[0] == str(game.bots["heuristic"](seed=1).choose(state))
+        assert sorted(ranked) == sorted(legal) and len(set(ranked)) == len(ranked)
+        reordered += ranked[1:3] != [t for t in legal if t != ranked[0]][:2]
+    assert reordered > 10  # the runners-up are the heuristic's, not the listing's
