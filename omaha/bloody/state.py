@@ -23,7 +23,7 @@ from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts, Names
 from omaha.kernel.observation import Observation
-from omaha.kernel.view import Pending, View
+from omaha.kernel.view import Offer, Pending, View, on_offer
 
 from . import facts as bloody_facts
 from . import observation as observed
@@ -74,7 +74,11 @@ def _setup_prompt(st: BloodyState) -> Pending:
 
 
 def _cards_prompt(st: BloodyState) -> Pending:
-    return Pending("cards", "US", "play a card before the Drift rolls, or continue")
+    parts: tuple[Offer, ...] = (
+        ("play a card before the Drift rolls", (PlayCard, PlayCardAt)),
+        ("continue", Continue),
+    )
+    return Pending("cards", "US", on_offer(st.legal_actions(), parts))
 
 
 def _event_prompt(st: BloodyState) -> Pending:
@@ -83,10 +87,10 @@ def _event_prompt(st: BloodyState) -> Pending:
 
 def _attack_prompt(st: BloodyState) -> Pending:
     squares = ", ".join(st.label(c) for c in st.attack_squares)
+    parts: tuple[Offer, ...] = (("add a square", AddSquare), ("resolve", ResolveAttack))
+    choice = on_offer(st.legal_actions(), parts)
     return Pending(
-        "attack",
-        "US",
-        f"attack on {st.label(st.attack_target)} from {squares}: add a square or resolve",
+        "attack", "US", f"attack on {st.label(st.attack_target)} from {squares}: {choice}"
     )
 
 

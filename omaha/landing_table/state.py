@@ -20,7 +20,7 @@ from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import Event
 from omaha.kernel.facts import Facts, Names
-from omaha.kernel.view import Pending, View
+from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.landing_table import facts as landing_facts
 from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
@@ -295,9 +295,10 @@ def _attack_prompt(st: LandingTableState, d: Decision) -> str:
     plan = attack.attack_plan(st)
     gid = st.pos[str(st.ctx["target"])].unit
     defense = plan["defense"] if gid is not None and st.ger[gid].revealed else "?"
+    parts: tuple[Offer, ...] = (("add units", Join), ("resolve", (Resolve, ResolveHero)))
     return (
         f"attack on {st.ctx['target']} by {', '.join(st.ctx['attackers'])} "
-        f"({plan['attack']} vs {defense}): add units or resolve"
+        f"({plan['attack']} vs {defense}): {on_offer(st.legal_actions(), parts)}"
     )
 
 

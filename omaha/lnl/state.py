@@ -32,7 +32,7 @@ from omaha.kernel.actions import Action, in_notation_order
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts
 from omaha.kernel.protocol import Outcome
-from omaha.kernel.view import Pending, View
+from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.lnl import facts as lnl_facts
 from omaha.lnl import observation as lnl_observation
 from omaha.lnl import view as lnl_view
@@ -41,16 +41,23 @@ from omaha.lnl.actions import (
     Add,
     AddBonus,
     AddNgfs,
+    Advance,
     Assault,
     Bombard,
     Cancel,
     Deploy,
+    Drop,
     EndPhase,
     Enter,
     FireWith,
     Move,
     OpFire,
     Pass,
+    Resolve,
+    Stay,
+    Step,
+    Stop,
+    Strike,
     Target,
     With,
 )
@@ -125,10 +132,15 @@ PHASE_NAMES: dict[Stage, str] = {
     "over": "game over",
 }
 
-PHASE_PROMPTS: dict[Stage, str] = {
-    "fire": "fire, bombard or end the fire phase",
-    "move": "move a unit, bring on reinforcements or end the movement phase",
-    "assault": "close assault or end the close assault phase",
+#: The parts of each phase's prompt and the actions they name (only those on offer show).
+PHASE_PROMPTS: dict[Stage, tuple[Offer, ...]] = {
+    "fire": (("fire", FireWith), ("bombard", Bombard), ("end the fire phase", EndPhase)),
+    "move": (
+        ("move a unit", Move),
+        ("bring on reinforcements", Enter),
+        ("end the movement phase", EndPhase),
+    ),
+    "assault": (("close assault", Assault), ("end the close assault phase", EndPhase)),
 }
 
 
@@ -477,7 +489,9 @@ PHASE_END: dict[Stage, Callable[[LnlState], None]] = {
 # The pending decision: its prompt, its options, who carries it out
 # ----------------------------------------------------------------------------
 def _pending_phase(st: LnlState) -> Pending:
-    return Pending(st.decision_kind(), st.side, PHASE_PROMPTS.get(st.stage, st.stage))
+    parts = PHASE_PROMPTS.get(st.stage)
+    prompt = on_offer(st.legal_actions(), parts) if parts else st.stage
+    return Pending(st.decision_kind(), st.side, prompt)
 
 
 def _pending_loss(st: LnlState) -> Pending:
@@ -497,42 +511,62 @@ def _pending_retreat(st: LnlState) -> Pending:
 
 def _pending_advance(st: LnlState) -> Pending:
     assert st.advance is not None
-    return Pending(
-        st.decision_kind(), st.advance.side, f"advance into {st.label(st.advance.cell)} or stay"
+    parts: tuple[Offer, ...] = (
+        (f"advance into {st.label(st.advance.cell)}", Advance),
+        ("stay", Stay),
     )
+    return Pending(st.decision_kind(), st.advance.side, on_offer(st.legal_actions(), parts))
 
 
 def _pending_assault(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
-    return Pending(st.decision_kind(), a.side, f"add attackers on {st.label(a.target)} or resolve")
+    parts: tuple[Offer, ...] = (
+        (f"add attackers on {st.label(a.target)}", Add),
+        ("resolve", Resolve),
+        ("cancel", Cancel),
+    )
+    return Pending(st.decision_kind(), a.side, on_offer(st.legal_actions(), parts))
 
 
 def _pending_attack(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
+    parts: tuple[Offer, ...]
     if a.target < 0:
-        return Pending(st.decision_kind(), a.side, f"choose a target for {st.uid(a.firers[0])}")
-    return Pending(st.decision_kind(), a.side, f"add firers on {st.label(a.target)} or resolve")
+        parts = ((f"choose a target for {st.uid(a.firers[0])}", Target), ("cancel", Cancel))
+    else:
+        parts = (
+            (f"add firers on {st.label(a.target)}", (Add, AddNgfs, AddBonus)),
+            ("resolve", Resolve),
+            ("cancel", Cancel),
+        )
+    return Pending(st.decision_kind(), a.side, on_offer(st.legal_actions(), parts))
 
 
 def _pending_opp(st: LnlState) -> Pending:
     assert st.opp is not None
-    return Pending(
-        st.decision_kind(),
-        st.opp.side,
-        f"fire at {', '.join(st.ids(st.opp.movers))} in {st.label(st.opp.cell)} or pass",
-    )
+    fire = f"fire at {', '.join(st.ids(st.opp.movers))} in {st.label(st.opp.cell)}"
+    parts: tuple[Offer, ...] = ((fire, OpFire), ("pass", Pass))
+    return Pending(st.decision_kind(), st.opp.side, on_offer(st.legal_actions(), parts))
 
 
 def _pending_move(st: LnlState) -> Pending:
     assert st.group is not None
-    return Pending(st.decision_kind(), st.side, f"move {', '.join(st.ids(st.group.units))}")
+    parts: tuple[Offer, ...] = (
+        ("step", Step),
+        ("take a unit along", With),
+        ("drop one", Drop),
+        ("stop", Stop),
+    )
+    prompt = f"moving {', '.join(st.ids(st.group.units))}: {on_offer(st.legal_actions(), parts)}"
+    return Pending(st.decision_kind(), st.side, prompt)
 
 
 def _pending_strike(st: LnlState) -> Pending:
     assert st.strike is not None
-    return Pending(st.decision_kind(), st.strike.side, "choose a hex to strike or pass")
+    parts: tuple[Offer, ...] = (("choose a hex to strike", Strike), ("pass", Pass))
+    return Pending(st.decision_kind(), st.strike.side, on_offer(st.legal_actions(), parts))
 
 
 def _pending_place(st: LnlState) -> Pending:
