@@ -278,6 +278,10 @@ class BloodyState(BloodyCore):
     def _drift_and_land(self) -> None:
         """5.4, 5.5: the Drift rolls and the Landing phase, then the end of the turn."""
         self.current_phase = Phase.DRIFT
+        if not self.at_sea():
+            self.note(
+                "bloody.text", "5.4, 5.5", text="no US unit at sea: no Drift rolls, no Landing"
+            )
         arriving = landing.drift_rolls(self)
         self.current_phase = Phase.LANDING
         landing.land(self, arriving)

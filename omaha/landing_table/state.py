@@ -18,7 +18,7 @@ from typing import Any
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
-from omaha.kernel.events import Event
+from omaha.kernel.events import Event, register_templates
 from omaha.kernel.facts import Facts, Names
 from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.landing_table import facts as landing_facts
@@ -181,6 +181,9 @@ class LandingTableState(LandingTableCore):
             information.redraw(self, dice)
 
 
+register_templates({"ddob.no_landing": "no unit is scheduled to land on turn {turn}"})
+
+
 # -- one step of each phase ------------------------------------------------------------------
 def _landing_step(st: LandingTableState) -> None:
     if not landing.land_next(st):
@@ -203,6 +206,8 @@ def _end_step(st: LandingTableState) -> None:
     if st.result is None:
         turn.start_turn(st)
         landing.begin_phase(st)
+        if not st.queue:  # the order of battle schedules no unit for this turn
+            st.note("ddob.no_landing", landing.RULE + " (order of battle)", turn=st.turn)
 
 
 #: The procedure step each phase runs (until a decision is pending).

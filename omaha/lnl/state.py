@@ -80,6 +80,7 @@ register_templates(
     {
         "lnl.turn": "=== turn {turn} ===",
         "lnl.phase": "{side} {phase} phase",
+        "lnl.skip": "{side} {phase} phase ends, nothing left to do: {why}",
         "lnl.card": "action card {card} (value {value}): {event}",
         "lnl.event": "{text}",
         "lnl.rally": "{unit} rallies: card {card} value {value}, {outcome}",
@@ -398,8 +399,82 @@ def _phase(st: LnlState) -> bool:
     """A phase with decisions waits for them; with none left it ends by itself."""
     if st.hold_phases or next(st.main_options(with_end=False), None):
         return True
+    _note_skipped(st)
     st.end_phase()
     return False
+
+
+#: Why a unit of the phasing side can do nothing this phase, by stage: a test, what it
+#: says, the rule. The first that holds counts a unit.
+_Held = tuple[Callable[[LnlState, int], bool], str, str]
+_LANDED = "landed this turn"
+_HELD: dict[Stage, tuple[_Held, ...]] = {
+    "fire": (
+        (
+            lambda st, u: st.placement_restricted(u) and not st.scen.units[u].armor_unit,
+            _LANDED,
+            "LnL Omaha: Setting up the Game",
+        ),
+        (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
+        (lambda st, u: st.fired[u], "fired", "LnL Omaha: Outline of Play"),
+    ),
+    "move": (
+        (lambda st, u: st.placement_restricted(u), _LANDED, "LnL Omaha: Setting up the Game"),
+        (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
+        (lambda st, u: st.fired[u], "fired", "LnL Omaha: Outline of Play"),
+        (lambda st, u: st.moved[u], "moved", "LnL Omaha: Movement"),
+        (lambda st, u: st.scen.units[u].mf <= 0, "with no movement factor", "LnL Omaha: Movement"),
+    ),
+    "assault": (
+        (lambda st, u: st.placement_restricted(u), _LANDED, "reading R26 (READINGS.md)"),
+        (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
+        (lambda st, u: st.fired[u], "fired", "LnL Omaha: Close Assault"),
+        (lambda st, u: st.assaulted[u], "assaulted", "reading R26 (READINGS.md)"),
+        (lambda st, u: st.ca(u) <= 0, "with no close assault factor", "LnL Omaha: Close Assault"),
+    ),
+}
+#: What the other units lack, by stage.
+_NOTHING: dict[Stage, tuple[str, str]] = {
+    "fire": ("with no target in range and line of sight", "LnL Omaha: Fire Combat"),
+    "move": ("with no hex to enter", "LnL Omaha: Movement"),
+    "assault": ("with no enemy hex adjacent", "LnL Omaha: Close Assault"),
+}
+
+
+def _held(st: LnlState, stage: Stage, u: int) -> tuple[str, str]:
+    """Why unit ``u`` does nothing this phase, and the rule."""
+    for test, why, rule in _HELD.get(stage, ()):
+        if test(st, u):
+            return why, rule
+    return _NOTHING.get(stage, ("with nothing to do", "LnL Omaha: Outline of Play"))
+
+
+def _note_skipped(st: LnlState) -> None:
+    """A phase with nothing left its side may do ends by itself with a line saying why:
+    how many units each rule holds back (landed this turn, disrupted, fired, no factor;
+    reading R34 once too many attacks were cancelled), and how many lack a target."""
+    stage = st.stage
+    reasons: dict[str, int] = {}
+    rules: dict[str, None] = {}
+    if stage != "move" and not st.may_open_attack():
+        reasons[f"{st.cancels} attacks cancelled"] = 0
+        rules["reading R34 (READINGS.md)"] = None
+    else:
+        for u in st.units_of(st.side):
+            why, rule = _held(st, stage, u)
+            reasons[why] = reasons.get(why, 0) + 1
+            rules[rule] = None
+        if not reasons:
+            reasons["no units on the map"] = 0
+            rules["LnL Omaha: Outline of Play"] = None
+    st.note(
+        "lnl.skip",
+        "; ".join(rules),
+        player=st.side,
+        side=st.side,
+        phase=PHASE_NAMES[stage],
+        why=", ".join(f"{n} {why}" if n else why for why, n in reasons.items()),
+    )
 
 
 def _over(st: LnlState) -> bool:  # pragma: no cover - the loop stops at a result

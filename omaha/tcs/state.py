@@ -104,6 +104,7 @@ from omaha.tcs.procedures import (
 register_templates(
     {
         "tcs.turn": "— turn {turn} —",
+        "tcs.skip": "{phase}: nothing to do ({why})",
     }
 )
 
@@ -156,6 +157,19 @@ MODES = "Mode Determination Phase"
 US_PHASE = "US Action Phase"
 GERMAN_PHASE = "German Action Phase"
 CLEANUP = "Clean-up Phase"
+
+#: The phases that may pass with nothing to do: why, and the rules that say so.
+QUIET: dict[str, tuple[str, str]] = {
+    ARTILLERY: (
+        "no A-20 attack, LCT(R) fire or smoke check is due, and no battery or destroyer "
+        "mission has a target in sight",
+        "2.2, 2.6, 2.10, 3.1",
+    ),
+    MODES: (
+        "no pill box left to convert, and no stack that may change its mode",
+        "3.3e, 4.0",
+    ),
+}
 
 #: Before play: (phase, step), in order.
 SETUP_STEPS: tuple[tuple[str, Step], ...] = (
@@ -370,7 +384,10 @@ class TcsState(TcsCore):
 
     # ------------------------------------------------------------------ sequencing
     def _advance(self) -> None:
-        """Run automatic procedures until a player must decide or the game ends."""
+        """Run automatic procedures until a player must decide or the game ends. A
+        phase of :data:`QUIET` begun and ended here with nothing logged (no decision
+        asked) gets a line saying why, citing the rules."""
+        quiet: tuple[str, int] | None = None  # a phase begun here, and the log's length then
         while self.result is None:
             steps = SETUP_STEPS if self.in_setup else TURN_STEPS
             if self.cursor >= len(steps):
@@ -386,8 +403,15 @@ class TcsState(TcsCore):
                 self.note("tcs.turn", "", turn=self.turn_label)
                 continue
             self.wait = None
+            phase = steps[self.cursor][0]
+            if not self.started and (self.cursor == 0 or steps[self.cursor - 1][0] != phase):
+                quiet = (phase, len(self.log))
             if not STEPS[steps[self.cursor][1]](self):
                 return
+            last = self.cursor + 1 >= len(steps) or steps[self.cursor + 1][0] != phase
+            if last and quiet == (phase, len(self.log)) and phase in QUIET:
+                why, rule = QUIET[phase]
+                self.note("tcs.skip", rule, phase=phase, why=why)
             self.cursor += 1
             self.started, self.sd = False, {}
 
