@@ -199,7 +199,7 @@ def reference_observation(st: BloodyState) -> np.ndarray[Any, Any]:
                 p("strongpoint_unknown" if face.startswith("sp") else "encounter_unknown")[c] += 1
             elif face == "mines":
                 p("mines")[c] += 1
-            else:
+            elif face.removeprefix("sp").removeprefix("e").isdigit():  # named: none (8.1)
                 value = int(face.removeprefix("sp").removeprefix("e"))
                 p("german_numerical")[c] += 1
                 p("german_value")[c] += value
