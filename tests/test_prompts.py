@@ -23,7 +23,7 @@ NAMES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         (r"end the [\w ]+ phase", ("EndPhase",)),
         (r"move a unit", ("Move",)),
         (r"bring on reinforcements", ("Enter",)),
-        (r"^close assault", ("Assault",)),
+        (r"^close assault(?! on)", ("Assault",)),
         (r"\bpass\b", ("Pass",)),
         (r"\bstay\b", ("Stay",)),
         (r"advance into", ("Advance",)),
@@ -118,3 +118,44 @@ def test_every_form_a_prompt_names_is_on_offer(name: str, scenario: str) -> None
                 action = fallback.choose(state)
             state.apply(action)
     assert prompts > 50
+
+
+#: The decisions of putting an attack together, by game (their target is the focus).
+ATTACKS = {
+    "lnl": ("fire", "assault", "opportunity fire"),
+    "tcs": ("fire",),
+    "bloody": ("attack",),
+    "landing_table": ("attack",),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_an_attack_being_put_together_names_its_target_hex_as_the_focus(name: str) -> None:
+    """``pending.focus`` is the attacked hex while an attack is built (the browser marks
+    it); LnL, TCS and Bloody name it in the prompt too; no other decision has a focus."""
+    game = omaha.load(name)
+    seen = 0
+    scenario = game.scenarios()[0] if name != "tcs" else "e1-draw"
+    for seed in (1, 2, 3, 4):
+        state = game.new_state(scenario, seed=seed)
+        bots = {p: game.bots["heuristic"](seed=seed + i) for i, p in enumerate(game.players)}
+        fallback = game.bots["random"](seed=seed)
+        for _ in range(MOST):
+            if state.is_terminal():
+                break
+            pend = state.pending
+            assert pend is not None
+            building = pend.kind in ATTACKS[name] and pend.focus
+            if pend.focus:
+                assert pend.kind in ATTACKS[name], pend
+                (cell,) = pend.focus
+                assert state.view(None).board.has(cell), pend
+                if name != "landing_table":  # it names the position, not its hex
+                    assert cell in pend.prompt, pend
+            seen += bool(building)
+            try:
+                action = bots[state.current_player() or ""].choose(state)
+            except omaha.IllegalAction:
+                action = fallback.choose(state)
+            state.apply(action)
+    assert seen > 0

@@ -89,9 +89,8 @@ def _attack_prompt(st: BloodyState) -> Pending:
     squares = ", ".join(st.label(c) for c in st.attack_squares)
     parts: tuple[Offer, ...] = (("add a square", AddSquare), ("resolve", ResolveAttack))
     choice = on_offer(st.legal_actions(), parts)
-    return Pending(
-        "attack", "US", f"attack on {st.label(st.attack_target)} from {squares}: {choice}"
-    )
+    target = st.label(st.attack_target)
+    return Pending("attack", "US", f"attack on {target} from {squares}: {choice}", (target,))
 
 
 def _activation_prompt(st: BloodyState) -> Pending:

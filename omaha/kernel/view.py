@@ -17,11 +17,13 @@ from omaha.kernel.board import Board
 
 @attrs.frozen
 class Pending:
-    """The decision a state waits for: its kind, its owner and a prompt."""
+    """The decision a state waits for: its kind, its owner and a prompt; ``focus``, the
+    cells it is about (an attack's target while it is put together), for a map to mark."""
 
     kind: str
     player: str
     prompt: str
+    focus: tuple[str, ...] = ()
 
 
 #: One part of a prompt and the action class (or classes) it names.

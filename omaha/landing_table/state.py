@@ -76,7 +76,11 @@ class LandingTableState(LandingTableCore):
         if self.result is not None or self.decision is None:
             return None
         kind = str(self.decision["kind"])
-        return Pending(kind, "US", PROMPTS[kind](self, self.decision))
+        focus: tuple[str, ...] = ()
+        if kind in ("attack", "attrition"):  # the attacked position's hex, for the map
+            cell = self.scen.pos_by_id[str(self.ctx["target"])].cell
+            focus = (self.board.labels[cell],)
+        return Pending(kind, "US", PROMPTS[kind](self, self.decision), focus)
 
     def _player_to_move(self) -> str | None:
         """The owner of :attr:`pending` without wording its prompt: the US player owns

@@ -596,34 +596,42 @@ def _pending_advance(st: LnlState) -> Pending:
 def _pending_assault(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
+    target = st.label(a.target)
     parts: tuple[Offer, ...] = (
-        (f"add attackers on {st.label(a.target)}", Add),
+        ("add attackers", Add),
         ("resolve", Resolve),
         ("cancel", Cancel),
     )
-    return Pending(st.decision_kind(), a.side, on_offer(st.legal_actions(), parts))
+    prompt = f"close assault on {target}: {on_offer(st.legal_actions(), parts)}"
+    return Pending(st.decision_kind(), a.side, prompt, (target,))
 
 
 def _pending_attack(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
-    parts: tuple[Offer, ...]
+    legal = st.legal_actions()
     if a.target < 0:
-        parts = ((f"choose a target for {st.uid(a.firers[0])}", Target), ("cancel", Cancel))
-    else:
-        parts = (
-            (f"add firers on {st.label(a.target)}", (Add, AddNgfs, AddBonus)),
-            ("resolve", Resolve),
+        pick: tuple[Offer, ...] = (
+            (f"choose a target for {st.uid(a.firers[0])}", Target),
             ("cancel", Cancel),
         )
-    return Pending(st.decision_kind(), a.side, on_offer(st.legal_actions(), parts))
+        return Pending(st.decision_kind(), a.side, on_offer(legal, pick))
+    target = st.label(a.target)
+    parts: tuple[Offer, ...] = (
+        ("add firers", (Add, AddNgfs, AddBonus)),
+        ("resolve", Resolve),
+        ("cancel", Cancel),
+    )
+    prompt = f"fire on {target}: {on_offer(legal, parts)}"
+    return Pending(st.decision_kind(), a.side, prompt, (target,))
 
 
 def _pending_opp(st: LnlState) -> Pending:
     assert st.opp is not None
     fire = f"fire at {', '.join(st.ids(st.opp.movers))} in {st.label(st.opp.cell)}"
     parts: tuple[Offer, ...] = ((fire, OpFire), ("pass", Pass))
-    return Pending(st.decision_kind(), st.opp.side, on_offer(st.legal_actions(), parts))
+    focus = (st.label(st.opp.cell),)
+    return Pending(st.decision_kind(), st.opp.side, on_offer(st.legal_actions(), parts), focus)
 
 
 def _pending_move(st: LnlState) -> Pending:

@@ -429,7 +429,9 @@ class TcsState(TcsCore):
         worded = OFFERS.get(kind)
         if worded is not None:
             prompt = worded(self, player)
-        return Pending(str(kind), player, prompt)
+        combat = self.combat
+        focus = (str(combat["target"]),) if kind == Decision.FIRE and combat is not None else ()
+        return Pending(str(kind), player, prompt, focus)
 
     def _player_to_move(self) -> str | None:
         """The owner of ``pending``, read from the decision awaited (no prompt worded)."""
