@@ -297,3 +297,25 @@ def test_landing_box_counters_are_at_least_as_large_as_map_counters() -> None:
     for g in in_boxes:
         assert all(f(t, "font-size") >= LEGIBLE_VALUES for t in lines(g, "values"))
         assert all(f(t, "font-size") >= LEGIBLE_NAMES for t in lines(g, "unit-name"))
+
+
+def test_a_name_too_long_for_one_line_goes_whole_on_two_at_its_punctuation() -> None:
+    """A name that would be cut ("50mm-Gu…", "Strongp…") is drawn whole on two legible
+    lines, broken after a hyphen or slash, or a long word hyphenated between consonants;
+    the full name is also the counter's hover text."""
+    pieces = [
+        Piece("g", "German", "50mm-Gun-2", "C1", "6-8-8", kind="anti_tank", echelon="I",
+              steps=(2, 2)),
+        Piece("s", "German", "Strongpoint", "C1", "10", marks=("face_down",),
+              kind="fortification"),
+        Piece("m", "US", "H/2/116.mtr", "C1", "4[6] 2", marks=("fire_mode",), kind="mortar"),
+    ]  # fmt: skip
+    groups = counters(render_view(view(*pieces)))
+    names = {pid: [t.text for t in lines(g, "unit-name")] for pid, g in groups.items()}
+    assert names == {"g": ["50mm-", "Gun-2"], "s": ["Strong-", "point"], "m": ["H/2/", "116.mtr"]}
+    for pid, g in groups.items():
+        check_layout(g)
+        assert all(f(t, "font-size") >= LEGIBLE_NAMES for t in lines(g, "unit-name")), pid
+        title = g.find(NS + "title")
+        full = next(p.name for p in pieces if p.id == pid)
+        assert title is not None and full in (title.text or "")

@@ -23,7 +23,7 @@ from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts, Names
 from omaha.kernel.observation import Observation
-from omaha.kernel.view import Pending, View
+from omaha.kernel.view import Offer, Pending, View, on_offer
 
 from . import facts as bloody_facts
 from . import observation as observed
@@ -74,7 +74,11 @@ def _setup_prompt(st: BloodyState) -> Pending:
 
 
 def _cards_prompt(st: BloodyState) -> Pending:
-    return Pending("cards", "US", "play a card before the Drift rolls, or continue")
+    parts: tuple[Offer, ...] = (
+        ("play a card before the Drift rolls", (PlayCard, PlayCardAt)),
+        ("continue", Continue),
+    )
+    return Pending("cards", "US", on_offer(st.legal_actions(), parts))
 
 
 def _event_prompt(st: BloodyState) -> Pending:
@@ -83,11 +87,10 @@ def _event_prompt(st: BloodyState) -> Pending:
 
 def _attack_prompt(st: BloodyState) -> Pending:
     squares = ", ".join(st.label(c) for c in st.attack_squares)
-    return Pending(
-        "attack",
-        "US",
-        f"attack on {st.label(st.attack_target)} from {squares}: add a square or resolve",
-    )
+    parts: tuple[Offer, ...] = (("add a square", AddSquare), ("resolve", ResolveAttack))
+    choice = on_offer(st.legal_actions(), parts)
+    target = st.label(st.attack_target)
+    return Pending("attack", "US", f"attack on {target} from {squares}: {choice}", (target,))
 
 
 def _activation_prompt(st: BloodyState) -> Pending:
@@ -274,6 +277,10 @@ class BloodyState(BloodyCore):
     def _drift_and_land(self) -> None:
         """5.4, 5.5: the Drift rolls and the Landing phase, then the end of the turn."""
         self.current_phase = Phase.DRIFT
+        if not self.at_sea():
+            self.note(
+                "bloody.text", "5.4, 5.5", text="no US unit at sea: no Drift rolls, no Landing"
+            )
         arriving = landing.drift_rolls(self)
         self.current_phase = Phase.LANDING
         landing.land(self, arriving)

@@ -266,16 +266,46 @@ def _type_name(hint: Any) -> str:
     return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
 
 
-def sort_key(action: Action) -> str:
-    """Legal actions are listed sorted by their notation."""
-    return str(action)
+_DIGITS = re.compile(r"(\d+)")
+
+#: A natural sort key: the text cut into its runs of digits and the rest, each run read
+#: as a number (text at the even places, numbers at the odd ones, so any two compare),
+#: then the text itself to order labels that differ only in leading zeros.
+NaturalKey = tuple[tuple[str | int, ...], str]
+
+#: The sort key of each action value met, made once from its notation (as ``_NOTATION``).
+_SORT_KEY: dict[Action, NaturalKey] = {}
+
+
+def natural_key(text: str) -> NaturalKey:
+    """``text``'s place in natural order: ``A2`` before ``A10``, ``A9.10`` before
+    ``A10.1``, and otherwise as text."""
+    parts = _DIGITS.split(text)
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), text
+
+
+def sort_key(action: Action) -> NaturalKey:
+    """Legal actions are listed in the natural order of their notation (numbers in it
+    read as numbers: ``place U at A2`` before ``place U at A10``); the key is made once
+    per action value."""
+    try:
+        return _SORT_KEY[action]
+    except KeyError:
+        pass
+    except TypeError:  # a mistyped, unhashable field: work it out, do not keep it
+        return natural_key(str(action))
+    key = natural_key(str(action))
+    if len(_SORT_KEY) >= _NOTATION_CAP:
+        _SORT_KEY.clear()
+    _SORT_KEY[action] = key
+    return key
 
 
 def in_notation_order(actions: Iterable[Action]) -> list[Action]:
-    """``actions`` sorted by :func:`sort_key`; once each has been printed, by lookups
-    in the notation table alone."""
+    """``actions`` sorted by :func:`sort_key`; once each has been keyed, by lookups in
+    the key table alone."""
     listed = list(actions)
     try:
-        return sorted(listed, key=_NOTATION.__getitem__)
-    except (KeyError, TypeError):  # one printed for the first time (or unhashable)
+        return sorted(listed, key=_SORT_KEY.__getitem__)
+    except (KeyError, TypeError):  # one keyed for the first time (or unhashable)
         return sorted(listed, key=sort_key)

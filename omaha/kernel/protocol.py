@@ -735,7 +735,7 @@ class State(ABC, Generic[S]):
         """Forget whatever the game caches from its fields (called after every change)."""
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
-        """The legal actions sorted by notation (:func:`~omaha.kernel.actions.sort_key`).
+        """The legal actions in natural order of notation (:func:`~omaha.kernel.actions.sort_key`).
 
         A game that can put them in that order more cheaply than by their printed
         notation (e.g. by ranks it computed once per scenario) overrides this; the
@@ -760,7 +760,7 @@ class State(ABC, Generic[S]):
         return None if pend is None else pend.player
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions, sorted by notation; cached until the next apply."""
+        """The legal actions in natural order of notation (A2 before A10); cached until changed."""
         self._usable()
         if self._legal is None:
             if self.is_terminal():

@@ -7,18 +7,37 @@ same way for every game; the SVG renderer and the CLI read only these types.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import attrs
 
+from omaha.kernel.actions import Action
 from omaha.kernel.board import Board
 
 
 @attrs.frozen
 class Pending:
-    """The decision a state waits for: its kind, its owner and a prompt."""
+    """The decision a state waits for: its kind, its owner and a prompt; ``focus``, the
+    cells it is about (an attack's target while it is put together), for a map to mark."""
 
     kind: str
     player: str
     prompt: str
+    focus: tuple[str, ...] = ()
+
+
+#: One part of a prompt and the action class (or classes) it names.
+Offer = tuple[str, type[Action] | tuple[type[Action], ...]]
+
+
+def on_offer(legal: Iterable[Action], parts: Iterable[Offer]) -> str:
+    """The parts of a prompt whose actions are legal now, as a player reads a choice
+    ("a", "a or b", "a, b or c"): a prompt names only what is on offer."""
+    kinds = {type(a) for a in legal}
+    texts = [text for text, cls in parts if any(issubclass(k, cls) for k in kinds)]
+    if len(texts) < 2:
+        return "".join(texts)
+    return f"{', '.join(texts[:-1])} or {texts[-1]}"
 
 
 @attrs.frozen

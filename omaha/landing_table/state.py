@@ -18,9 +18,9 @@ from typing import Any
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
-from omaha.kernel.events import Event
+from omaha.kernel.events import Event, register_templates
 from omaha.kernel.facts import Facts, Names
-from omaha.kernel.view import Pending, View
+from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.landing_table import facts as landing_facts
 from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
@@ -76,7 +76,11 @@ class LandingTableState(LandingTableCore):
         if self.result is not None or self.decision is None:
             return None
         kind = str(self.decision["kind"])
-        return Pending(kind, "US", PROMPTS[kind](self, self.decision))
+        focus: tuple[str, ...] = ()
+        if kind in ("attack", "attrition"):  # the attacked position's hex, for the map
+            cell = self.scen.pos_by_id[str(self.ctx["target"])].cell
+            focus = (self.board.labels[cell],)
+        return Pending(kind, "US", PROMPTS[kind](self, self.decision), focus)
 
     def _player_to_move(self) -> str | None:
         """The owner of :attr:`pending` without wording its prompt: the US player owns
@@ -181,6 +185,9 @@ class LandingTableState(LandingTableCore):
             information.redraw(self, dice)
 
 
+register_templates({"ddob.no_landing": "no unit is scheduled to land on turn {turn}"})
+
+
 # -- one step of each phase ------------------------------------------------------------------
 def _landing_step(st: LandingTableState) -> None:
     if not landing.land_next(st):
@@ -203,6 +210,8 @@ def _end_step(st: LandingTableState) -> None:
     if st.result is None:
         turn.start_turn(st)
         landing.begin_phase(st)
+        if not st.queue:  # the order of battle schedules no unit for this turn
+            st.note("ddob.no_landing", landing.RULE + " (order of battle)", turn=st.turn)
 
 
 #: The procedure step each phase runs (until a decision is pending).
@@ -295,9 +304,10 @@ def _attack_prompt(st: LandingTableState, d: Decision) -> str:
     plan = attack.attack_plan(st)
     gid = st.pos[str(st.ctx["target"])].unit
     defense = plan["defense"] if gid is not None and st.ger[gid].revealed else "?"
+    parts: tuple[Offer, ...] = (("add units", Join), ("resolve", (Resolve, ResolveHero)))
     return (
         f"attack on {st.ctx['target']} by {', '.join(st.ctx['attackers'])} "
-        f"({plan['attack']} vs {defense}): add units or resolve"
+        f"({plan['attack']} vs {defense}): {on_offer(st.legal_actions(), parts)}"
     )
 
 

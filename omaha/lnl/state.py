@@ -32,7 +32,7 @@ from omaha.kernel.actions import Action, in_notation_order
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts
 from omaha.kernel.protocol import Outcome
-from omaha.kernel.view import Pending, View
+from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.lnl import facts as lnl_facts
 from omaha.lnl import observation as lnl_observation
 from omaha.lnl import view as lnl_view
@@ -41,16 +41,23 @@ from omaha.lnl.actions import (
     Add,
     AddBonus,
     AddNgfs,
+    Advance,
     Assault,
     Bombard,
     Cancel,
     Deploy,
+    Drop,
     EndPhase,
     Enter,
     FireWith,
     Move,
     OpFire,
     Pass,
+    Resolve,
+    Stay,
+    Step,
+    Stop,
+    Strike,
     Target,
     With,
 )
@@ -73,6 +80,7 @@ register_templates(
     {
         "lnl.turn": "=== turn {turn} ===",
         "lnl.phase": "{side} {phase} phase",
+        "lnl.skip": "{side} {phase} phase ends, nothing left to do: {why}",
         "lnl.card": "action card {card} (value {value}): {event}",
         "lnl.event": "{text}",
         "lnl.rally": "{unit} rallies: card {card} value {value}, {outcome}",
@@ -125,10 +133,15 @@ PHASE_NAMES: dict[Stage, str] = {
     "over": "game over",
 }
 
-PHASE_PROMPTS: dict[Stage, str] = {
-    "fire": "fire, bombard or end the fire phase",
-    "move": "move a unit, bring on reinforcements or end the movement phase",
-    "assault": "close assault or end the close assault phase",
+#: The parts of each phase's prompt and the actions they name (only those on offer show).
+PHASE_PROMPTS: dict[Stage, tuple[Offer, ...]] = {
+    "fire": (("fire", FireWith), ("bombard", Bombard), ("end the fire phase", EndPhase)),
+    "move": (
+        ("move a unit", Move),
+        ("bring on reinforcements", Enter),
+        ("end the movement phase", EndPhase),
+    ),
+    "assault": (("close assault", Assault), ("end the close assault phase", EndPhase)),
 }
 
 
@@ -386,8 +399,82 @@ def _phase(st: LnlState) -> bool:
     """A phase with decisions waits for them; with none left it ends by itself."""
     if st.hold_phases or next(st.main_options(with_end=False), None):
         return True
+    _note_skipped(st)
     st.end_phase()
     return False
+
+
+#: Why a unit of the phasing side can do nothing this phase, by stage: a test, what it
+#: says, the rule. The first that holds counts a unit.
+_Held = tuple[Callable[[LnlState, int], bool], str, str]
+_LANDED = "landed this turn"
+_HELD: dict[Stage, tuple[_Held, ...]] = {
+    "fire": (
+        (
+            lambda st, u: st.placement_restricted(u) and not st.scen.units[u].armor_unit,
+            _LANDED,
+            "LnL Omaha: Setting up the Game",
+        ),
+        (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
+        (lambda st, u: st.fired[u], "fired", "LnL Omaha: Outline of Play"),
+    ),
+    "move": (
+        (lambda st, u: st.placement_restricted(u), _LANDED, "LnL Omaha: Setting up the Game"),
+        (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
+        (lambda st, u: st.fired[u], "fired", "LnL Omaha: Outline of Play"),
+        (lambda st, u: st.moved[u], "moved", "LnL Omaha: Movement"),
+        (lambda st, u: st.scen.units[u].mf <= 0, "with no movement factor", "LnL Omaha: Movement"),
+    ),
+    "assault": (
+        (lambda st, u: st.placement_restricted(u), _LANDED, "reading R26 (READINGS.md)"),
+        (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
+        (lambda st, u: st.fired[u], "fired", "LnL Omaha: Close Assault"),
+        (lambda st, u: st.assaulted[u], "assaulted", "reading R26 (READINGS.md)"),
+        (lambda st, u: st.ca(u) <= 0, "with no close assault factor", "LnL Omaha: Close Assault"),
+    ),
+}
+#: What the other units lack, by stage.
+_NOTHING: dict[Stage, tuple[str, str]] = {
+    "fire": ("with no target in range and line of sight", "LnL Omaha: Fire Combat"),
+    "move": ("with no hex to enter", "LnL Omaha: Movement"),
+    "assault": ("with no enemy hex adjacent", "LnL Omaha: Close Assault"),
+}
+
+
+def _held(st: LnlState, stage: Stage, u: int) -> tuple[str, str]:
+    """Why unit ``u`` does nothing this phase, and the rule."""
+    for test, why, rule in _HELD.get(stage, ()):
+        if test(st, u):
+            return why, rule
+    return _NOTHING.get(stage, ("with nothing to do", "LnL Omaha: Outline of Play"))
+
+
+def _note_skipped(st: LnlState) -> None:
+    """A phase with nothing left its side may do ends by itself with a line saying why:
+    how many units each rule holds back (landed this turn, disrupted, fired, no factor;
+    reading R34 once too many attacks were cancelled), and how many lack a target."""
+    stage = st.stage
+    reasons: dict[str, int] = {}
+    rules: dict[str, None] = {}
+    if stage != "move" and not st.may_open_attack():
+        reasons[f"{st.cancels} attacks cancelled"] = 0
+        rules["reading R34 (READINGS.md)"] = None
+    else:
+        for u in st.units_of(st.side):
+            why, rule = _held(st, stage, u)
+            reasons[why] = reasons.get(why, 0) + 1
+            rules[rule] = None
+        if not reasons:
+            reasons["no units on the map"] = 0
+            rules["LnL Omaha: Outline of Play"] = None
+    st.note(
+        "lnl.skip",
+        "; ".join(rules),
+        player=st.side,
+        side=st.side,
+        phase=PHASE_NAMES[stage],
+        why=", ".join(f"{n} {why}" if n else why for why, n in reasons.items()),
+    )
 
 
 def _over(st: LnlState) -> bool:  # pragma: no cover - the loop stops at a result
@@ -477,7 +564,9 @@ PHASE_END: dict[Stage, Callable[[LnlState], None]] = {
 # The pending decision: its prompt, its options, who carries it out
 # ----------------------------------------------------------------------------
 def _pending_phase(st: LnlState) -> Pending:
-    return Pending(st.decision_kind(), st.side, PHASE_PROMPTS.get(st.stage, st.stage))
+    parts = PHASE_PROMPTS.get(st.stage)
+    prompt = on_offer(st.legal_actions(), parts) if parts else st.stage
+    return Pending(st.decision_kind(), st.side, prompt)
 
 
 def _pending_loss(st: LnlState) -> Pending:
@@ -497,42 +586,70 @@ def _pending_retreat(st: LnlState) -> Pending:
 
 def _pending_advance(st: LnlState) -> Pending:
     assert st.advance is not None
-    return Pending(
-        st.decision_kind(), st.advance.side, f"advance into {st.label(st.advance.cell)} or stay"
+    parts: tuple[Offer, ...] = (
+        (f"advance into {st.label(st.advance.cell)}", Advance),
+        ("stay", Stay),
     )
+    return Pending(st.decision_kind(), st.advance.side, on_offer(st.legal_actions(), parts))
 
 
 def _pending_assault(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
-    return Pending(st.decision_kind(), a.side, f"add attackers on {st.label(a.target)} or resolve")
+    target = st.label(a.target)
+    parts: tuple[Offer, ...] = (
+        ("add attackers", Add),
+        ("resolve", Resolve),
+        ("cancel", Cancel),
+    )
+    prompt = f"close assault on {target}: {on_offer(st.legal_actions(), parts)}"
+    return Pending(st.decision_kind(), a.side, prompt, (target,))
 
 
 def _pending_attack(st: LnlState) -> Pending:
     assert st.attack is not None
     a = st.attack
+    legal = st.legal_actions()
     if a.target < 0:
-        return Pending(st.decision_kind(), a.side, f"choose a target for {st.uid(a.firers[0])}")
-    return Pending(st.decision_kind(), a.side, f"add firers on {st.label(a.target)} or resolve")
+        pick: tuple[Offer, ...] = (
+            (f"choose a target for {st.uid(a.firers[0])}", Target),
+            ("cancel", Cancel),
+        )
+        return Pending(st.decision_kind(), a.side, on_offer(legal, pick))
+    target = st.label(a.target)
+    parts: tuple[Offer, ...] = (
+        ("add firers", (Add, AddNgfs, AddBonus)),
+        ("resolve", Resolve),
+        ("cancel", Cancel),
+    )
+    prompt = f"fire on {target}: {on_offer(legal, parts)}"
+    return Pending(st.decision_kind(), a.side, prompt, (target,))
 
 
 def _pending_opp(st: LnlState) -> Pending:
     assert st.opp is not None
-    return Pending(
-        st.decision_kind(),
-        st.opp.side,
-        f"fire at {', '.join(st.ids(st.opp.movers))} in {st.label(st.opp.cell)} or pass",
-    )
+    fire = f"fire at {', '.join(st.ids(st.opp.movers))} in {st.label(st.opp.cell)}"
+    parts: tuple[Offer, ...] = ((fire, OpFire), ("pass", Pass))
+    focus = (st.label(st.opp.cell),)
+    return Pending(st.decision_kind(), st.opp.side, on_offer(st.legal_actions(), parts), focus)
 
 
 def _pending_move(st: LnlState) -> Pending:
     assert st.group is not None
-    return Pending(st.decision_kind(), st.side, f"move {', '.join(st.ids(st.group.units))}")
+    parts: tuple[Offer, ...] = (
+        ("step", Step),
+        ("take a unit along", With),
+        ("drop one", Drop),
+        ("stop", Stop),
+    )
+    prompt = f"moving {', '.join(st.ids(st.group.units))}: {on_offer(st.legal_actions(), parts)}"
+    return Pending(st.decision_kind(), st.side, prompt)
 
 
 def _pending_strike(st: LnlState) -> Pending:
     assert st.strike is not None
-    return Pending(st.decision_kind(), st.strike.side, "choose a hex to strike or pass")
+    parts: tuple[Offer, ...] = (("choose a hex to strike", Strike), ("pass", Pass))
+    return Pending(st.decision_kind(), st.strike.side, on_offer(st.legal_actions(), parts))
 
 
 def _pending_place(st: LnlState) -> Pending:

@@ -134,6 +134,8 @@ class Table:
             "you": you,
             "waiting_for": to_move if to_move and not you else None,
             "prompt": state.pending.prompt if you and state.pending else "",
+            # the cells the decision is about (an attack's target), marked on the map
+            "focus": list(state.pending.focus) if you and state.pending else [],
             "choices": [
                 {
                     "n": c.number,

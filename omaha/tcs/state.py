@@ -42,16 +42,39 @@ from omaha.kernel.events import Event, register_templates
 from omaha.kernel.facts import Facts
 from omaha.kernel.observation import Observation
 from omaha.kernel.protocol import Outcome
-from omaha.kernel.view import Pending, View
+from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.tcs import facts as tcs_facts
 from omaha.tcs import observation as observed
 from omaha.tcs import view as seen
 from omaha.tcs.actions import (
+    AddLca,
+    AssaultMenu,
+    Breach,
+    CloseBoat,
     CommitPlan,
     CommitSetup,
+    EndAction,
+    EndMissions,
+    EndPlan,
+    EndTests,
+    FireMenu,
+    Load,
+    LoadSteps,
+    Mission,
+    MoveMenu,
+    Naval,
+    OpenBoat,
     PlacePillbox,
     PlaceRocketPit,
+    PointMenu,
+    Resolve,
+    RetreatMenu,
     Rockets,
+    Test,
+    UsePlan,
+    UseSetup,
+    With,
+    WithAll,
 )
 from omaha.tcs.components.snapshot import check_snapshot
 from omaha.tcs.core import Decision, TcsCore
@@ -81,6 +104,7 @@ from omaha.tcs.procedures import (
 register_templates(
     {
         "tcs.turn": "— turn {turn} —",
+        "tcs.skip": "{phase}: nothing to do ({why})",
     }
 )
 
@@ -133,6 +157,19 @@ MODES = "Mode Determination Phase"
 US_PHASE = "US Action Phase"
 GERMAN_PHASE = "German Action Phase"
 CLEANUP = "Clean-up Phase"
+
+#: The phases that may pass with nothing to do: why, and the rules that say so.
+QUIET: dict[str, tuple[str, str]] = {
+    ARTILLERY: (
+        "no A-20 attack, LCT(R) fire or smoke check is due, and no battery or destroyer "
+        "mission has a target in sight",
+        "2.2, 2.6, 2.10, 3.1",
+    ),
+    MODES: (
+        "no pill box left to convert, and no stack that may change its mode",
+        "3.3e, 4.0",
+    ),
+}
 
 #: Before play: (phase, step), in order.
 SETUP_STEPS: tuple[tuple[str, Step], ...] = (
@@ -347,7 +384,10 @@ class TcsState(TcsCore):
 
     # ------------------------------------------------------------------ sequencing
     def _advance(self) -> None:
-        """Run automatic procedures until a player must decide or the game ends."""
+        """Run automatic procedures until a player must decide or the game ends. A
+        phase of :data:`QUIET` begun and ended here with nothing logged (no decision
+        asked) gets a line saying why, citing the rules."""
+        quiet: tuple[str, int] | None = None  # a phase begun here, and the log's length then
         while self.result is None:
             steps = SETUP_STEPS if self.in_setup else TURN_STEPS
             if self.cursor >= len(steps):
@@ -363,8 +403,15 @@ class TcsState(TcsCore):
                 self.note("tcs.turn", "", turn=self.turn_label)
                 continue
             self.wait = None
+            phase = steps[self.cursor][0]
+            if not self.started and (self.cursor == 0 or steps[self.cursor - 1][0] != phase):
+                quiet = (phase, len(self.log))
             if not STEPS[steps[self.cursor][1]](self):
                 return
+            last = self.cursor + 1 >= len(steps) or steps[self.cursor + 1][0] != phase
+            if last and quiet == (phase, len(self.log)) and phase in QUIET:
+                why, rule = QUIET[phase]
+                self.note("tcs.skip", rule, phase=phase, why=why)
             self.cursor += 1
             self.started, self.sd = False, {}
 
@@ -379,7 +426,12 @@ class TcsState(TcsCore):
         if self.result is not None or self.wait is None:
             return None
         kind, player, prompt = self.wait
-        return Pending(str(kind), player, prompt)
+        worded = OFFERS.get(kind)
+        if worded is not None:
+            prompt = worded(self, player)
+        combat = self.combat
+        focus = (str(combat["target"]),) if kind == Decision.FIRE and combat is not None else ()
+        return Pending(str(kind), player, prompt, focus)
 
     def _player_to_move(self) -> str | None:
         """The owner of ``pending``, read from the decision awaited (no prompt worded)."""
@@ -545,3 +597,82 @@ class TcsState(TcsCore):
         assert isinstance(twin, TcsState)
         self.copy_into(twin)
         return twin
+
+
+# ---------------------------------------------------------------------- the prompts
+# A decision whose choices vary is worded from its legal actions, so the prompt names
+# only what is on offer now.
+_UNIT_MENUS: tuple[Offer, ...] = (
+    ("move", MoveMenu),
+    ("fire", (FireMenu, PointMenu)),
+    ("assault", AssaultMenu),
+    ("retreat", RetreatMenu),
+)
+
+
+def _act_prompt(st: TcsState, side: str) -> str:
+    legal = st.legal_actions()
+    menus = on_offer(legal, _UNIT_MENUS)
+    parts: tuple[Offer, ...] = (
+        (f"{menus} a unit", (MoveMenu, FireMenu, PointMenu, AssaultMenu, RetreatMenu)),
+        ("end the action phase", EndAction),
+    )
+    return on_offer(legal, parts)
+
+
+def _fire_prompt(st: TcsState, side: str) -> str:
+    target = st.combat["target"] if st.combat is not None else "?"
+    parts: tuple[Offer, ...] = (("add stacks", (With, WithAll)), ("resolve", Resolve))
+    return f"fire on {target}: {on_offer(st.legal_actions(), parts)}"
+
+
+def _missions_prompt(st: TcsState, side: str) -> str:
+    parts: tuple[Offer, ...] = (
+        ("call artillery missions" if side == "US" else "fire the released batteries", Mission),
+        ("call destroyer missions", Naval),
+        ("end missions", EndMissions),
+    )
+    return on_offer(st.legal_actions(), parts)
+
+
+def _test_prompt(st: TcsState, side: str) -> str:
+    parts: tuple[Offer, ...] = (
+        ("test beach obstacle hexes", Test),
+        ("begin breaches", Breach),
+        ("end the tests", EndTests),
+    )
+    return on_offer(st.legal_actions(), parts)
+
+
+def _plan_prompt(st: TcsState, side: str) -> str:
+    assert st.wait is not None
+    if st.open_boat is not None:
+        what = st.wait[2].split(", or close it")[0]
+        aboard: tuple[Offer, ...] = ((what, (Load, LoadSteps, AddLca)), ("close it", CloseBoat))
+        return on_offer(st.legal_actions(), aboard)
+    parts: tuple[Offer, ...] = (
+        ("commit a whole plan", (CommitPlan, UsePlan)),
+        (f"add boats ({len(st.draft_boats)} so far)", OpenBoat),
+        ("end the plan", EndPlan),
+    )
+    return f"landing plan: {on_offer(st.legal_actions(), parts)}"
+
+
+def _pillbox_prompt(st: TcsState, side: str) -> str:
+    left = st.scenario.n_pillboxes - len(st.pillboxes)
+    parts: tuple[Offer, ...] = (
+        (f"set up a pill box ({left} left)", PlacePillbox),
+        ("a whole set-up", (UseSetup, CommitSetup)),
+    )
+    return on_offer(st.legal_actions(), parts)
+
+
+#: The decisions worded from their legal actions (the others' prompts are fixed).
+OFFERS: dict[Decision, Callable[[TcsState, str], str]] = {
+    Decision.ACT: _act_prompt,
+    Decision.FIRE: _fire_prompt,
+    Decision.MISSIONS: _missions_prompt,
+    Decision.TEST: _test_prompt,
+    Decision.PLAN: _plan_prompt,
+    Decision.PILLBOX: _pillbox_prompt,
+}

@@ -21,6 +21,7 @@ from omaha.bloody.actions import (
 )
 from omaha.bloody.core import ASIDE, BOX, DEAD, ActionCatalogue
 from omaha.bloody.state import BloodyState
+from omaha.kernel.actions import sort_key
 from omaha.kernel.encoding import EncodingError
 from omaha.kernel.protocol import Outcome
 
@@ -59,7 +60,7 @@ def test_the_numbering_follows_the_notation_order() -> None:
     of them sorted by notation, but for the two ``play`` forms, whose notations interleave
     card by card (each form in notation order, together over the same numbers)."""
     space = GAME.action_space()
-    in_order = sorted(ActionCatalogue.of(SCEN).action, key=str)
+    in_order = sorted(ActionCatalogue.of(SCEN).action, key=sort_key)
     assert space.size == len(in_order)
     plays = [k for k, a in enumerate(in_order) if isinstance(a, PlayCard | PlayCardAt)]
     assert plays == list(range(plays[0], plays[-1] + 1))
@@ -73,9 +74,9 @@ def test_the_numbering_follows_the_notation_order() -> None:
     assert space.decode(0) == in_order[0]
     last = MoveTank(f"tank{SCEN.tank_count}", max(u.id for u in SCEN.units))
     assert space.decode(space.size - 1) == in_order[-1] == last
-    # notation order is the printed order: with 1, with 10, ..., with 19, with 2, with 20
+    # notation order is natural order: with 1, with 2, ..., with 10, ...
     square = SCEN.board.labels[min(SCEN.land)]
-    assets = sorted(range(1, SCEN.track_max + 1), key=str)
+    assets = range(1, SCEN.track_max + 1)
     first = space.encode(Engineers(square, 1))
     assert [space.encode(Engineers(square, n)) for n in assets] == list(
         range(first, first + SCEN.track_max)
@@ -198,7 +199,7 @@ def reference_observation(st: BloodyState) -> np.ndarray[Any, Any]:
                 p("strongpoint_unknown" if face.startswith("sp") else "encounter_unknown")[c] += 1
             elif face == "mines":
                 p("mines")[c] += 1
-            else:
+            elif face.removeprefix("sp").removeprefix("e").isdigit():  # named: none (8.1)
                 value = int(face.removeprefix("sp").removeprefix("e"))
                 p("german_numerical")[c] += 1
                 p("german_value")[c] += value

@@ -1,10 +1,13 @@
 """``omaha serve`` in real headless browsers (Chromium through Selenium): map play
 (a whole LnL game and a TCS e1-draw game clicked on the map and the prompt's
-buttons, never the fallback list, the prompt in view after every move), zoom and
-pan, the facts of a choice on hover, stepping through the game so far, undo, save
-and load, two browsers playing two games at once, and two playing one game by
-invitation. Skipped where Selenium or Chromium is missing; ``.ci/run`` installs
-both."""
+buttons, never the fallback list, the prompt in view after every move; Bloody Omaha
+and the Landing Table 40 decisions each), an attack's target marked on the map,
+counter names measured inside their counters at the default zoom, zoom and pan, the
+facts of a choice on hover, stepping through the game so far, undo, save and load,
+two browsers playing two games at once, and two playing one game by invitation.
+Mid-play screenshots of the four games go to /work/notes/shots. Skipped where Selenium
+or Chromium is missing; ``.ci/run`` installs both. On the shared two-core machine the
+whole LnL game takes about 110 s, the whole TCS game about 420 s (marked slow)."""
 
 from __future__ import annotations
 
@@ -508,5 +511,122 @@ def test_two_browsers_play_one_game_by_invitation_each_seeing_its_own_side(
         assert state(second)["sides"] == ["German"]
         with table.lock:
             assert board(second) == table.board("German")[0]
+    finally:
+        srv.shutdown()
+
+
+def test_an_attack_being_put_together_marks_its_target_on_the_map(browser: Any) -> None:
+    srv, url = serve(lambda: Session("lnl", seed=7, bots={"German": "solitaire"}))
+    rng = random.Random(5)
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        for _ in range(300):  # by the map, preferring to fire, until an attack is open
+            now = state(browser)
+            if now["focus"]:
+                break
+            plans = [c["n"] for c in now["choices"] if c["plan"]]
+            fire = [c["n"] for c in now["choices"] if c["text"].split()[0] in ("fire", "at")]
+            n = plans[0] if plans else fire[0] if fire and rng.random() < 0.9 else None
+            play_by_map(browser, n if n is not None else pick(now, rng, 0.5))
+        else:
+            raise AssertionError("no attack was opened")
+        (target,) = now["focus"]
+        assert target in now["prompt"]  # "fire on J11: add firers, resolve or cancel"
+        ring = browser.find_element(By.CSS_SELECTOR, f'#overlay .target[data-target="{target}"]')
+        hexagon = browser.find_element(By.CSS_SELECTOR, f'polygon[data-cell="{target}"]')
+        marked = ring.find_element(By.TAG_NAME, "polygon").get_attribute("points")
+        assert marked == hexagon.get_attribute("points")
+        r = rect(browser, ring)
+        b = rect(browser, browser.find_element(By.ID, "board"))
+        assert b["left"] <= r["x"] <= b["right"] and b["top"] <= r["y"] <= b["bottom"]  # in view
+        # clicks pass through the ring to the choices drawn on the hex
+        assert js(browser, "return getComputedStyle(arguments[0]).pointerEvents;",
+                  ring.find_element(By.TAG_NAME, "polygon")) == "none"  # fmt: skip
+        # once the attack is resolved or cancelled, the mark goes
+        ends = [c["n"] for c in now["choices"] if c["text"] in ("resolve", "cancel")]
+        play_by_map(browser, ends[0])
+        if not state(browser)["focus"]:
+            assert not browser.find_elements(By.CSS_SELECTOR, "#overlay .target")
+    finally:
+        srv.shutdown()
+
+
+#: What the page measures of each counter's name lines: the text's box, the counter's
+#: box, the line's text and the counter's hover text.
+NAME_BOXES = """
+return [...document.querySelectorAll('#board g.piece')].flatMap((g) => {
+  const counter = g.querySelector('rect.counter').getBoundingClientRect();
+  const title = (g.querySelector('title') || {}).textContent || '';
+  return [...g.querySelectorAll('text.unit-name')].map((t) => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, title, left: r.left - counter.left, right: counter.right - r.right,
+            top: r.top - counter.top, bottom: counter.bottom - r.bottom, px: r.height};
+  });
+});
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "scenario", "bots"),
+    [
+        ("lnl", "beach", {"German": "solitaire"}),
+        ("tcs", "e1-draw", {"German": "heuristic"}),
+        ("bloody", "solo", {}),
+        ("landing_table", "omaha", {}),
+    ],
+)
+def test_counter_names_fit_their_counters_at_the_default_zoom(
+    browser: Any, game: str, scenario: str, bots: dict[str, str]
+) -> None:
+    """Measured in the page at the default zoom: every name line lies inside its counter
+    and is at least 9 px high; a name shortened with an ellipsis has its whole name as the
+    counter's hover text."""
+    srv, url = serve(lambda: Session(game, scenario, seed=3, bots=bots))
+    rng = random.Random(3)
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        for moves in range(30):  # into play: units on the map
+            now = state(browser)
+            plans = [c["n"] for c in now["choices"] if c["plan"]]
+            if now["result"] is not None:
+                break
+            play_by_map(browser, plans[0] if plans and moves > 2 else pick(now, rng, 0.4))
+        names = js(browser, NAME_BOXES)
+        assert len(names) >= 10
+        for n in names:
+            assert min(n["left"], n["right"], n["top"], n["bottom"]) >= -1, n
+            assert n["px"] >= 9, n
+        cut = [n for n in names if n["text"].endswith("…")]
+        for n in cut:
+            assert n["text"][:-1] in n["title"] and "…" not in n["title"], n
+        assert len(cut) <= len(names) // 20, [n["text"] for n in cut]
+    finally:
+        srv.shutdown()
+
+
+@pytest.mark.parametrize(("game", "scenario"), [("bloody", "solo"), ("landing_table", "omaha")])
+def test_a_solitaire_game_mid_play_by_the_map(browser: Any, game: str, scenario: str) -> None:
+    """Bloody Omaha and the Landing Table played by the map and the prompt's buttons
+    (never the list) for up to 40 decisions, the prompt in view after each; a screenshot
+    after the 15th."""
+    srv, url = serve(lambda: Session(game, scenario, seed=2))
+    rng = random.Random(2)
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        shot = SHOTS / f"{game}-midplay.png"
+        for k in range(40):
+            now = state(browser)
+            if now["result"] is not None:
+                break
+            play_by_map(browser, pick(now, rng, 0.3))
+            prompt_in_view(browser)
+            if k == 14:  # mid-play: a decision pending
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                browser.save_screenshot(str(shot))
+        assert k >= 14 and shot.exists()
+        assert js(browser, "return window.omahaFallbackUses();") == 0
     finally:
         srv.shutdown()

@@ -23,7 +23,7 @@ import pytest
 from toygame import GAME as TOY
 
 import omaha
-from omaha.kernel.actions import Action
+from omaha.kernel.actions import Action, sort_key
 from omaha.kernel.protocol import Game, State
 from omaha.kernel.svg import render_view
 
@@ -91,7 +91,7 @@ def test_every_listed_action_applies(game: Game, scenario: str) -> None:
         steps = 0
         while not state.is_terminal() and steps < 400:
             actions = state.legal_actions()
-            assert list(actions) == sorted(actions, key=str), "legal actions are not sorted"
+            assert list(actions) == sorted(actions, key=sort_key), "legal actions are not sorted"
             assert len(set(actions)) == len(actions), "duplicate legal actions"
             for action in actions[:25]:
                 twin = state.clone()

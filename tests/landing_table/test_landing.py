@@ -166,7 +166,7 @@ def test_rangers_may_drift_up_to_four_boxes_east_on_turns_4_14() -> None:
     assert legal(s) == [f"drift 5Rgr-1 {n}" for n in range(5)]
     landing.drift(s, "5Rgr-1", 2)
     assert s.decision is not None and s.decision["kind"] == "land" and s.decision["box"] == 5
-    assert legal(s) == ["land 5Rgr-1 at J10", "land 5Rgr-1 at J9"]  # half tide row
+    assert legal(s) == ["land 5Rgr-1 at J9", "land 5Rgr-1 at J10"]  # half tide row
 
 
 def test_infantry_gets_no_voluntary_drift() -> None:

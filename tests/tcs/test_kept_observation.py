@@ -130,7 +130,7 @@ def test_positions_staged_with_edit_observe_as_fresh() -> None:
     scen = state.scenario
     beach = scen.beach
     on_map = [i for i, w in enumerate(state.where) if w >= 0]
-    us = next(i for i in on_map if state.side(i) == "US")
+    us = next(i for i in on_map if state.side(i) == "US" and state.steps[i] > 1)  # loses one
     german = next(i for i in on_map if state.side(i) == "German")
     off = next(i for i, w in enumerate(state.where) if w < 0 and state.side(i) == "US")
     target = state.where[german]

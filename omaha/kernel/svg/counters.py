@@ -274,6 +274,8 @@ ECHELON_FONT = 0.14
 ECHELON_DOTS = 0.22
 ECHELON_BAND = 0.11
 SQUEEZE = 0.8
+#: The symbol frame's least height (share of the side) beside a name on two lines.
+FRAME_LOW = 0.085
 #: Margin inside the counter's edge, as a share of its side.
 PAD = 0.05
 
@@ -288,21 +290,6 @@ def _face(pg: ET.Element, p: PieceLike, cx: float, cy: float, c: float, text_ink
     the frame takes the height the text leaves, so text never shrinks below its
     legible size to make room for the symbol."""
     top, bottom, left, right = cy - c / 2 + PAD * c, cy + c / 2 - PAD * c, cx - c / 2, cx + c / 2
-    y = top  # the foot of what is drawn so far, from the top down
-    if p.name:
-        # the name keeps clear of the first status badge on the right edge
-        name_right = right - PAD * c
-        if p.marks:
-            name_right = min(name_right, right - 0.7 * _badge_width(p.marks[0], c) - 0.02 * c)
-        name_left = left + PAD * c
-        lines, font = set_lines(p.name, name_right - name_left, c * NAME_FONT[0],
-                                c * NAME_FONT[1], bold=False, most=1)  # fmt: skip
-        _text(pg, lines[0], "unit-name", (name_left + name_right) / 2, y + font * 0.76,
-              font, name_right - name_left, text_ink, bold=False)  # fmt: skip
-        y += font * 0.95
-    echelon_font = c * (ECHELON_DOTS if set(p.echelon) <= {"•", "●"} else ECHELON_FONT)
-    if p.echelon:
-        y += c * ECHELON_BAND
     values: list[str] = []
     vfont = 0.0
     if p.values:
@@ -314,9 +301,31 @@ def _face(pg: ET.Element, p: PieceLike, cx: float, cy: float, c: float, text_ink
     pips_y = floor - c * 0.075
     if p.steps:
         floor = pips_y - c * 0.035
+    y = top  # the foot of what is drawn so far, from the top down
+    lines: list[str] = []  # the name's lines
+    if p.name:
+        # the name keeps clear of the first status badge on the right edge
+        name_right = right - PAD * c
+        if p.marks:
+            name_right = min(name_right, right - 0.7 * _badge_width(p.marks[0], c) - 0.02 * c)
+        name_left = left + PAD * c
+        width, smallest, largest = name_right - name_left, c * NAME_FONT[0], c * NAME_FONT[1]
+        lines, font = set_lines(p.name, width, smallest, largest, bold=False, most=1)
+        if lines[0].endswith("…"):  # cut: whole on two lines, if the symbol keeps its room
+            two, font2 = name_lines(p.name, width, smallest, largest)
+            band = c * ECHELON_BAND if p.echelon else 0.0
+            if two and floor - (y + 2 * font2 * 0.95 + band) - c * 0.04 >= c * FRAME_LOW:
+                lines, font = two, font2
+        for line in lines:
+            _text(pg, line, "unit-name", (name_left + name_right) / 2, y + font * 0.76,
+                  font, width, text_ink, bold=False)  # fmt: skip
+            y += font * 0.95
+    echelon_font = c * (ECHELON_DOTS if set(p.echelon) <= {"•", "●"} else ECHELON_FONT)
+    if p.echelon:
+        y += c * ECHELON_BAND
     # the symbol frame takes the room left between, at most its full size
     room = floor - y - c * 0.04
-    h = min(c * 0.3, max(c * 0.12, room))
+    h = min(c * 0.3, max(c * (FRAME_LOW if len(lines) > 1 else 0.12), room))
     w = min(c * 0.54, h * 1.8)
     frame: Frame = (cx - w / 2, y + c * 0.02 + max(0.0, room - h) / 2, w, h)
     symbol = symbol_of(p)
@@ -380,6 +389,34 @@ def set_lines(
             line = line.removesuffix("…")[:-1] + "…"
         out.append(line)
     return out, smallest
+
+
+#: Where a name may break onto a second line: after these, or at a space.
+_BREAKS = re.compile(r"(?<=[-/.])|(?= )")
+_VOWELS = frozenset("aeiouy")
+
+
+def name_lines(text: str, width: float, smallest: float, largest: float) -> tuple[list[str], float]:
+    """``text`` on two lines broken after a ``-``, ``/`` or ``.`` or at a space (the
+    break that balances them best: ``50mm-`` / ``Gun-2``, ``H/2/16.`` / ``mtr``), and
+    the font that fits ``width``; one word is hyphenated (``Strong-`` / ``point``);
+    ``[]`` when no break lets both fit at ``smallest``."""
+    cuts = sorted({m.start() for m in _BREAKS.finditer(text)} - {0, len(text)})
+    splits = [[text[:k].rstrip(), text[k:].strip()] for k in cuts]
+    if not splits:  # one long word: hyphenated between two consonants before a vowel
+        splits = [
+            [text[:k] + "-", text[k:]]
+            for k in range(3, len(text) - 2)
+            if text[k - 1].isalpha() and text[k - 1].lower() not in _VOWELS
+            and text[k].isalpha() and text[k].lower() not in _VOWELS
+            and text[k + 1].lower() in _VOWELS
+        ]  # fmt: skip
+    best: tuple[list[str], float] = ([], 0.0)
+    for two in splits:
+        font = min(largest * 0.9, width / max(ems(s, False) for s in two))
+        if font >= smallest and font > best[1]:
+            best = (two, font)
+    return best
 
 
 def _badges(pg: ET.Element, marks: tuple[str, ...], cx: float, cy: float, c: float) -> None:

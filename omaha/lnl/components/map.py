@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from omaha.errors import ScenarioError
 from omaha.kernel import los as klos
+from omaha.kernel.actions import natural_key
 from omaha.kernel.board import Board
 from omaha.kernel.data import Node, Source
 from omaha.kernel.labels import LabelError
@@ -110,9 +111,9 @@ class MapTables:
         ] = {}
         self._step_costs: dict[tuple[bool, bool, int], StepCosts] = {}
         self.land_cells: tuple[int, ...] = tuple(c for c in range(n) if self.land[c])
-        #: Each hex's place among the labels sorted as text (the order actions naming
-        #: one hex are listed in: A1, A10, A11, ..., A2).
-        by_text = sorted(range(n), key=lambda c: b.labels[c])
+        #: Each hex's place among the labels in natural order (the order actions naming
+        #: one hex are listed in: A1, A2, ..., A10; kernel.actions.natural_key).
+        by_text = sorted(range(n), key=lambda c: natural_key(b.labels[c]))
         self.label_rank: tuple[int, ...] = tuple(
             r for _, r in sorted((c, r) for r, c in enumerate(by_text))
         )

@@ -55,7 +55,7 @@ def _place_hexes(core: LnlCore, u: int) -> list[int]:
 
 
 def place_options(core: LnlCore) -> Iterator[Action]:
-    """``place U at H`` for the next unit, in notation order (by the hex's label as text)."""
+    """``place U at H`` for the next unit, in notation order (the hexes in natural order)."""
     u = core.place_queue[0]
     uid, rank = core.uid(u), core.T.label_rank
     for c in sorted(place_hexes(core, u), key=rank.__getitem__):

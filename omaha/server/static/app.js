@@ -193,6 +193,15 @@ function drawOverlay() {
     if (!byCell.has(c.spot)) byCell.set(c.spot, []);
     byCell.get(c.spot).push(c);
   }
+  // the cells the decision is about (an attack's target while it is put together)
+  for (const cell of current ? current.focus || [] : []) {
+    const s = cellShape(cell);
+    if (!s) continue;
+    const tg = svgEl(g, "g", {class: "target", "data-target": cell});
+    svgEl(tg, "polygon", {points: s.points});
+    svgEl(tg, "circle", {cx: s.cx, cy: s.cy, r: s.r * 0.78});
+    svgEl(tg, "title", {}, `the target: ${cell}`);
+  }
   const sel = selected ? subjects().get(selected) : null;
   if (sel && sel.cell) {
     const s = cellShape(sel.cell);
@@ -522,7 +531,7 @@ function render(state) {
   drawOverlay();
   renderPanel();
   const spots = mapChoices().filter(live).map((c) => c.spot);
-  if (view.fresh) { view.fresh = false; home(); } else showCells(spots);
+  if (view.fresh) { view.fresh = false; home(); } else showCells([...spots, ...(state.focus || [])]);
 }
 
 function renderInvite(state) {
