@@ -24,8 +24,7 @@ ATTACK = "DDOB US Attack Results Chart"
 def start(core: LandingTableCore, uid: str, pid: str) -> None:
     """``attack P with U``: the first attacker declares the attack."""
     done(core, uid)
-    core.attacked.add(pid)
-    core.forget_orders()
+    core.declare_attack(pid)
     core.ctx = {"target": pid, "attackers": [uid]}
     core.decision = {"kind": "attack"}
 

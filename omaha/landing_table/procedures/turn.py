@@ -40,8 +40,7 @@ def start_turn(core: LandingTableCore) -> None:
     )
     scen = core.scen
     if rules.obstacles_all_cleared(core.turn) and not scen.obstacle_cells <= core.cleared:
-        core.cleared |= scen.obstacle_cells
-        core.forget_orders()
+        core.clear_obstacles(set(scen.obstacle_cells))
         core.note("ddob.cleared_all", "DDOB Amphibious Landing Table, Notes *")
 
 
@@ -117,7 +116,7 @@ def _finish(core: LandingTableCore) -> None:
         detail=f"exits open: {exits}; VP positions held {held} of {total}",
     )
     core.decision = None
-    core.queue = []
+    core.set_queue([])
     core.note(
         "ddob.end",
         "victory (reconstructed)",
