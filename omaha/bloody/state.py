@@ -22,11 +22,10 @@ from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts, Names
-from omaha.kernel.observation import Observation
+from omaha.kernel.observation import Observing
 from omaha.kernel.view import Pending, View
 
 from . import facts as bloody_facts
-from . import observation as observed
 from . import view as seen
 from .actions import (
     AddSquare,
@@ -45,6 +44,7 @@ from .actions import (
     ReturnCard,
 )
 from .core import BloodyCore, Phase, Step
+from .observation import BloodyObservation
 from .procedures import (
     activation,
     attack,
@@ -143,8 +143,10 @@ CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
 }
 
 
-class BloodyState(BloodyCore):
+class BloodyState(Observing, BloodyCore):
     """A game of Bloody Omaha in progress."""
+
+    declared = BloodyObservation  # the observation (Observing)
 
     def _setup(self) -> None:
         self.set_up_fields()
@@ -315,12 +317,6 @@ class BloodyState(BloodyCore):
 
     def view(self, player: str | None = None) -> View:
         return seen.build_view(self, player)
-
-    def observation(self, player: str) -> Observation:
-        return observed.observation(self, player)
-
-    def observation_into(self, player: str, out: Observation) -> None:
-        observed.observation_into(self, player, out)
 
     # ------------------------------------------------------------------ information sets
     def _hidden_parts(self, player: str) -> tuple[object, ...]:

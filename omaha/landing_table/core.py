@@ -99,10 +99,13 @@ class Phase(enum.Enum):
 SCHEDULED, ASHORE, ELIMINATED, REMOVED = "scheduled", "ashore", "eliminated", "removed"
 #: Where a German unit out of its positions is.
 GERMAN_PLACES = ("reserve", "division", "eliminated", "removed")
-#: The observation's entities besides the US units (their ids), the positions
-#: (``("pos", i)``) and the obstacle hexes (``("hex", c)``): the flooded hexes, the open
-#: exits and the Naval Fire Markers.
-TIDE, EXITS, NAVAL = ("tide",), ("exits",), ("naval",)
+#: The observation's entities besides the US units (their ids, and ``("act", id)``
+#: whether one waits for its orders), the positions (``("pos", i)``, and ``("fof", i)``
+#: the field of fire of one held) and the obstacle hexes (``("hex", c)``): the turn,
+#: phase and fire card, the flooded hexes, the open exits, the Naval Fire Markers and
+#: the WNs they may fire at.
+CLOCK, TIDE, EXITS = ("clock",), ("tide",), ("exits",)
+NAVAL, TARGETS = ("naval",), ("targets",)
 
 
 @attrs.define
@@ -346,7 +349,7 @@ class LandingTableCore(State[LandingTableScenario]):
         self._phase = phase
         self._phase_text = phase.value
         if self.journal is not None:  # the tide, the markers in play, who waits for orders
-            self.journal.update((TIDE, NAVAL))
+            self.journal.update((CLOCK, TIDE, NAVAL, TARGETS))
             for uid in self.queue:
                 self._note_queued(uid)
 
@@ -373,6 +376,10 @@ class LandingTableCore(State[LandingTableScenario]):
         :meth:`set_acted`)."""
         if self.journal is not None:
             self.journal.add(uid)
+            if self._phase is Phase.US_ACTION:  # where it waits for its orders
+                self.journal.add(("act", uid))
+            if uid in self.lookup.spotters:  # it may spot for the markers, or cease to
+                self.journal.add(TARGETS)
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
@@ -403,7 +410,8 @@ class LandingTableCore(State[LandingTableScenario]):
     def own_pos(self, pid: str) -> PositionState:
         """Position ``pid``, for writing."""
         if self.journal is not None:
-            self.journal.add(("pos", self.lookup.pos_index[pid]))
+            i = self.lookup.pos_index[pid]
+            self.journal.update((("pos", i), ("fof", i), TARGETS))  # (held or left)
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()
@@ -474,8 +482,6 @@ class LandingTableCore(State[LandingTableScenario]):
         """US units changed (steps, status, place, disruption)."""
         self._naval_targets = None
         self.orders_cache = {}
-        if self.journal is not None:  # the WNs the markers may fire at
-            self.journal.add(NAVAL)
 
     # -- mutators: the queue, attacks declared, obstacles cleared ------------------------
     def _note_queued(self, uid: str) -> None:
@@ -483,7 +489,7 @@ class LandingTableCore(State[LandingTableScenario]):
         its orders shows); a position's place in the German queue shows nothing."""
         assert self.journal is not None
         if uid in self.us:
-            self.journal.add(uid)
+            self.journal.add(("act", uid))
         elif uid.startswith("NF"):
             self.journal.add(NAVAL)
 
@@ -507,6 +513,18 @@ class LandingTableCore(State[LandingTableScenario]):
             self.queue.remove(uid)
             if self.journal is not None:
                 self._note_queued(uid)
+
+    def next_turn(self) -> None:
+        """The next turn begins."""
+        self.turn += 1
+        if self.journal is not None:
+            self.journal.add(CLOCK)
+
+    def set_card(self, card: str | None) -> None:
+        """The fire card on the table (None: none)."""
+        self.card = card
+        if self.journal is not None:
+            self.journal.add(CLOCK)
 
     def declare_attack(self, pid: str) -> None:
         """Position ``pid`` is attacked this US action phase (once a phase)."""
@@ -780,20 +798,16 @@ class LandingTableCore(State[LandingTableScenario]):
         (RD) within the scenario's spotting range (reconstructed)."""
         got = self._naval_targets
         if got is None:
-            spot = self.scenario.naval_spot
-            radio = self.lookup.radio
-            us = self.us
-            spotters = {  # the units that spots() names, written out (this runs often)
-                s.where
-                for s in (us[u] for u in self._ashore)
-                if not s.disrupted and radio[s.id][0 if self.full(s.id) else 1]
-            }
-            by_id = self.scenario.pos_by_id
-            within = self.lookup.within
+            lookup, us = self.lookup, self.us
+            radio, full, reach = lookup.radio, lookup.full_steps, lookup.wn_spotted_from
+            spotted = 0  # the WNs (bits by position index) the units that spots() names see
+            for uid in self._ashore:
+                s = us[uid]
+                if not s.disrupted and radio[uid][0 if s.steps == full[uid] else 1]:
+                    spotted |= reach[s.where]
+            index = lookup.pos_index
             got = self._naval_targets = tuple(
-                pid
-                for cell, pid in self.german_by_cell()
-                if by_id[pid].kind == "wn" and not spotters.isdisjoint(within(cell, spot))
+                pid for _, pid in self.german_by_cell() if spotted >> index[pid] & 1
             )
         return list(got)
 
@@ -1034,6 +1048,17 @@ class Lookup:
         self.radio: dict[str, tuple[bool, bool]] = {
             u.id: (_has_radio(u, True), _has_radio(u, False)) for u in scen.us
         }
+        #: Per cell, the WN positions (bits by position index) a unit there spots for
+        #: the Naval Fire Markers (within the scenario's spotting range).
+        spotted_from = [0] * len(board)
+        for i, p in enumerate(scen.positions):
+            if p.kind == "wn":
+                for c in self.within(p.cell, scen.naval_spot):
+                    spotted_from[c] |= 1 << i
+        self.wn_spotted_from = tuple(spotted_from)
+        self.full_steps = {u.id: u.kind.steps for u in scen.us}
+        #: The units with a radio (RD) at some strength (they may spot for the markers).
+        self.spotters = frozenset(uid for uid, has in self.radio.items() if any(has))
         #: The cell of every printed label.
         self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
@@ -1104,6 +1129,7 @@ class Lookup:
         if got is None:
             got = self._actions[key] = cls(*fields)
         return got
+
 
 _LOOKUPS: weakref.WeakKeyDictionary[LandingTableScenario, Lookup] = weakref.WeakKeyDictionary()
 

@@ -15,8 +15,8 @@ for its orders), a position (``("pos", i)``: its German unit and depth marker, i
 field of fire while held, attacked, the VP it scores), an obstacle hex (``("hex", c)``),
 the flooded hexes (``TIDE``), the open exits (``EXITS``) and the Naval Fire Markers
 (``NAVAL``); the printed map is the declaration's ``printed``. The turn, tide, Heroes,
-cards, phase and the decision are written at each call. :func:`fresh_observation` is
-the declaration over every entity.
+cards, phase and the decision are written at each call. The state's
+``fresh_observation`` is the declaration over every entity.
 """
 
 from __future__ import annotations
@@ -30,14 +30,17 @@ from omaha.landing_table.components.charts import ACTION_LETTERS, CHARTS
 from omaha.landing_table.components.terrain import TIDE_ORDER
 from omaha.landing_table.core import (
     ASHORE,
+    CLOCK,
     ELIMINATED,
     EXITS,
     NAVAL,
     REMOVED,
     SCHEDULED,
+    TARGETS,
     TIDE,
     LandingTableCore,
     Phase,
+    USState,
 )
 from omaha.landing_table.scenario import LandingTableScenario
 from omaha.landing_table.view import DECISION_PHASES
@@ -186,6 +189,7 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         )
         self._kinds = [u.kind for u in scen.us]
         self._shares: dict[tuple[int, int, bool], tuple[tuple[int, int], ...]] = {}
+        self._units: dict[tuple[object, ...], Shown] = {}  # what a unit shows, by its fields
         self.card_tracks = {
             cid: [track["card_shown"]]
             + [track[f"card_{c}"] for c in sorted(card.colours)]
@@ -197,6 +201,10 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         self.phase_at = {p: track[f"phase_{p.value}"] for p in Phase}
         self.decision_at = {d: track[f"decision_{d}"] for d in DECISIONS}
         self.tide_at = {level: i for i, level in enumerate(TIDE_ORDER)}
+        self.flooded = {
+            level: tuple((plane["flooded"] + c, 1.0) for c in sorted(cells))
+            for level, cells in scen.flood_cells.items()
+        }
         self.obstacles = tuple(sorted(scen.obstacle_cells))
 
     def share(self, i: int, steps: int, disrupted: bool) -> tuple[tuple[int, int], ...]:
@@ -226,20 +234,22 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         check_player(player)
 
     def entities(self, core: LandingTableCore) -> Iterable[Hashable]:
-        yield from self.unit_index
+        for uid in self.unit_index:
+            yield from (uid, ("act", uid))
         for i in range(len(self.scen.positions)):
-            yield ("pos", i)
+            yield from (("pos", i), ("fof", i))
         for c in self.obstacles:
             yield ("hex", c)
-        yield from (TIDE, EXITS, NAVAL)
+        yield from (CLOCK, TIDE, EXITS, NAVAL, TARGETS)
 
     def shown(self, core: LandingTableCore, entity: Hashable, viewpoint: str | None) -> Shown:
         if type(entity) is str:
             return self._unit(core, entity)
         plane = self.plane
+        if entity == CLOCK:
+            return self._clock(core)
         if entity == TIDE:
-            flooded = plane["flooded"]
-            return tuple((flooded + c, 1.0) for c in sorted(self.scen.flood_cells[core.tide()]))
+            return self.flooded[core.tide()]
         if entity == EXITS:
             at = plane["exit_open"]
             out = [(at + e.cell, 1.0) for e in self.scen.exits if e.id in core.exits_open]
@@ -250,17 +260,45 @@ class LandingTableObservation(Declaration[LandingTableCore]):
             return tuple(out)
         if entity == NAVAL:
             return self._naval(core)
+        if entity == TARGETS:  # the WNs a Naval Fire Marker in play may fire at
+            if not core.naval_ids():
+                return ()
+            target, by_id = plane["naval_target"], self.scen.pos_by_id
+            return tuple((target + by_id[pid].cell, 1.0) for pid in core.naval_targets())
         assert isinstance(entity, tuple)
         kind, key = entity
+        if kind == "act":
+            return self._waits(core, key)
         if kind == "pos":
             return self._position(core, key)
+        if kind == "fof":  # the field of fire of a held position
+            return self.fof[key] if core.pos[self.scen.positions[key].id].unit else ()
         return () if key in core.cleared else ((plane["obstacle"] + key, 1.0),)
 
     def _unit(self, core: LandingTableCore, uid: str) -> Shown:
-        """A US unit's row of :data:`UNIT_FIELDS` (but ``deciding``) and, ashore, its
-        share of the US planes and whether it waits for its orders there."""
-        i = self.unit_index[uid]
+        """A US unit's row of :data:`UNIT_FIELDS` (but ``to_act`` and ``deciding``) and,
+        ashore, its share of the US planes (made once for each thing it may show: units
+        change at most decisions)."""
         s = core.us[uid]
+        key = (uid, s.status, s.where, s.steps, s.disrupted, s.turn, s.box)
+        got = self._units.get(key)
+        if got is None:
+            got = self._units[key] = self._unit_shown(uid, s)
+        return got
+
+    def _waits(self, core: LandingTableCore, uid: str) -> Shown:
+        """Whether a US unit ashore waits for its orders this US action phase: its
+        ``to_act`` track and its count on ``us_to_act``."""
+        s = core.us[uid]
+        if s.status != ASHORE or core.current_phase is not US_ACTION or uid not in core.queue:
+            return ()
+        return (
+            (self.plane["us_to_act"] + s.where, 1.0),
+            (self.unit_at[self.unit_index[uid]] + 7, 1.0),
+        )
+
+    def _unit_shown(self, uid: str, s: USState) -> Shown:
+        i = self.unit_index[uid]
         at, steps = self.unit_at[i], s.steps
         strength = self.strengths[i][steps]
         out: list[tuple[int, float]] = []
@@ -268,8 +306,6 @@ class LandingTableObservation(Declaration[LandingTableCore]):
             c = s.where
             row: tuple[int, ...] = (c + 1, 1, steps, strength, 0, 0, s.disrupted)
             out += ((start + c, value) for start, value in self.share(i, steps, s.disrupted))
-            if core.current_phase is US_ACTION and uid in core.queue:
-                out += ((self.plane["us_to_act"] + c, 1.0), (at + 7, 1.0))
         elif s.status == SCHEDULED:
             row = (0, 0, steps, strength, s.turn, s.box, s.disrupted)
         else:
@@ -296,7 +332,6 @@ class LandingTableObservation(Declaration[LandingTableCore]):
                 out += ((self.weapons[w] + c, 1.0) for w in gu.requires)
             else:
                 out.append((plane["german_face_down"] + c, 1.0))
-            out += self.fof[i]
         if ps.depth is not None:
             if not ps.depth_revealed:
                 out.append((plane["depth_face_down"] + c, 1.0))
@@ -313,30 +348,30 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         return tuple(x for x in out if x[1])
 
     def _naval(self, core: LandingTableCore) -> Shown:
-        """The Naval Fire Markers in play, those waiting for their orders, and the WNs
-        they may fire at (:meth:`LandingTableCore.naval_targets`)."""
-        in_play = core.naval_ids()
-        if not in_play:
-            return ()
-        track, by_id = self.track, self.scen.pos_by_id
+        """The Naval Fire Markers in play, and those waiting for their orders."""
+        track = self.track
         queued = core.queue if core.current_phase is US_ACTION else ()
+        in_play = core.naval_ids()
         out = [(track[f"{nid}.in_play"], 1.0) for nid in in_play]
         out += [(track[f"{nid}.to_act"], 1.0) for nid in in_play if nid in queued]
-        target = self.plane["naval_target"]
-        out += [(target + by_id[pid].cell, 1.0) for pid in core.naval_targets()]
+        return tuple(out)
+
+    def _clock(self, core: LandingTableCore) -> Shown:
+        """The turn, the tide, the phase and the fire card on the table."""
+        track = self.track
+        out = [(track["turn"], core.turn), (self.phase_at[core.current_phase], 1.0)]
+        tide = self.tide_at[core.tide()]
+        if tide:
+            out.append((track["tide"], tide))
+        if core.card is not None:
+            out += ((at, 1.0) for at in self.card_tracks[core.card])
         return tuple(out)
 
     def finish(self, core: LandingTableCore, player: str, out: Observation) -> None:
-        """The turn, tide, Heroes, cards left, phase and fire card, and the decision."""
+        """The Hero markers and cards left, and the decision."""
         values, track = out.data, self.track
-        values[track["turn"]] = core.turn
-        values[track["tide"]] = self.tide_at[core.tide()]
         values[track["heroes"]] = core.heroes
         values[track["deck_left"]] = len(core.deck)
-        values[self.phase_at[core.current_phase]] = 1
-        if core.card is not None:
-            for at in self.card_tracks[core.card]:
-                values[at] = 1
         if core.decision is not None:
             _write_pending(core, self, core.decision, values)
 
@@ -385,31 +420,3 @@ def _write_pending(
 def check_player(player: str) -> None:
     if player != "US":
         raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
-
-
-def declaration(scen: LandingTableScenario) -> LandingTableObservation:
-    """The scenario's declaration (made once, kept on the scenario)."""
-    if scen.declaration is None:
-        scen.declaration = LandingTableObservation(scen)
-    assert isinstance(scen.declaration, LandingTableObservation)
-    return scen.declaration
-
-
-def observation_layout(scen: LandingTableScenario) -> ObservationLayout:
-    """What each number of :func:`observation` means in ``scen``."""
-    return declaration(scen).layout
-
-
-def observation(core: LandingTableCore, player: str) -> Observation:
-    """What the US player knows, as numbers (a new array each call)."""
-    return declaration(core.scen).observation(core, player)
-
-
-def observation_into(core: LandingTableCore, player: str, out: Observation) -> None:
-    """:func:`observation` written into ``out`` (OpenSpiel's observer)."""
-    declaration(core.scen).observation_into(core, player, out)
-
-
-def fresh_observation(core: LandingTableCore, player: str) -> Observation:
-    """:func:`observation` built from nothing (the reference the kept one equals)."""
-    return declaration(core.scen).fresh(core, player)

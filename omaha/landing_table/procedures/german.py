@@ -36,7 +36,7 @@ def begin_phase(core: LandingTableCore) -> None:
     summary = rules.uses_action_summary(core.turn)
     core.current_phase = Phase.GERMAN_ACTION if summary else Phase.GERMAN_FIRE
     card = core.draw_card()
-    core.card = card.id
+    core.set_card(card.id)
     core.ctx = {}
     core.set_queue(
         [
@@ -76,7 +76,7 @@ def end_phase(core: LandingTableCore) -> None:
     for uid, s in core.us.items():
         if core.unit(uid).first_wave and s.landed_turn == core.turn and s.status == ASHORE:
             core.stats["first_wave_ashore"] += s.steps
-    core.card = None
+    core.set_card(None)
 
 
 # -- the fire chart --------------------------------------------------------------------

@@ -80,7 +80,7 @@ def end_turn(core: LandingTableCore) -> None:
     if core.turn >= core.scen.turns:
         _finish(core)
         return
-    core.turn += 1
+    core.next_turn()
 
 
 def update_exits(core: LandingTableCore) -> None:
