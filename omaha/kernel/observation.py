@@ -258,12 +258,19 @@ class Declaration(Generic[C]):
         for entity in changed:
             now = self.shown(core, entity, vp)
             was = shown.get(entity, empty)
-            if now != was:
+            if now == was:
+                continue
+            if len(now) == len(was):  # pair by pair: only those that changed are redone
+                for old, new in zip(was, now, strict=True):
+                    if old != new:
+                        values[old[0]] -= old[1]
+                        values[new[0]] += new[1]
+            else:
                 for i, v in was:
                     values[i] -= v
                 for i, v in now:
                     values[i] += v
-                shown[entity] = now
+            shown[entity] = now
 
 
 class Observing:
