@@ -245,35 +245,37 @@ class LandingTableObservation(Declaration[LandingTableCore]):
     def shown(self, core: LandingTableCore, entity: Hashable, viewpoint: str | None) -> Shown:
         if type(entity) is str:
             return self._unit(core, entity)
-        plane = self.plane
+        assert isinstance(entity, tuple)
+        kind = entity[0]  # (the most frequent first)
+        if kind == "act":
+            return self._waits(core, entity[1])
+        if kind == "pos":
+            return self._position(core, entity[1])
+        if kind == "targets":  # the WNs a Naval Fire Marker in play may fire at
+            if not core.naval_ids():
+                return ()
+            target, by_id = self.plane["naval_target"], self.scen.pos_by_id
+            return tuple((target + by_id[pid].cell, 1.0) for pid in core.naval_targets())
+        if kind == "fof":  # the field of fire of a held position
+            i = entity[1]
+            return self.fof[i] if core.pos[self.scen.positions[i].id].unit else ()
+        if kind == "hex":
+            cell = entity[1]
+            return () if cell in core.cleared else ((self.plane["obstacle"] + cell, 1.0),)
         if entity == CLOCK:
             return self._clock(core)
         if entity == TIDE:
             return self.flooded[core.tide()]
-        if entity == EXITS:
-            at = plane["exit_open"]
-            out = [(at + e.cell, 1.0) for e in self.scen.exits if e.id in core.exits_open]
-            n_open = len(core.exits_open)
-            if n_open:
-                out += ((self.track["exits_open"], n_open),
-                        (self.track["us_vp"], self.scen.vp_exit * n_open))  # fmt: skip
-            return tuple(out)
         if entity == NAVAL:
             return self._naval(core)
-        if entity == TARGETS:  # the WNs a Naval Fire Marker in play may fire at
-            if not core.naval_ids():
-                return ()
-            target, by_id = plane["naval_target"], self.scen.pos_by_id
-            return tuple((target + by_id[pid].cell, 1.0) for pid in core.naval_targets())
-        assert isinstance(entity, tuple)
-        kind, key = entity
-        if kind == "act":
-            return self._waits(core, key)
-        if kind == "pos":
-            return self._position(core, key)
-        if kind == "fof":  # the field of fire of a held position
-            return self.fof[key] if core.pos[self.scen.positions[key].id].unit else ()
-        return () if key in core.cleared else ((plane["obstacle"] + key, 1.0),)
+        assert entity == EXITS
+        at = self.plane["exit_open"]
+        out = [(at + e.cell, 1.0) for e in self.scen.exits if e.id in core.exits_open]
+        n_open = len(core.exits_open)
+        if n_open:
+            out += ((self.track["exits_open"], n_open),
+                    (self.track["us_vp"], self.scen.vp_exit * n_open))  # fmt: skip
+        return tuple(out)
 
     def _unit(self, core: LandingTableCore, uid: str) -> Shown:
         """A US unit's row of :data:`UNIT_FIELDS` (but ``to_act`` and ``deciding``) and,
