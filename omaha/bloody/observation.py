@@ -125,8 +125,6 @@ class BloodyObservation(Declaration[BloodyCore]):
             tracks=tuple(name for name, _ in track_meanings),
             meanings=(*planes, *track_meanings),
         )
-        self.plane = {name: i * n for i, name in enumerate(self.layout.planes)}
-        self.track = {name: self.layout.track_index(name) for name in self.layout.tracks}
         plane = self.plane = {name: i * n for i, name in enumerate(self.layout.planes)}
         track = self.track = {name: self.layout.track_index(name) for name in self.layout.tracks}
         printed = [(plane[scen.kind[c]] + c, 1.0) for c in range(n)]
