@@ -30,7 +30,7 @@ from .bots import HeuristicBot
 from .components.cards import TARGETED
 from .components.tokens import EVENT
 from .core import ActionCatalogue, BloodyCore
-from .observation import observation_layout
+from .observation import BloodyObservation
 from .scenario import SHIPPED, BloodyScenario, load_scenario, validate_scenario
 from .state import BloodyState
 
@@ -139,7 +139,7 @@ class BloodyGame(Game[BloodyScenario]):
         return limits(self.load_scenario(scenario))
 
     def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
-        return observation_layout(self.load_scenario(scenario))
+        return BloodyObservation.of(self.load_scenario(scenario)).layout
 
 
 def field_domains(scen: BloodyScenario) -> dict[str, tuple[tuple[Any, ...], ...]]:

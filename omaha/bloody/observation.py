@@ -9,8 +9,8 @@ unit (an int), a square's German tokens (``("sq", c)``), a tank (``("tank", t)``
 Beach square's Obstacle or Gap (``("gap", b)``), the Beach squares under fire
 (``FIRE``), the attack under way (``ATTACK``) and the cards (``CARDS``); the printed
 map is the declaration's ``printed``. The Game Track counters and the decision,
-assigned in many places, are written at each call. :func:`observation_from_scratch`
-is the declaration over every entity.
+assigned in many places, are written at each call. The state's
+``fresh_observation`` is the declaration over every entity.
 """
 
 from __future__ import annotations
@@ -125,8 +125,6 @@ class BloodyObservation(Declaration[BloodyCore]):
             tracks=tuple(name for name, _ in track_meanings),
             meanings=(*planes, *track_meanings),
         )
-        self.plane = {name: i * n for i, name in enumerate(self.layout.planes)}
-        self.track = {name: self.layout.track_index(name) for name in self.layout.tracks}
         plane = self.plane = {name: i * n for i, name in enumerate(self.layout.planes)}
         track = self.track = {name: self.layout.track_index(name) for name in self.layout.tracks}
         printed = [(plane[scen.kind[c]] + c, 1.0) for c in range(n)]
@@ -317,34 +315,6 @@ def _counters(st: BloodyCore) -> tuple[int, ...]:
     )  # fmt: skip
 
 
-def declaration(scen: BloodyScenario) -> BloodyObservation:
-    """The scenario's declaration (made once, kept on the scenario)."""
-    if scen.declaration is None:
-        scen.declaration = BloodyObservation(scen)
-    assert isinstance(scen.declaration, BloodyObservation)
-    return scen.declaration
-
-
-def observation_layout(scen: BloodyScenario) -> ObservationLayout:
-    """What each number of the observation means in ``scen``."""
-    return declaration(scen).layout
-
-
 def check_player(player: str) -> None:
     if player != "US":
         raise ValueError(f"{player!r} is not a player of Bloody Omaha (the US plays alone)")
-
-
-def observation(st: BloodyCore, player: str) -> Observation:
-    """What the US player knows, as numbers (a new array each call)."""
-    return declaration(st.scen).observation(st, player)
-
-
-def observation_into(st: BloodyCore, player: str, out: Observation) -> None:
-    """:func:`observation` written into ``out`` (OpenSpiel's observer)."""
-    declaration(st.scen).observation_into(st, player, out)
-
-
-def observation_from_scratch(st: BloodyCore, player: str) -> Observation:
-    """The observation built from the fields alone (the reference the kept one equals)."""
-    return declaration(st.scen).fresh(st, player)

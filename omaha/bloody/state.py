@@ -22,11 +22,10 @@ from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts, Names
-from omaha.kernel.observation import Observation
+from omaha.kernel.observation import Observing
 from omaha.kernel.view import Offer, Pending, View, on_offer
 
 from . import facts as bloody_facts
-from . import observation as observed
 from . import view as seen
 from .actions import (
     AddSquare,
@@ -45,6 +44,7 @@ from .actions import (
     ReturnCard,
 )
 from .core import BloodyCore, Phase, Step
+from .observation import BloodyObservation
 from .procedures import (
     activation,
     attack,
@@ -146,8 +146,10 @@ CHOICES: dict[Step, Callable[[BloodyState], list[int]]] = {
 }
 
 
-class BloodyState(BloodyCore):
+class BloodyState(Observing, BloodyCore):
     """A game of Bloody Omaha in progress."""
+
+    declared = BloodyObservation  # the observation (Observing)
 
     def _setup(self) -> None:
         self.set_up_fields()
@@ -322,12 +324,6 @@ class BloodyState(BloodyCore):
 
     def view(self, player: str | None = None) -> View:
         return seen.build_view(self, player)
-
-    def observation(self, player: str) -> Observation:
-        return observed.observation(self, player)
-
-    def observation_into(self, player: str, out: Observation) -> None:
-        observed.observation_into(self, player, out)
 
     # ------------------------------------------------------------------ information sets
     def _hidden_parts(self, player: str) -> tuple[object, ...]:

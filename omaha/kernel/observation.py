@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import array
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import attrs
 import numpy as np
@@ -159,7 +159,9 @@ class Declaration(Generic[C]):
     The kernel does the rest: :meth:`fresh` adds every entity's contribution to zeros;
     :meth:`observation` keeps one board per viewpoint on the core's journal and, for
     each entity the core's mutators noted, takes its old contribution away and adds
-    its new one. So the kept and the fresh observation are the same sums.
+    its new one. So the kept and the fresh observation are the same sums. :meth:`of`
+    makes a game's declaration once per scenario (the constructor takes the scenario);
+    a state mixes in :class:`Observing` to hand its observation to it.
     """
 
     layout: ObservationLayout
@@ -167,6 +169,18 @@ class Declaration(Generic[C]):
     #: length): every board starts from it. Set by a game that has such a part.
     printed: Shown = ()
     _start: array.array[float] | None = None  # the printed part as a board, made once
+
+    def __init__(self, scenario: Any = None) -> None:
+        """A game's declaration reads what it needs of ``scenario`` here."""
+
+    @classmethod
+    def of(cls, scenario: Any) -> Self:
+        """The declaration of ``scenario`` (made once, kept on it: ``Scenario.declaration``)."""
+        found = scenario.declaration
+        if found is None:
+            found = scenario.declaration = cls(scenario)
+        assert isinstance(found, cls)
+        return found
 
     def entities(self, core: C) -> Iterable[Hashable]:
         raise NotImplementedError
@@ -244,9 +258,37 @@ class Declaration(Generic[C]):
         for entity in changed:
             now = self.shown(core, entity, vp)
             was = shown.get(entity, empty)
-            if now != was:
+            if now == was:
+                continue
+            if len(now) == len(was):  # pair by pair: only those that changed are redone
+                for old, new in zip(was, now, strict=True):
+                    if old != new:
+                        values[old[0]] -= old[1]
+                        values[new[0]] += new[1]
+            else:
                 for i, v in was:
                     values[i] -= v
                 for i, v in now:
                     values[i] += v
-                shown[entity] = now
+            shown[entity] = now
+
+
+class Observing:
+    """Mixed into a game's state (before its core): the state's observation, written
+    into a tensor or built from nothing, by its game's declaration (``declared``, a
+    :class:`Declaration` subclass) of its scenario."""
+
+    declared: ClassVar[type[Declaration[Any]]]
+    scenario: Any
+
+    def observation(self, player: str) -> Observation:
+        """What ``player`` sees, as numbers (a new array each call)."""
+        return self.declared.of(self.scenario).observation(self, player)
+
+    def observation_into(self, player: str, out: Observation) -> None:
+        """:meth:`observation` written into ``out`` (such as an observer's tensor)."""
+        self.declared.of(self.scenario).observation_into(self, player, out)
+
+    def fresh_observation(self, player: str) -> Observation:
+        """:meth:`observation` built from nothing (the reference the kept one equals)."""
+        return self.declared.of(self.scenario).fresh(self, player)

@@ -26,6 +26,7 @@ import attrs
 from omaha.kernel.actions import Action
 from omaha.kernel.decks import Cup, Deck
 from omaha.kernel.events import register_templates
+from omaha.kernel.observation import Journal
 from omaha.kernel.protocol import Outcome, State
 from omaha.landing_table import rules
 from omaha.landing_table.actions import Move
@@ -98,6 +99,13 @@ class Phase(enum.Enum):
 SCHEDULED, ASHORE, ELIMINATED, REMOVED = "scheduled", "ashore", "eliminated", "removed"
 #: Where a German unit out of its positions is.
 GERMAN_PLACES = ("reserve", "division", "eliminated", "removed")
+#: The observation's entities besides the US units (their ids, and ``("act", id)``
+#: whether one waits for its orders), the positions (``("pos", i)``, and ``("fof", i)``
+#: the field of fire of one held) and the obstacle hexes (``("hex", c)``): the turn,
+#: phase and fire card, the flooded hexes, the open exits, the Naval Fire Markers and
+#: the WNs they may fire at.
+CLOCK, TIDE, EXITS = ("clock",), ("tide",), ("exits",)
+NAVAL, TARGETS = ("naval",), ("targets",)
 
 
 @attrs.define
@@ -192,9 +200,10 @@ class LandingTableCore(State[LandingTableScenario]):
 
     Writing a unit, German unit or position goes through :meth:`own_us`,
     :meth:`own_ger` and :meth:`own_pos` (a clone shares the records with its
-    original until one of them writes), and changes that move units go through
-    the mutators, which keep the caches right. Tests and tools write the
-    fields directly inside ``state.edit()``.
+    original until one of them writes), and changes that move units, the queue, the
+    attacks declared, cleared obstacles and open exits go through the mutators, which
+    keep the caches right and note what changed in ``journal`` for a kept observation.
+    Tests and tools write the fields directly inside ``state.edit()``.
     """
 
     turn: int
@@ -241,24 +250,9 @@ class LandingTableCore(State[LandingTableScenario]):
     _steps_at: dict[int, int]
     #: Cache: the orders a unit may be given now (procedures.orders), dropped on any change.
     orders_cache: dict[str, tuple[Action, ...]]
-    #: Cache: the observation kept up to date (``observation.Kept``; None until an
-    #: observation is asked for), and whether this core may update it in place (a clone
-    #: shares it until either side updates it, as with the records).
-    obs_kept: Any
-    obs_owned: bool
-    #: The journal of what changed since the kept observation was brought up to date,
-    #: written only while one is kept (None otherwise): the US units, German units and
-    #: positions written (:meth:`own_us`, :meth:`own_ger` and :meth:`own_pos` note
-    #: them), the US units that only moved (:meth:`move`), and whether a phase began (the
-    #: turn and the fire card change only with it), the deck was drawn from or an exit
-    #: opened or closed (:attr:`current_phase`, :meth:`draw_card`, :meth:`exits_changed`).
-    units_dirty: set[str] | None
-    units_moved: set[str] | None
-    germans_dirty: set[str] | None
-    positions_dirty: set[str] | None
-    tracks_dirty: bool
-    #: Whether the journal notes anything (any of the above).
-    obs_noted: bool
+    #: While an observation is kept (:mod:`.observation`): the entities changed since,
+    #: noted by the mutators; None while nobody observes.
+    journal: Journal | None = None
 
     def init_fields(self) -> None:
         """The fields of a new game: units on the schedule, garrisons, depth markers drawn."""
@@ -309,16 +303,6 @@ class LandingTableCore(State[LandingTableScenario]):
         """``copy.deepcopy`` (OpenSpiel clones its states so) is the structural copy."""
         return self._copy()
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the kept observation (it holds a memoryview; it is built again
-        on first use). ``copy.copy`` goes through here too: :meth:`_copy` shares it again."""
-        fields = self.__dict__.copy()
-        fields["obs_kept"] = None
-        fields["obs_owned"] = False
-        for name in ("units_dirty", "units_moved", "germans_dirty", "positions_dirty"):
-            fields[name] = None
-        return fields
-
     def _copy(self) -> LandingTableCore:
         """A structural copy: records are shared until either side writes one."""
         twin = self._copy_base()
@@ -346,13 +330,8 @@ class LandingTableCore(State[LandingTableScenario]):
         twin._at = dict(self._at)  # values are tuples, replaced on change
         twin.orders_cache = {}
         twin._steps_at = dict(self._steps_at)  # entries are dropped in place
-        if self.obs_kept is not None:  # shared: each side notes its own changes from here
-            twin.obs_kept = self.obs_kept
-            twin.units_dirty = set(self.units_dirty or ())
-            twin.units_moved = set(self.units_moved or ())
-            twin.germans_dirty = set(self.germans_dirty or ())
-            twin.positions_dirty = set(self.positions_dirty or ())
-            self.obs_owned = twin.obs_owned = False
+        # the kept observation shared until one of the two changes it (copy on write)
+        twin.journal = self.journal.copy() if self.journal is not None else None
         return twin
 
     # -- protocol basics ----------------------------------------------------------
@@ -369,7 +348,10 @@ class LandingTableCore(State[LandingTableScenario]):
     def current_phase(self, phase: Phase) -> None:
         self._phase = phase
         self._phase_text = phase.value
-        self.tracks_dirty = self.obs_noted = True
+        if self.journal is not None:  # the tide, the markers in play, who waits for orders
+            self.journal.update((CLOCK, TIDE, NAVAL, TARGETS))
+            for uid in self.queue:
+                self._note_queued(uid)
 
     @property
     def turn_label(self) -> str:
@@ -392,10 +374,12 @@ class LandingTableCore(State[LandingTableScenario]):
     def own_us(self, uid: str) -> USState:
         """US unit ``uid``, for writing (every write to a unit goes through here or
         :meth:`set_acted`)."""
-        journal = self.units_dirty
-        if journal is not None:
-            journal.add(uid)
-            self.obs_noted = True
+        if self.journal is not None:
+            self.journal.add(uid)
+            if self._phase is Phase.US_ACTION:  # where it waits for its orders
+                self.journal.add(("act", uid))
+            if uid in self.lookup.spotters:  # it may spot for the markers, or cease to
+                self.journal.add(TARGETS)
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
@@ -413,10 +397,10 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_ger(self, gid: str) -> GermanState:
         """German unit ``gid``, for writing."""
-        journal = self.germans_dirty
-        if journal is not None:
-            journal.add(gid)
-            self.obs_noted = True
+        if self.journal is not None:  # shown at its position
+            i = self.lookup.pos_index.get(self.ger[gid].where)
+            if i is not None:
+                self.journal.add(("pos", i))
         if gid in self._owned_ger:
             return self.ger[gid]
         g = self.ger[gid] = self.ger[gid].copy()
@@ -425,10 +409,9 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def own_pos(self, pid: str) -> PositionState:
         """Position ``pid``, for writing."""
-        journal = self.positions_dirty
-        if journal is not None:
-            journal.add(pid)
-            self.obs_noted = True
+        if self.journal is not None:
+            i = self.lookup.pos_index[pid]
+            self.journal.update((("pos", i), ("fof", i), TARGETS))  # (held or left)
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()
@@ -483,10 +466,7 @@ class LandingTableCore(State[LandingTableScenario]):
         self._at = {cell: tuple(uids) for cell, uids in at.items()}
         self._comm = None
         self._steps_at = {}
-        self.obs_kept = None
-        self.obs_owned = False
-        self.units_dirty = self.units_moved = self.germans_dirty = self.positions_dirty = None
-        self.tracks_dirty = self.obs_noted = False
+        self.journal = None
         self._forget_germans()
 
     def _drop_caches(self) -> None:
@@ -502,6 +482,70 @@ class LandingTableCore(State[LandingTableScenario]):
         """US units changed (steps, status, place, disruption)."""
         self._naval_targets = None
         self.orders_cache = {}
+
+    # -- mutators: the queue, attacks declared, obstacles cleared ------------------------
+    def _note_queued(self, uid: str) -> None:
+        """A US unit or Naval Fire Marker joined or left the queue (whether it waits for
+        its orders shows); a position's place in the German queue shows nothing."""
+        assert self.journal is not None
+        if uid in self.us:
+            self.journal.add(("act", uid))
+        elif uid.startswith("NF"):
+            self.journal.add(NAVAL)
+
+    def set_queue(self, queue: list[str]) -> None:
+        """Who acts next in this phase, in order (units, markers or positions)."""
+        if self.journal is not None:
+            for uid in (*self.queue, *queue):
+                self._note_queued(uid)
+        self.queue = queue
+
+    def pop_queue(self) -> str:
+        """The first of the queue, taken off it."""
+        uid = self.queue.pop(0)
+        if self.journal is not None:
+            self._note_queued(uid)
+        return uid
+
+    def unqueue(self, uid: str) -> None:
+        """``uid`` no longer waits in the queue."""
+        if uid in self.queue:
+            self.queue.remove(uid)
+            if self.journal is not None:
+                self._note_queued(uid)
+
+    def next_turn(self) -> None:
+        """The next turn begins."""
+        self.turn += 1
+        if self.journal is not None:
+            self.journal.add(CLOCK)
+
+    def set_card(self, card: str | None) -> None:
+        """The fire card on the table (None: none)."""
+        self.card = card
+        if self.journal is not None:
+            self.journal.add(CLOCK)
+
+    def declare_attack(self, pid: str) -> None:
+        """Position ``pid`` is attacked this US action phase (once a phase)."""
+        self.attacked.add(pid)
+        if self.journal is not None:
+            self.journal.add(("pos", self.lookup.pos_index[pid]))
+        self.forget_orders()
+
+    def clear_attacks(self) -> None:
+        """A new US action phase: no position has been attacked in it."""
+        if self.journal is not None:
+            self.journal.update(("pos", self.lookup.pos_index[pid]) for pid in self.attacked)
+        self.attacked = set()
+        self.forget_orders()
+
+    def clear_obstacles(self, cells: set[int]) -> None:
+        """The obstacles of ``cells`` are cleared."""
+        self.cleared |= cells
+        if self.journal is not None:
+            self.journal.update(("hex", c) for c in cells)
+        self.forget_orders()
 
     def _forget_germans(self) -> None:
         """German occupancy, the tide or the open exits changed."""
@@ -754,20 +798,16 @@ class LandingTableCore(State[LandingTableScenario]):
         (RD) within the scenario's spotting range (reconstructed)."""
         got = self._naval_targets
         if got is None:
-            spot = self.scenario.naval_spot
-            radio = self.lookup.radio
-            us = self.us
-            spotters = {  # the units that spots() names, written out (this runs often)
-                s.where
-                for s in (us[u] for u in self._ashore)
-                if not s.disrupted and radio[s.id][0 if self.full(s.id) else 1]
-            }
-            by_id = self.scenario.pos_by_id
-            within = self.lookup.within
+            lookup, us = self.lookup, self.us
+            radio, full, reach = lookup.radio, lookup.full_steps, lookup.wn_spotted_from
+            spotted = 0  # the WNs (bits by position index) the units that spots() names see
+            for uid in self._ashore:
+                s = us[uid]
+                if not s.disrupted and radio[uid][0 if s.steps == full[uid] else 1]:
+                    spotted |= reach[s.where]
+            index = lookup.pos_index
             got = self._naval_targets = tuple(
-                pid
-                for cell, pid in self.german_by_cell()
-                if by_id[pid].kind == "wn" and not spotters.isdisjoint(within(cell, spot))
+                pid for _, pid in self.german_by_cell() if spotted >> index[pid] & 1
             )
         return list(got)
 
@@ -801,7 +841,6 @@ class LandingTableCore(State[LandingTableScenario]):
         deck = self._own_deck()
         cid = deck.draw(self.dice)
         deck.discard(cid)
-        self.tracks_dirty = self.obs_noted = True
         return self.scenario.cards[cid]
 
     def draw_from(self, cup: str) -> str:
@@ -824,18 +863,8 @@ class LandingTableCore(State[LandingTableScenario]):
         return s
 
     def move(self, uid: str, cell: int) -> None:
-        """A unit ashore moves to ``cell`` (noted in the journal as moved, unless it is
-        noted as written otherwise: then the move is one more write)."""
-        moved, written = self.units_moved, self.units_dirty
-        if moved is None or written is None or uid in written:
-            s = self.own_us(uid)
-        else:
-            moved.add(uid)
-            self.obs_noted = True
-            if uid not in self._owned_us:
-                self.us[uid] = self.us[uid].copy()
-                self._owned_us.add(uid)
-            s = self.us[uid]
+        """A unit ashore moves to ``cell``."""
+        s = self.own_us(uid)
         self._leave(uid, s.where)
         s.where = cell
         self._enter(uid, cell)
@@ -885,6 +914,7 @@ class LandingTableCore(State[LandingTableScenario]):
             self._comm = None
         self._steps_changed(cell)
         self._forget_units()
+        self._note_vp(cell)
 
     def _leave(self, uid: str, cell: int) -> None:
         self._ashore = tuple(u for u in self._ashore if u != uid)
@@ -896,6 +926,14 @@ class LandingTableCore(State[LandingTableScenario]):
             self._comm = None
         self._steps_changed(cell)
         self._forget_units()
+        self._note_vp(cell)
+
+    def _note_vp(self, cell: int) -> None:
+        """A unit entered or left ``cell``: the VP its position scores may change."""
+        if self.journal is not None:
+            i = self.lookup.vp_position_at.get(cell)
+            if i is not None:
+                self.journal.add(("pos", i))
 
     def _steps_changed(self, cell: int) -> None:
         """The US steps in ``cell`` changed: drop its :meth:`steps_in` entry."""
@@ -939,7 +977,8 @@ class LandingTableCore(State[LandingTableScenario]):
 
     def exits_changed(self) -> None:
         """An exit opened or closed: vehicles may cross other draws."""
-        self.tracks_dirty = self.obs_noted = True
+        if self.journal is not None:
+            self.journal.add(EXITS)
         self._forget_germans()
 
 
@@ -977,6 +1016,8 @@ class Lookup:
         self._board = board
         self.oob_index: dict[str, int] = {u.id: i for i, u in enumerate(scen.us)}
         self.pos_index: dict[str, int] = {p.id: i for i, p in enumerate(scen.positions)}
+        #: The position scoring VP on each cell that has one (by its index).
+        self.vp_position_at = {p.cell: i for i, p in enumerate(scen.positions) if p.vp > 0}
         #: Reachable cells by (occupied positions, tide, open exits for vehicles, start,
         #: movement class, allowance): movement is a pure function of these.
         self.reach_memo: dict[tuple[int, str, tuple[str, ...], int, str, int], dict[int, int]] = {}
@@ -1007,6 +1048,17 @@ class Lookup:
         self.radio: dict[str, tuple[bool, bool]] = {
             u.id: (_has_radio(u, True), _has_radio(u, False)) for u in scen.us
         }
+        #: Per cell, the WN positions (bits by position index) a unit there spots for
+        #: the Naval Fire Markers (within the scenario's spotting range).
+        spotted_from = [0] * len(board)
+        for i, p in enumerate(scen.positions):
+            if p.kind == "wn":
+                for c in self.within(p.cell, scen.naval_spot):
+                    spotted_from[c] |= 1 << i
+        self.wn_spotted_from = tuple(spotted_from)
+        self.full_steps = {u.id: u.kind.steps for u in scen.us}
+        #: The units with a radio (RD) at some strength (they may spot for the markers).
+        self.spotters = frozenset(uid for uid, has in self.radio.items() if any(has))
         #: The cell of every printed label.
         self.cells: dict[str, int] = {label: i for i, label in enumerate(board.labels)}
         self._actions: dict[tuple[Any, ...], Action] = {}
@@ -1077,6 +1129,7 @@ class Lookup:
         if got is None:
             got = self._actions[key] = cls(*fields)
         return got
+
 
 _LOOKUPS: weakref.WeakKeyDictionary[LandingTableScenario, Lookup] = weakref.WeakKeyDictionary()
 

@@ -21,7 +21,7 @@ from omaha.landing_table.actions import ACTIONS
 from omaha.landing_table.bots import HeuristicBot
 from omaha.landing_table.components.charts import CHARTS
 from omaha.landing_table.core import LandingTableCore
-from omaha.landing_table.observation import observation_layout
+from omaha.landing_table.observation import LandingTableObservation
 from omaha.landing_table.procedures.orders import MAX_ATTACKERS
 from omaha.landing_table.scenario import (
     SHIPPED,
@@ -128,7 +128,7 @@ class LandingTableGame(Game[LandingTableScenario]):
         return limits(self.load_scenario(scenario))
 
     def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
-        return observation_layout(self.load_scenario(scenario))
+        return LandingTableObservation.of(self.load_scenario(scenario)).layout
 
 
 def naval_ids(scen: LandingTableScenario) -> tuple[str, ...]:

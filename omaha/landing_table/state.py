@@ -20,9 +20,9 @@ from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import Event, register_templates
 from omaha.kernel.facts import Facts, Names
+from omaha.kernel.observation import Observing
 from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.landing_table import facts as landing_facts
-from omaha.landing_table import observation as observations
 from omaha.landing_table import view as views
 from omaha.landing_table.actions import (
     Attack,
@@ -42,6 +42,7 @@ from omaha.landing_table.actions import (
     ResolveHero,
 )
 from omaha.landing_table.core import LandingTableCore, Phase
+from omaha.landing_table.observation import LandingTableObservation
 from omaha.landing_table.procedures import (
     attack,
     barrage,
@@ -55,8 +56,10 @@ from omaha.landing_table.procedures import (
 Decision = dict[str, Any]
 
 
-class LandingTableState(LandingTableCore):
+class LandingTableState(Observing, LandingTableCore):
     """A game of D-Day at Omaha Beach (the US player against the charts)."""
+
+    declared = LandingTableObservation  # the observation (Observing)
 
     def _setup(self) -> None:
         self.init_fields()
@@ -151,12 +154,6 @@ class LandingTableState(LandingTableCore):
 
     def view(self, player: str | None = None) -> View:
         return views.view(self, player)
-
-    #: What the US player knows, as numbers (``observation.observation``; the method
-    #: itself: agents ask at every decision).
-    observation = observations.observation
-    #: The observation written into an observer's tensor (``observation.observation_into``).
-    observation_into = observations.observation_into
 
     def returns(self) -> dict[str, float]:
         return views.returns(self)

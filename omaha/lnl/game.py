@@ -17,7 +17,7 @@ from omaha.lnl import bots
 from omaha.lnl import view as views
 from omaha.lnl.actions import ACTIONS
 from omaha.lnl.core import MAX_CANCELS, SIDES, TURN_HOURS, LnlCore
-from omaha.lnl.observation import observation_layout
+from omaha.lnl.observation import LnlObservation
 from omaha.lnl.procedures.fire import KINDS
 from omaha.lnl.scenario import SHIPPED, LnlScenario, load_scenario, split_ref, validate_scenario
 from omaha.lnl.state import LnlState
@@ -159,7 +159,7 @@ class LnlGame(Game[LnlScenario]):
         return limits(self.load_scenario(scenario))
 
     def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
-        return observation_layout(self.load_scenario(scenario))
+        return LnlObservation.of(self.load_scenario(scenario)).layout
 
 
 def field_domains(scen: LnlScenario) -> dict[str, tuple[Any, ...]]:

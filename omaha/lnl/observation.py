@@ -222,33 +222,6 @@ class LnlObservation(Declaration[LnlCore]):
         _decision_part(core, self.at, out.data, player)
 
 
-def declaration(scen: LnlScenario) -> LnlObservation:
-    """The scenario's declaration (made once, kept on the scenario)."""
-    if scen.declaration is None:
-        scen.declaration = LnlObservation(scen)
-    assert isinstance(scen.declaration, LnlObservation)
-    return scen.declaration
-
-
-def observation_layout(scen: LnlScenario) -> ObservationLayout:
-    return declaration(scen).layout
-
-
-def observation(core: LnlCore, player: str) -> Observation:
-    """What ``player`` sees, as numbers: a new array, the caller's to keep or change."""
-    return declaration(core.scen).observation(core, player)
-
-
-def observation_into(core: LnlCore, player: str, out: Observation) -> None:
-    """:func:`observation` written into ``out`` (such as an observer's tensor)."""
-    declaration(core.scen).observation_into(core, player, out)
-
-
-def fresh_observation(core: LnlCore, player: str) -> Observation:
-    """:func:`observation` built from nothing (the reference the kept one must equal)."""
-    return declaration(core.scen).fresh(core, player)
-
-
 def _decision_part(core: LnlCore, at: _Where, obs: memoryview, player: str) -> None:
     """Whose observation it is, and the decision in progress: what it is about, on
     the board and in the tracks (written at each call, on a board where all of these

@@ -31,10 +31,10 @@ from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action, in_notation_order
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts
+from omaha.kernel.observation import Observing
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.lnl import facts as lnl_facts
-from omaha.lnl import observation as lnl_observation
 from omaha.lnl import view as lnl_view
 from omaha.lnl.actions import (
     END_PHASE,
@@ -63,6 +63,7 @@ from omaha.lnl.actions import (
 )
 from omaha.lnl.components.setups import setup_plan
 from omaha.lnl.core import OFF, Decision, LnlCore, Stage
+from omaha.lnl.observation import LnlObservation
 from omaha.lnl.procedures import (
     airstrike,
     assault,
@@ -145,8 +146,10 @@ PHASE_PROMPTS: dict[Stage, tuple[Offer, ...]] = {
 }
 
 
-class LnlState(LnlCore):
+class LnlState(Observing, LnlCore):
     """A game of LnL Omaha in progress (see the module docstring)."""
+
+    declared = LnlObservation  # the observation (Observing)
 
     def _setup(self) -> None:
         self.init_fields()
@@ -189,10 +192,6 @@ class LnlState(LnlCore):
     # ------------------------------------------------------------------------
     # The agent surface (issue 15; READINGS.md, "Agents")
     # ------------------------------------------------------------------------
-    # what the player sees, as numbers: the module's functions are the methods (one
-    # call less at every step of an agent's loop)
-    observation = lnl_observation.observation
-    observation_into = lnl_observation.observation_into
 
     def returns(self) -> dict[str, float]:
         """Graded by the victory level (LnL Omaha: Winning): a significant US victory

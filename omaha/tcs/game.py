@@ -24,11 +24,11 @@ from omaha.kernel.metrics import (
 )
 from omaha.kernel.observation import ObservationLayout
 from omaha.kernel.protocol import BotFactory, Game, Limits, RandomBot, State
-from omaha.tcs import observation as observed
 from omaha.tcs import view as views
 from omaha.tcs.actions import ACTIONS
 from omaha.tcs.components.tables import BOAT_KINDS, DD, UNIT_TYPES
 from omaha.tcs.core import TcsCore
+from omaha.tcs.observation import TcsObservation
 from omaha.tcs.procedures.boats import MAX_CANCELS
 from omaha.tcs.procedures.fire import BattleResolver, FireResolver
 from omaha.tcs.procedures.inland import HeuristicPlayers
@@ -171,7 +171,7 @@ class TcsGame(Game[TcsScenario]):
         return limits(self.load_scenario(scenario))
 
     def observation_layout(self, scenario: str | Path | None = None) -> ObservationLayout:
-        return observed.observation_layout(self.load_scenario(scenario))
+        return TcsObservation.of(self.load_scenario(scenario)).layout
 
 
 def field_domains(scen: TcsScenario) -> dict[str, tuple[Any, ...]]:

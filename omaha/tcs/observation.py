@@ -262,32 +262,3 @@ class TcsObservation(Declaration[TcsCore]):
             out[track["german_released"]] = len(core.released)
             if core.batteries:
                 out[track["german_battery_fires"]] = sum(core.batteries.values())
-
-
-def declaration(scen: TcsScenario) -> TcsObservation:
-    """The scenario's declaration (made once, kept on the scenario)."""
-    if scen.declaration is None:
-        scen.declaration = TcsObservation(scen)
-    assert isinstance(scen.declaration, TcsObservation)
-    return scen.declaration
-
-
-def observation_layout(scen: TcsScenario) -> ObservationLayout:
-    """The layout of :func:`observation` for ``scen`` (see ``MEANINGS``)."""
-    return declaration(scen).layout
-
-
-def observation(core: TcsCore, player: str) -> Observation:
-    """What ``player`` sees, as numbers (a new array each call)."""
-    return declaration(core.scenario).observation(core, player)
-
-
-def observation_into(core: TcsCore, player: str, out: Observation) -> None:
-    """:func:`observation` written into ``out`` (an observer's tensor)."""
-    declaration(core.scenario).observation_into(core, player, out)
-
-
-def fresh_observation(core: TcsCore, player: str) -> Observation:
-    """:func:`observation` built from nothing (the reference the kept one is tested
-    against)."""
-    return declaration(core.scenario).fresh(core, player)

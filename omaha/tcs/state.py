@@ -40,11 +40,10 @@ from omaha.kernel.actions import Action
 from omaha.kernel.dice import Dice
 from omaha.kernel.events import Event, register_templates
 from omaha.kernel.facts import Facts
-from omaha.kernel.observation import Observation
+from omaha.kernel.observation import Observing
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.tcs import facts as tcs_facts
-from omaha.tcs import observation as observed
 from omaha.tcs import view as seen
 from omaha.tcs.actions import (
     AddLca,
@@ -78,6 +77,7 @@ from omaha.tcs.actions import (
 )
 from omaha.tcs.components.snapshot import check_snapshot
 from omaha.tcs.core import Decision, TcsCore
+from omaha.tcs.observation import TcsObservation
 from omaha.tcs.procedures import (
     action,
     air,
@@ -374,8 +374,10 @@ DECISIONS: dict[Decision, DecisionRules] = {
 }
 
 
-class TcsState(TcsCore):
+class TcsState(Observing, TcsCore):
     """A game of TCS Omaha in progress (see the module docstring)."""
+
+    declared = TcsObservation  # the observation (Observing)
 
     def _setup(self) -> None:
         self.init_fields()
@@ -512,12 +514,6 @@ class TcsState(TcsCore):
     # ------------------------------------------------------------------ views, snapshots
     def metrics(self) -> dict[str, float]:
         return seen.metrics(self)
-
-    def observation(self, player: str) -> Observation:
-        return observed.observation(self, player)
-
-    def observation_into(self, player: str, out: Observation) -> None:
-        observed.observation_into(self, player, out)
 
     def returns(self) -> dict[str, float]:
         return seen.returns(self)

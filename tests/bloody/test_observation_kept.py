@@ -1,6 +1,6 @@
 """Bloody Omaha's kept observation (issue 15): the observation a state keeps from call
 to call, rewriting only what changed, always equals the one built from the fields
-from scratch (``observation.observation_from_scratch``): at every decision of random
+from scratch (``state.fresh_observation``): at every decision of random
 and heuristic games, observed at every step or only now and then, after a clone, a
 restored snapshot, unpickling and ``edit()``. It is brought up to date from the
 journal the procedures write (what they changed), so these tests are what catches a
@@ -16,7 +16,6 @@ import pytest
 from bloody_helpers import GAME, cell, new, staged, unit
 
 from omaha.bloody.core import ASIDE, BOX, DEAD
-from omaha.bloody.observation import observation_from_scratch
 from omaha.bloody.state import BloodyState
 
 SCENARIOS = GAME.scenarios()
@@ -25,7 +24,7 @@ SCENARIOS = GAME.scenarios()
 def same(st: BloodyState) -> None:
     """The state's observation equals the one built from scratch (shape, type, values)."""
     got = st.observation("US")
-    want = observation_from_scratch(st, "US")
+    want = st.fresh_observation("US")
     assert got.dtype == want.dtype == np.float32
     np.testing.assert_array_equal(got, want)
 
@@ -246,7 +245,7 @@ def test_an_observation_that_fails_half_way_leaves_nothing_behind() -> None:
     with pytest.raises(KeyError):
         st.observation("US")
     with pytest.raises(KeyError):
-        observation_from_scratch(st, "US")
+        st.fresh_observation("US")
     with st.edit():
         st.hand.remove("c99")
     same(st)
@@ -258,4 +257,4 @@ def test_only_the_us_observes_a_kept_observation_too() -> None:
     with pytest.raises(ValueError, match="not a player"):
         st.observation("German")
     with pytest.raises(ValueError, match="not a player"):
-        observation_from_scratch(st, "German")
+        st.fresh_observation("German")

@@ -11,7 +11,7 @@ import pytest
 from omaha.kernel.observation import Observation
 from omaha.landing_table.actions import Drift, Follow, Land, Move
 from omaha.landing_table.core import ASHORE, SCHEDULED, LandingTableCore, Phase
-from omaha.landing_table.observation import UNIT_FIELDS, observer
+from omaha.landing_table.observation import UNIT_FIELDS, LandingTableObservation
 from omaha.landing_table.state import LandingTableState
 from omaha.landing_table.view import level_returns
 
@@ -24,9 +24,11 @@ def reference(core: LandingTableCore) -> Observation:
     """The observation written the plain way, plane by plane and unit by unit (the
     module's version sums the unit planes with numpy; both must agree exactly)."""
     scen = core.scen
-    ob = observer(scen)
+    ob = LandingTableObservation.of(scen)
     plane, track = ob.plane, ob.track
-    obs = ob.base.copy()
+    obs = ob.layout.zeros()
+    for i, value in ob.printed:
+        obs[i] += value
     for c in scen.flood_cells[core.tide()]:
         obs[plane["flooded"] + c] = 1
     for c in scen.obstacle_cells:

@@ -12,7 +12,7 @@ from omaha.landing_table.actions import Attack, Join, Resolve
 from omaha.landing_table.procedures import german, information
 from omaha.landing_table.state import LandingTableState
 
-from .helpers import card, cells_with, fresh, place, quiet
+from .helpers import GAME, card, cells_with, fresh, place, quiet
 
 SEEDS = range(40)
 
@@ -144,20 +144,27 @@ def test_a_unit_drawn_from_the_division_box_is_dealt_anew_with_the_box() -> None
     assert there == set(pool)
 
 
-def test_the_hero_offered_tells_what_a_face_down_defender_requires() -> None:
-    """Attacking the face-down unit with A/743 alone, the Hero is offered for 6/915
-    (MO missing), as it would be for Fus/352 and Pi/352 but not for 5/915 or 7/915: the
-    resamples draw the defender among those three, so the US's options stay."""
+def test_an_attack_reveals_its_face_down_defender_when_declared() -> None:
+    """Declaring an attack on the face-down unit turns it over (READINGS.md, "An attack
+    reveals"): its defence and requirements show before the Hero is offered, the US can
+    name it, and every resample keeps it where it is, with the same menu."""
     st = _reinforced()
+    layout = GAME.observation_layout("omaha")
+    cell = st.scen.pos_by_id["R-Moulins"].cell
+    assert layout.plane(st.observation("US"), "german_face_down")[cell] == 1
     st.apply(Attack("R-Moulins", "A/743"))
+    assert st.ger["6/915"].revealed
+    assert st.log[-1].kind == "ddob.german" and st.log[-1].details["unit"] == "6/915"
+    obs = st.observation("US")
+    assert layout.plane(obs, "german_face_down")[cell] == 0
+    assert layout.plane(obs, "german_defense")[cell] == st.scen.germans["6/915"].defense
     assert [str(a) for a in st.legal_actions()] == ["resolve", "resolve with hero"]
-    assert st.pending is not None and "vs ?)" in st.pending.prompt  # its defence unseen
-    there = set()
+    assert st.pending is not None and "vs ?)" not in st.pending.prompt  # its defence seen
+    assert information.unknown_slots(st) == []
     for seed in SEEDS:
         twin = st.resample("US", seed)
-        there.add(twin.pos["R-Moulins"].unit)
+        assert twin.pos["R-Moulins"].unit == "6/915"
         assert twin.legal_actions() == st.legal_actions()
-    assert there == {"6/915", "Fus/352", "Pi/352"}
 
 
 def test_a_redeploy_does_not_name_a_face_down_unit_to_the_us() -> None:

@@ -1,5 +1,5 @@
 """The observation kept up to date between decisions (issue 15's speed) equals the one
-built from nothing (:func:`observation.fresh_observation`) at every decision, in clones that go
+built from nothing (``state.fresh_observation``) at every decision, in clones that go
 their own way, in restored snapshots and after ``state.edit()``."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from omaha.landing_table.core import ASHORE
-from omaha.landing_table.observation import fresh_observation
 from omaha.landing_table.procedures import turn
 from omaha.landing_table.state import LandingTableState
 
@@ -25,7 +24,7 @@ SCENARIOS = GAME.scenarios()
 def same(state: LandingTableState) -> bool:
     """The kept observation equals the fresh one (and is not the array kept inside)."""
     kept = state.observation("US")
-    built = fresh_observation(state, "US")
+    built = state.fresh_observation("US")
     return bool(np.array_equal(kept, built))
 
 
@@ -125,7 +124,7 @@ def test_edits_after_an_observation_are_seen() -> None:
         with state.edit():
             edit(state)
         after = state.observation("US")
-        assert np.array_equal(after, fresh_observation(state, "US")), name
+        assert np.array_equal(after, state.fresh_observation("US")), name
         assert not np.array_equal(after, before), name
 
 
@@ -154,7 +153,7 @@ def test_a_unit_moved_while_waiting_for_orders_is_counted_where_it_stands() -> N
     other = next(c for c in state.scen.board.neighbours[cell] if c != cell)
     state.move(waiting, other)
     obs = state.observation("US")
-    assert np.array_equal(obs, fresh_observation(state, "US"))
+    assert np.array_equal(obs, state.fresh_observation("US"))
     layout = GAME.observation_layout("omaha")
     assert layout.plane(obs, "us_to_act")[other] >= 1
 

@@ -1,5 +1,5 @@
 """The observation kept between calls (issue 15's speed) equals the one built from
-nothing (``observation.fresh_observation``) at every decision of random and heuristic
+nothing (``state.fresh_observation``) at every decision of random and heuristic
 games of every shipped scenario, after a clone, a snapshot restore, unpickling, a
 whole set-up played as one plan and ``edit()``;
 ``current_player`` is the pending decision's player."""
@@ -16,7 +16,6 @@ import pytest
 
 from omaha.lnl import GAME
 from omaha.lnl.core import ELIM, OFF
-from omaha.lnl.observation import fresh_observation
 from omaha.lnl.state import LnlState
 
 SCENARIOS = GAME.scenarios()
@@ -31,7 +30,7 @@ def new(scenario: str, seed: int) -> LnlState:
 def assert_kept_equals_fresh(st: LnlState, where: object) -> None:
     for player in GAME.players:
         kept = st.observation(player)
-        fresh = fresh_observation(st, player)
+        fresh = st.fresh_observation(player)
         assert np.array_equal(kept, fresh), (where, player, np.flatnonzero(kept != fresh))
 
 

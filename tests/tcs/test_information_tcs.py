@@ -18,7 +18,6 @@ from omaha.tcs import GAME
 from omaha.tcs.actions import CommitPlan, EndRockets, NoRelease, ReleaseBattery, UseSetup
 from omaha.tcs.components.plan import TRANSPORT, PlannedBoat, check_plan
 from omaha.tcs.core import ABOARD, AWAIT
-from omaha.tcs.observation import fresh_observation
 from omaha.tcs.procedures.information import HIDDEN
 from omaha.tcs.scenario import TcsScenario
 from omaha.tcs.state import TcsState
@@ -49,7 +48,7 @@ def observed_alike(twin: TcsState, state: TcsState, player: str) -> None:
     """The resample's kept observation is the one built from nothing, for both sides;
     the player it was drawn for sees it as the original (observation and view)."""
     for side in GAME.players:
-        assert np.array_equal(twin.observation(side), fresh_observation(twin, side))
+        assert np.array_equal(twin.observation(side), twin.fresh_observation(side))
     assert np.array_equal(twin.observation(player), state.observation(player))
     assert twin.view(player) == state.view(player)
 

@@ -1,5 +1,5 @@
 """The observation TCS keeps from decision to decision (issue 15's speed) is exactly the
-one built from nothing (``view.fresh_observation``, the reference): at every decision
+one built from nothing (``state.fresh_observation``, the reference): at every decision
 of random and heuristic games of every shipped scenario, for both players; after a
 clone (each copy going its own way), a restored snapshot, a position staged with
 ``edit()``, and each of the core's mutators (which write the journal the kept planes
@@ -15,7 +15,6 @@ import pytest
 
 from omaha.tcs import GAME
 from omaha.tcs.core import LOST, Status
-from omaha.tcs.observation import fresh_observation
 from omaha.tcs.state import TcsState
 
 SCENARIOS = GAME.scenarios()
@@ -25,7 +24,7 @@ def same_as_fresh(state: TcsState, where: object = "") -> None:
     """Both players' observations equal the reference built from nothing."""
     for player in GAME.players:
         kept = state.observation(player)
-        fresh = fresh_observation(state, player)
+        fresh = state.fresh_observation(player)
         differ = np.flatnonzero(kept != fresh)
         assert differ.size == 0, (where, player, differ[:10].tolist())
 

@@ -22,10 +22,20 @@ ATTACK = "DDOB US Attack Results Chart"
 
 
 def start(core: LandingTableCore, uid: str, pid: str) -> None:
-    """``attack P with U``: the first attacker declares the attack."""
+    """``attack P with U``: the first attacker declares the attack, which reveals a
+    face-down defender (reconstructed: READINGS.md, "An attack reveals")."""
     done(core, uid)
-    core.attacked.add(pid)
-    core.forget_orders()
+    core.declare_attack(pid)
+    gid = core.pos[pid].unit
+    if gid is not None and not core.ger[gid].revealed:
+        core.own_ger(gid).revealed = True
+        core.note(
+            "ddob.german",
+            ATTACK + " (reconstructed: an attack reveals, when declared)",
+            unit=gid,
+            position=pid,
+            what="revealed by the attack",
+        )
     core.ctx = {"target": pid, "attackers": [uid]}
     core.decision = {"kind": "attack"}
 
@@ -102,21 +112,14 @@ def evaluate_attack(
 
 
 def hero_helps(core: LandingTableCore) -> bool:
-    """The Hero is offered only when it would meet the one missing requirement."""
-    pid = str(core.ctx["target"])
-    gid = core.pos[pid].unit
-    assert gid is not None
-    return hero_helps_against(core, pid, list(core.ctx["attackers"]), gid)
-
-
-def hero_helps_against(core: LandingTableCore, pid: str, attackers: list[str], gid: str) -> bool:
-    """:func:`hero_helps` for ``attackers`` on ``pid``, had ``gid`` been its defender (a
-    face-down defender's requirements show in whether the Hero is offered)."""
+    """The Hero is offered only when it would meet the one missing requirement (the
+    defender is revealed when the attack is declared, so the offer tells nothing new)."""
     if core.heroes <= 0:
         return False
-    if evaluate_attack(core, pid, attackers, False, gid)["verdict"].ok:
+    pid, attackers = str(core.ctx["target"]), list(core.ctx["attackers"])
+    if evaluate_attack(core, pid, attackers, False)["verdict"].ok:
         return False
-    return bool(evaluate_attack(core, pid, attackers, True, gid)["verdict"].ok)
+    return bool(evaluate_attack(core, pid, attackers, True)["verdict"].ok)
 
 
 def resolve(core: LandingTableCore, hero: bool) -> None:
@@ -129,15 +132,6 @@ def resolve(core: LandingTableCore, hero: bool) -> None:
     gid = ps.unit
     assert gid is not None
     verdict: WeaponsVerdict = plan["verdict"]
-    if not core.ger[gid].revealed:
-        core.own_ger(gid).revealed = True
-        core.note(
-            "ddob.german",
-            ATTACK + " (reconstructed: attack reveals)",
-            unit=gid,
-            position=pid,
-            what="revealed by the attack",
-        )
     if verdict.hero_used:
         core.heroes -= 1
         core.stats["heroes_used"] += 1

@@ -36,13 +36,15 @@ def begin_phase(core: LandingTableCore) -> None:
     summary = rules.uses_action_summary(core.turn)
     core.current_phase = Phase.GERMAN_ACTION if summary else Phase.GERMAN_FIRE
     card = core.draw_card()
-    core.card = card.id
+    core.set_card(card.id)
     core.ctx = {}
-    core.queue = [
-        p.id
-        for p in core.scen.positions
-        if p.colour in card.colours and (summary or core.occupied(p.id))
-    ]
+    core.set_queue(
+        [
+            p.id
+            for p in core.scen.positions
+            if p.colour in card.colours and (summary or core.occupied(p.id))
+        ]
+    )
     core.note(
         "ddob.german_card",
         SUMMARY if summary else FIRE,
@@ -57,7 +59,7 @@ def next_position(core: LandingTableCore) -> bool:
     """The next queued position fires or acts; False when none is left."""
     if not core.queue:
         return False
-    pid = core.queue.pop(0)
+    pid = core.pop_queue()
     card = core.scen.cards[core.card or ""]
     if rules.uses_action_summary(core.turn):
         act(core, pid, card)
@@ -74,7 +76,7 @@ def end_phase(core: LandingTableCore) -> None:
     for uid, s in core.us.items():
         if core.unit(uid).first_wave and s.landed_turn == core.turn and s.status == ASHORE:
             core.stats["first_wave_ashore"] += s.steps
-    core.card = None
+    core.set_card(None)
 
 
 # -- the fire chart --------------------------------------------------------------------

@@ -18,9 +18,8 @@ The US knows where each face-down marker came from (the log says when and where 
 was drawn), so given what it saw, the unseen markers of one cup (its mix less every
 value revealed) are dealt uniformly among that cup's face-down markers on the map, the
 cup, and the markers that left play unseen; the unknown units and the Division cup
-likewise, but for the attack under way: the Hero offered or not at each of its
-decisions (READINGS.md, "Attacks") tells what the face-down defender requires, so the
-defender is drawn among the units that would have been offered the same.
+likewise (an attack reveals its defender when it is declared, so no menu of an attack
+under way depends on a face-down unit).
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ from omaha.kernel.dice import Dice
 from omaha.kernel.events import Event
 from omaha.kernel.information import shuffled
 from omaha.landing_table.core import LandingTableCore
-from omaha.landing_table.procedures import attack
 from omaha.landing_table.scenario import LandingTableScenario
 
 #: What the US log says of a unit redeployed (16.3): the counter, not which unit.
@@ -198,16 +196,6 @@ def redraw(core: LandingTableCore, dice: Dice) -> None:
             _redraw_markers(core, markers, name, dice)
 
 
-def _hero_offers(core: LandingTableCore, pid: str, gid: str) -> tuple[bool, ...]:
-    """Whether the Hero was offered at each decision of the attack under way on ``pid``
-    (its attackers joining one by one), had ``gid`` been the defender."""
-    attackers = list(core.ctx["attackers"])
-    return tuple(
-        attack.hero_helps_against(core, pid, attackers[:n], gid)
-        for n in range(1, len(attackers) + 1)
-    )
-
-
 def _redraw_units(core: LandingTableCore, dice: Dice) -> None:
     slots = unknown_slots(core)
     if not slots:
@@ -215,18 +203,8 @@ def _redraw_units(core: LandingTableCore, dice: Dice) -> None:
     cup = core.cups["division"]
     pool = sorted([str(core.pos[pid].unit) for pid in slots] + list(cup.contents))
     drawn = set(pool)
-    dealt: dict[str, str] = {}
-    d = core.decision
-    target = core.ctx.get("target") if d is not None and d.get("kind") == "attack" else None
-    if target in slots:
-        offered = _hero_offers(core, target, str(core.pos[target].unit))
-        fits = [g for g in pool if _hero_offers(core, target, g) == offered]
-        dealt[target] = fits[dice.pick(len(fits))]
-        pool.remove(dealt[target])
     rest = shuffled(pool, dice)
-    for pid in slots:
-        if pid not in dealt:
-            dealt[pid] = rest.pop()
+    dealt = {pid: rest.pop() for pid in slots}
     # a disruption marks the counter in its position, whichever unit it is
     disrupted = {pid: core.ger[str(core.pos[pid].unit)].disrupted for pid in slots}
     for gid in rest:

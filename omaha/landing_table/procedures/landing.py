@@ -23,7 +23,8 @@ def begin_phase(core: LandingTableCore) -> None:
     """Queue the units scheduled for this turn: order of battle, leaders last."""
     core.current_phase = Phase.LANDING
     due = [u for u, s in core.us.items() if s.status == SCHEDULED and s.turn == core.turn]
-    core.queue = [u for u in due if not core.is_leader(u)] + [u for u in due if core.is_leader(u)]
+    leaders = [u for u in due if core.is_leader(u)]
+    core.set_queue([u for u in due if u not in leaders] + leaders)
     core.ctx = {}
 
 
@@ -31,7 +32,7 @@ def land_next(core: LandingTableCore) -> bool:
     """Land the next queued unit; False when no unit is left to land this turn."""
     if not core.queue:
         return False
-    land_unit(core, core.queue.pop(0))
+    land_unit(core, core.pop_queue())
     return True
 
 

@@ -23,8 +23,7 @@ def begin_phase(core: LandingTableCore) -> None:
         if s.acted:
             core.set_acted(uid, False)
     core.naval_used = set()
-    core.attacked = set()
-    core.forget_orders()
+    core.clear_attacks()
     at = core.us_at()
     for uid in core.ashore():
         s = core.us[uid]
@@ -34,7 +33,7 @@ def begin_phase(core: LandingTableCore) -> None:
                 core.set_disrupted(u, False)
             if rallied:
                 core.note("ddob.rally", "leaders (reconstructed)", leader=uid, units=rallied)
-    core.queue = [*core.ashore(), *core.naval_ids()]
+    core.set_queue([*core.ashore(), *core.naval_ids()])
     core.ctx = {}
 
 
@@ -49,7 +48,7 @@ def next_unit(core: LandingTableCore) -> bool:
             s = core.us[uid]
             gone = s.status != ASHORE or s.acted
         if gone or len(orders(core, uid)) <= 1:
-            core.queue.pop(0)
+            core.pop_queue()
             continue
         core.decision = {"kind": "orders", "unit": uid}
         return True
@@ -142,8 +141,7 @@ def done(core: LandingTableCore, uid: str) -> None:
         core.naval_used.add(uid)
     else:
         core.set_acted(uid, True)
-    if uid in core.queue:
-        core.queue.remove(uid)
+    core.unqueue(uid)
 
 
 def hold(core: LandingTableCore, uid: str) -> None:
@@ -172,8 +170,7 @@ def clear_obstacles(core: LandingTableCore, uid: str) -> None:
     """``clear obstacles with U``: engineers clear the obstacle hex they stand in."""
     core.decision = None
     cell = core.us[uid].where
-    core.cleared.add(cell)
-    core.forget_orders()
+    core.clear_obstacles({cell})
     core.note("ddob.clear", "engineers (reconstructed)", unit=uid, hex=core.scen.board.labels[cell])
     done(core, uid)
 
@@ -181,4 +178,4 @@ def clear_obstacles(core: LandingTableCore, uid: str) -> None:
 def end_actions(core: LandingTableCore) -> None:
     """``end actions``: the phase ends for every unit still waiting."""
     core.decision = None
-    core.queue = []
+    core.set_queue([])

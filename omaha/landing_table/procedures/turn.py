@@ -40,8 +40,7 @@ def start_turn(core: LandingTableCore) -> None:
     )
     scen = core.scen
     if rules.obstacles_all_cleared(core.turn) and not scen.obstacle_cells <= core.cleared:
-        core.cleared |= scen.obstacle_cells
-        core.forget_orders()
+        core.clear_obstacles(set(scen.obstacle_cells))
         core.note("ddob.cleared_all", "DDOB Amphibious Landing Table, Notes *")
 
 
@@ -81,7 +80,7 @@ def end_turn(core: LandingTableCore) -> None:
     if core.turn >= core.scen.turns:
         _finish(core)
         return
-    core.turn += 1
+    core.next_turn()
 
 
 def update_exits(core: LandingTableCore) -> None:
@@ -117,7 +116,7 @@ def _finish(core: LandingTableCore) -> None:
         detail=f"exits open: {exits}; VP positions held {held} of {total}",
     )
     core.decision = None
-    core.queue = []
+    core.set_queue([])
     core.note(
         "ddob.end",
         "victory (reconstructed)",
