@@ -16,7 +16,12 @@ from omaha.kernel.events import register_templates
 from omaha.tcs.actions import Convert, EndConversions, EndModes, SetMode
 from omaha.tcs.core import LOST, Decision, TcsCore
 
-register_templates({"tcs.convert": "pill box {unit} is converted to {squad} in {hex}, {mode} mode"})
+register_templates(
+    {
+        "tcs.convert": "pill box {unit} is converted to {squad} in {hex}, {mode} mode",
+        "tcs.mode": "{player}: {hex} to {mode} mode ({units} units changed)",
+    }
+)
 
 
 def live_pillboxes(core: TcsCore) -> list[int]:
