@@ -177,6 +177,13 @@ class SearchBot:
         by_text = {str(a): a for a in legal}
         return by_text[choice]
 
+    def _budget_left(self, done: int, deadline: float | None) -> bool:
+        """Whether another iteration fits: the iteration count, or (with ``seconds``)
+        the CPU deadline, after at least one iteration."""
+        if deadline is None:
+            return done < (self.iterations or 0)
+        return done == 0 or time.process_time() < deadline
+
     def _search(self, state: State[Any], player: str) -> tuple[str, str]:
         """The most visited root candidate after the budget, and the prior's choice."""
         if self._policy is None:
@@ -185,12 +192,7 @@ class SearchBot:
         turn = state.turn_label
         deadline = None if self.seconds is None else time.process_time() + self.seconds
         done = 0
-        while True:
-            if deadline is None:
-                if done >= (self.iterations or 0):
-                    break
-            elif done > 0 and time.process_time() >= deadline:
-                break
+        while self._budget_left(done, deadline):
             world = state.resample(player, self.rng.pick(SEED_SPACE))
             self._iterate(world, player, turn, tree)
             done += 1
@@ -215,12 +217,7 @@ class SearchBot:
         values: dict[str, list[float]] = {t: [] for t in cands}
         deadline = None if self.seconds is None else time.process_time() + self.seconds
         done = 0
-        while True:
-            if deadline is None:
-                if done >= (self.iterations or 0):
-                    break
-            elif done > 0 and time.process_time() >= deadline:
-                break
+        while self._budget_left(done, deadline):
             seed = self.rng.pick(SEED_SPACE)
             world = state.resample(player, seed)
             by_text = {str(a): a for a in world.legal_actions()}
