@@ -16,7 +16,7 @@ import attrs
 import pytest
 
 import omaha
-from omaha.kernel.actions import Action
+from omaha.kernel.actions import Action, sort_key
 from omaha.tcs import GAME
 from omaha.tcs.state import TcsState
 
@@ -64,7 +64,7 @@ def test_prefix_is_listed_sorted_and_every_listed_action_applies(scenario: str) 
     pool: list[Action] = []
     for step, text in enumerate(prefix(scenario)):
         actions = state.legal_actions()
-        assert list(actions) == sorted(actions, key=str) and len(set(actions)) == len(actions)
+        assert list(actions) == sorted(actions, key=sort_key) and len(set(actions)) == len(actions)
         if step % 10 == 0:
             for action in actions[:10]:
                 state.clone().apply(action)
