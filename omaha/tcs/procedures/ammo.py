@@ -15,6 +15,27 @@ register_templates(
 )
 
 
+#: Where a calibre's pool keeps each kind of round (``TcsCore.add_ammo``).
+HE, SMOKE, ILLUM = 0, 1, 2
+
+
+def batteries_with(core: TcsCore, rounds: int) -> list[tuple[str, str]]:
+    """Landed US batteries (formation, calibre) that have not fired this turn, with a
+    round of the kind ``rounds`` (HE, SMOKE, ILLUM) of their calibre in the pool (2.9)."""
+    t = core.scenario.tables
+    out: dict[str, str] = {}
+    for i in core.us_units():
+        u = core.unit(i)
+        if u.type.kind != "gun" or core.where[i] < 0 or core.steps[i] <= 0:
+            continue
+        row = next((r for r in t.batteries if r.unit in (u.formation, u.battalion)), None)
+        if row is None or u.formation in core.missions:
+            continue
+        if core.ammo.get(row.calibre, [0, 0, 0])[rounds] > 0:
+            out[u.formation] = row.calibre
+    return sorted(out.items())
+
+
 def step_ammo(core: TcsCore) -> bool:
     """TCS Omaha 2.9: the 0600 7 June and 0600 8 June additions to the pool."""
     label = core.turn_label

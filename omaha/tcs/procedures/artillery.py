@@ -27,6 +27,7 @@ from omaha.tcs.actions import EndMissions, Illuminate, Mission, Naval
 from omaha.tcs.components.beach import COMPASS
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures.action import sighting_of
+from omaha.tcs.procedures.ammo import HE, batteries_with
 from omaha.tcs.procedures.combat import he_rounds
 from omaha.tcs.procedures.night import fire_illumination, illum_targets
 from omaha.tcs.procedures.sight import los, seen_from_the_ships
@@ -53,18 +54,7 @@ NAVAL = "naval"
 def us_batteries(core: TcsCore) -> list[tuple[str, str]]:
     """Landed US batteries (formation, calibre) that may fire this turn: guns on the map,
     battery fires of their calibre in the pool (2.8, 2.9)."""
-    out: dict[str, str] = {}
-    t = core.scenario.tables
-    for i in core.us_units():
-        u = core.unit(i)
-        if u.type.kind != "gun" or core.where[i] < 0 or core.steps[i] <= 0:
-            continue
-        row = next((r for r in t.batteries if r.unit in (u.formation, u.battalion)), None)
-        if row is None or u.formation in core.missions:
-            continue
-        if core.ammo.get(row.calibre, [0])[0] > 0:
-            out[u.formation] = row.calibre
-    return sorted(out.items())
+    return batteries_with(core, HE)
 
 
 def observers(core: TcsCore, side: str, target: int) -> list[int]:

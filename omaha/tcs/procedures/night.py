@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from omaha.kernel.events import register_templates
 from omaha.tcs.core import TcsCore
+from omaha.tcs.procedures.ammo import ILLUM, batteries_with
 
 register_templates(
     {
@@ -26,18 +27,7 @@ register_templates(
 def illum_batteries(core: TcsCore) -> list[tuple[str, str]]:
     """Landed US batteries (formation, calibre) that have not fired this turn, with an
     illumination round of their calibre in the pool."""
-    t = core.scenario.tables
-    out: dict[str, str] = {}
-    for i in core.us_units():
-        u = core.unit(i)
-        if u.type.kind != "gun" or core.where[i] < 0 or core.steps[i] <= 0:
-            continue
-        row = next((r for r in t.batteries if r.unit in (u.formation, u.battalion)), None)
-        if row is None or u.formation in core.missions:
-            continue
-        if core.ammo.get(row.calibre, [0, 0, 0])[2] > 0:
-            out[u.formation] = row.calibre
-    return sorted(out.items())
+    return batteries_with(core, ILLUM)
 
 
 def illum_targets(core: TcsCore, enemy: list[int]) -> Iterator[int]:
