@@ -17,9 +17,6 @@ from omaha.kernel.actions import Action
 from omaha.kernel.facts import NO_FACTS, Facts, chances_of
 from omaha.lnl import rules
 from omaha.lnl.actions import (
-    Add,
-    AddBonus,
-    AddNgfs,
     Assault,
     Bombard,
     Enter,
@@ -28,7 +25,6 @@ from omaha.lnl.actions import (
     OpFire,
     Resolve,
     Step,
-    Target,
 )
 from omaha.lnl.core import Attack, LnlCore
 from omaha.lnl.procedures import assault as assault_rules
@@ -116,17 +112,9 @@ def _after(core: LnlCore, action: Action) -> Attack | None:
     if a is None:
         return None
     b = a.copy()
-    if isinstance(action, Target):
-        b.target, b.kind = core.cell_of(action.hex), action.kind
-    elif isinstance(action, Add):
-        b.firers.append(core.unit_index(action.unit))
-    elif isinstance(action, AddNgfs):
-        b.ngfs += 1
-    elif isinstance(action, AddBonus):
-        b.bonus = True
-    elif not isinstance(action, Resolve):
-        return None
-    return b
+    if fire_rules.build_attack(core, b, action) or isinstance(action, Resolve):
+        return b
+    return None
 
 
 def _step_facts(core: LnlCore, action: Step) -> Facts:

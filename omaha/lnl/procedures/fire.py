@@ -614,9 +614,9 @@ def attack_options(core: LnlCore) -> Iterator[Action]:
     yield CANCEL
 
 
-def apply_attack_action(core: LnlCore, action: Action) -> None:
-    a = core.attack
-    assert a is not None
+def build_attack(core: LnlCore, a: Attack, action: Action) -> bool:
+    """Add one building step to attack ``a`` (LnL Omaha: Fire Combat): its target, a
+    firer, a naval packet or the bonus card; False if ``action`` is not such a step."""
     if isinstance(action, Target):
         a.target = core.cell_of(action.hex)
         a.kind = action.kind
@@ -626,7 +626,17 @@ def apply_attack_action(core: LnlCore, action: Action) -> None:
         a.ngfs += 1
     elif isinstance(action, AddBonus):
         a.bonus = True
-    elif isinstance(action, Cancel):
+    else:
+        return False
+    return True
+
+
+def apply_attack_action(core: LnlCore, action: Action) -> None:
+    a = core.attack
+    assert a is not None
+    if build_attack(core, a, action):
+        return
+    if isinstance(action, Cancel):
         core.attack = None
         core.count_cancel()
     elif isinstance(action, Resolve):
