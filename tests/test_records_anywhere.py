@@ -64,6 +64,27 @@ def _folders() -> set[str]:
     return {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("omaha-scenario-")}
 
 
+def _replay_elsewhere(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Path,
+    played: str,
+) -> str:
+    """Replay ``record`` by the command from another folder: the result played (the
+    line returned) is the result replayed, and the replay leaves no temporary folder."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    before = _folders()
+    assert cli.main(["replay", str(record)]) == 0
+    replayed = capsys.readouterr().out
+    assert _folders() == before
+    result = next(line for line in played.splitlines() if line.startswith("Result: "))
+    assert result in replayed.splitlines()
+    return result
+
+
 def test_play_record_move_the_folder_and_replay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -78,15 +99,7 @@ def test_play_record_move_the_folder_and_replay(
     assert scenario.exists()
     shutil.move(tmp_path / "work", tmp_path / "gone")  # the files are elsewhere now
     shutil.rmtree(tmp_path / "gone")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
-    before = _folders()
-    assert cli.main(["replay", str(record)]) == 0
-    replayed = capsys.readouterr().out
-    assert _folders() == before  # the command's replay leaves no temporary folder
-    result = next(line for line in played.splitlines() if line.startswith("Result: "))
-    assert result in replayed.splitlines()
+    _replay_elsewhere(tmp_path, monkeypatch, capsys, record, played)
     names = [f["name"] for f in json.loads(record.read_text())["scenario"]["files"]]
     assert names == ["_/custom.toml", "shared/base.toml", "shared/map.toml"]
 
@@ -201,15 +214,7 @@ def test_files_named_by_absolute_paths_replay_after_the_folder_moved(
         f"{rooted}/shared/map.toml",
     ]
     shutil.move(root, tmp_path / "gone")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
-    before = _folders()
-    assert cli.main(["replay", str(record)]) == 0
-    replayed = capsys.readouterr().out
-    assert _folders() == before
-    result = next(line for line in played.splitlines() if line.startswith("Result: "))
-    assert result in replayed.splitlines()
+    result = _replay_elsewhere(tmp_path, monkeypatch, capsys, record, played)
     # other files at the old paths now: the record's copies are played, not these
     (root / "shared").mkdir(parents=True)
     (root / "shared" / "base.toml").write_text('[scenario]\nextends = "vierville"\n')
