@@ -210,7 +210,7 @@ class SearchBot:
         with the same dice (common random numbers: every candidate meets one world, a
         copy of it, and rollout bots seeded alike); the best by mean value if its gain
         over the prior's choice is clear (``margin`` standard errors), else the prior's."""
-        legal_text = [str(a) for a in state.legal_actions()]
+        legal_text = {str(a) for a in state.legal_actions()}
         ranking = _ranking(self._own[player], state)
         cands = [t for t in ranking if t in legal_text][: self.width]
         first = cands[0]
