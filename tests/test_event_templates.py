@@ -1,5 +1,6 @@
 """Every event a seeded game logs reads as words: its kind has a template (a kind
-without one prints as ``kind: key=value``, as the TCS mode determination did)."""
+without one prints as ``kind: key=value``, as the TCS mode determination did), and
+every place in it is filled from the event's details."""
 
 from __future__ import annotations
 
@@ -28,3 +29,5 @@ def test_every_logged_event_has_words(name: str, scenario: str) -> None:
         state.apply(bots[side].choose(state))
     raw = sorted({e.kind for e in state.log if e.text == e.kind or e.text.startswith(f"{e.kind}:")})
     assert raw == [], f"{name}/{scenario}: events with no template: {raw}"
+    unfilled = sorted({e.kind for e in state.log if "{" in e.text})
+    assert unfilled == [], f"{name}/{scenario}: templates naming no detail: {unfilled}"

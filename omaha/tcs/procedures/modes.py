@@ -19,7 +19,7 @@ from omaha.tcs.core import LOST, Decision, TcsCore
 register_templates(
     {
         "tcs.convert": "pill box {unit} is converted to {squad} in {hex}, {mode} mode",
-        "tcs.mode": "{player}: {hex} to {mode} mode ({units} units changed)",
+        "tcs.mode": "{hex} to {mode} mode ({units} units changed)",
     }
 )
 
