@@ -232,7 +232,7 @@ def test_the_width_table_is_never_narrower_than_dejavu_sans(bold: bool) -> None:
     for ch in (chr(k) for k in range(0x20, 0x7F)):
         real = font.getlength(ch) / 1000
         assert real <= ems(ch, bold) <= real + 0.051, ch
-    for ch in "○□△•":
+    for ch in "○□△•⊕●·é":
         assert font.getlength(ch) / 1000 <= ems(ch, bold)
 
 

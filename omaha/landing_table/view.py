@@ -106,8 +106,9 @@ def view(core: LandingTableCore, player: str | None) -> View:
     for cell in sorted(core.cleared & scen.obstacle_cells):
         marks.append(Mark(labels[cell], "cleared", "obstacles"))
     for e in scen.exits:
-        state = "open" if e.id in core.exits_open else "closed"
-        marks.append(Mark(labels[e.cell], f"exit {e.id} {state}", "exit"))
+        # the exit's name as the map prints it (the cell's tag says "exit"); "open" once open
+        text = f"{e.id} open" if e.id in core.exits_open else e.id
+        marks.append(Mark(labels[e.cell], text, "exit"))
     vp, held, total = core.victory_points()
     tracks = (
         ("time", core.time_of(core.turn)),

@@ -145,7 +145,7 @@ def view(core: TcsCore, player: str | None = None) -> View:
                 )
             )
     marks = [
-        Mark(board.label(c), f"tide {core.tide_hour}", "tide")
+        Mark(board.label(c), f"tide line {core.tide_hour}", "tide")
         for c in scen.beach.line(core.tide_hour).values()
     ]
     marks.extend(Mark(board.label(c), "smoke", "smoke") for c in sorted(core.smoke))

@@ -54,13 +54,13 @@ def text_width(text: str, font: float) -> float:
 #: Advance widths of DejaVu Sans (the pictures' font), in ems rounded up to 0.05:
 #: measured with the font's metrics, so a line laid out with them fits.
 _EMS = {
-    False: {"ijlIJ'": 0.3, ",./:;\\| ": 0.35, "ft()-[]": 0.4, "r!": 0.45, '"*_`': 0.5,
-            "csz?": 0.55, "kvxyFL": 0.6, "0123456789abdeghnopquEPSTY${}": 0.65,
+    False: {"ijlIJ'": 0.3, ",./:;\\| ·": 0.35, "ft()-[]": 0.4, "r!": 0.45, '"*_`': 0.5,
+            "csz?": 0.55, "kvxyFL": 0.6, "0123456789abdeghnopquEPSTY${}é": 0.65,
             "ABCKRVXZ": 0.7, "NU": 0.75, "DGHOQ&": 0.8, "w#+<=>^~": 0.85, "M": 0.9,
-            "mW%@": 1.0},
-    True: {"ijl' ": 0.35, "IJ,./:;\\|": 0.4, "f-": 0.45, "rt!()[]_`": 0.5, '"*': 0.55,
-           "csz?": 0.6, "xL": 0.65, "0123456789aekovyEFT$": 0.7, "bdghnpquCPSYZ{}": 0.75,
-           "ABKRVX": 0.8, "DGHNU#+<=>^~": 0.85, "OQ&": 0.9, "w": 0.95, "M@": 1.0,
+            "⊕○●": 0.9, "mW%@": 1.0},
+    True: {"ijl' ": 0.35, "IJ,./:;\\|·": 0.4, "f-": 0.45, "rt!()[]_`": 0.5, '"*': 0.55,
+           "csz?": 0.6, "xL": 0.65, "0123456789aekovyEFT$é": 0.7, "bdghnpquCPSYZ{}": 0.75,
+           "ABKRVX": 0.8, "DGHNU#+<=>^~": 0.85, "OQ&⊕○●": 0.9, "w": 0.95, "M@": 1.0,
            "m%": 1.05, "W": 1.15},
 }  # fmt: skip
 _EM = {bold: {ch: w for chars, w in table.items() for ch in chars} for bold, table in _EMS.items()}

@@ -11,7 +11,6 @@ and tests. Hidden pieces carry neither their name nor their id.
 from __future__ import annotations
 
 import math
-import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Protocol
@@ -20,6 +19,18 @@ from omaha.kernel.board import Board
 from omaha.kernel.squares import Square
 from omaha.kernel.svg.counters import PieceLike, counter
 from omaha.kernel.svg.elements import SVG_NS, Point, Rect, el, fit, num, points
+from omaha.kernel.svg.labels import (
+    LARGEST,
+    abbreviated,
+    feature_words,
+    fit_line,
+    initials,
+    room,
+    wrap,
+)
+from omaha.kernel.svg.labels import (
+    width as line_width,
+)
 from omaha.kernel.svg.palette import (
     DASHED_SIDES,
     ink,
@@ -41,6 +52,9 @@ BOX_COUNTER = 1.2
 BOX_COLUMNS = 3
 #: Space between counters laid out in rows, as a share of a counter's side.
 GRID_GAP = 0.2
+#: The side panel's width in cell sizes: beside a large map, and the least beside a
+#: small one (Bloody Omaha's ten columns).
+PANEL, PANEL_NARROW = 9.0, 6.0
 
 
 class MarkLike(Protocol):
@@ -143,8 +157,21 @@ def _clip_to_rect(rect: Rect, towards: Point) -> Point:
 
 
 # --------------------------------------------------------------------------- map layers
+def _tags(board: Board) -> list[list[str]]:
+    """Each cell's features printed as words at its foot (not the drawn ones)."""
+    drawn = ("victory", "fortification", "road")
+    return [sorted(f for f in fs if f not in drawn) for fs in board.features]
+
+
+def _short_tags(board: Board) -> frozenset[str]:
+    """Features printed by their initials on this board (the size does not matter:
+    the room and the font scale together)."""
+    return abbreviated(_tags(board), room(board.grid), LARGEST)
+
+
 def _cells(g: ET.Element, m: _Map) -> None:
     board, size = m.board, m.size
+    short = _short_tags(board)
     for i, label in enumerate(board.labels):
         fill = terrain_colour(board, board.terrain[i])
         el(
@@ -219,20 +246,25 @@ def _cells(g: ET.Element, m: _Map) -> None:
                 )
                 x += size * 0.3
             elif feat != "road":
-                tags.append(feat.replace("_", " "))  # player words, not data keys
+                tags.append(feat)
         if tags:
-            text = fit(" ".join(tags), size * 1.7, size * 0.15)
-            el(
+            # player words, not data keys; a long feature by its initials (the legend
+            # names it) where the board's tags would not fit whole
+            words = [initials(t) if t in short else feature_words(t) for t in tags]
+            line = fit_line(words, size * room(board.grid), size, sep=" ")
+            tag = el(
                 g,
                 "text",
-                text,
+                line.text,
                 cls="feature tag",
                 x=cx,
                 y=cy + size * 0.7,
-                font_size=size * 0.15,
+                font_size=line.font,
                 text_anchor="middle",
                 fill=label_ink,
             )
+            if line.whole or any(t in short for t in tags):
+                el(tag, "title", ", ".join(map(feature_words, tags)))
 
 
 def _sides(g: ET.Element, m: _Map) -> None:
@@ -313,6 +345,8 @@ def _legend(board: Board, view: ViewLike | None) -> list[tuple[str, str, str]]:
         rows.append(("terrain", terrain_colour(board, terrain), terrain.replace("_", " ")))
     for name in sorted({feat.name for _, feat in board.side_records()}):
         rows.append(("side", side_feature_colour(name), name.replace("_", " ") + " (hexside)"))
+    for feat in sorted(_short_tags(board)):
+        rows.append(("tag", initials(feat), f"{initials(feat)} = {feature_words(feat)}"))
     features = {f for fs in board.features for f in fs}
     for feat, meaning in (("victory", "victory objective"), ("fortification", "fortification"),
                           ("road", "road")):  # fmt: skip
@@ -336,6 +370,8 @@ def _legend_swatch(g: ET.Element, kind: str, colour: str, x: float, y: float, s:
     elif kind == "side":
         el(g, "line", x1=x, y1=y - s * 0.4, x2=x + s * 1.2, y2=y - s * 0.4, stroke=colour,
            stroke_width=s * 0.25, stroke_linecap="round")  # fmt: skip
+    elif kind == "tag":  # the row itself says it: "DZ = defensive zone"
+        return
     elif kind == "marker":
         el(g, "rect", x=x, y=y - s * 0.8, width=s * 1.2, height=s * 0.8, rx=s * 0.25, fill=colour)
     elif colour == "victory":
@@ -427,6 +463,9 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
     bw = max(size * 5.0, BOX_COLUMNS * cb + (BOX_COLUMNS - 1) * cb * GRID_GAP + 2 * pad)
     per_row = max(1, int((max(m.width, bw) + pad) // (bw + pad)))
     cols_in_box = max(1, int((bw - 2 * pad + cb * GRID_GAP) // (cb * (1 + GRID_GAP))))
+    # a box's title on one line, or whole on two (every box of the strip alike)
+    titles = {b: wrap(board.boxes[b].title or b, bw - 2 * pad, size * 0.3, True) for b in box_ids}
+    title_h += size * 0.38 * (min(2, max(map(len, titles.values()), default=1)) - 1)
     bh = size * 2.0
     for b in box_ids:
         rows = -(-len(box_pieces.get(b, [])) // cols_in_box)
@@ -452,29 +491,38 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
             stroke="#444444",
             stroke_width=size * 0.04,
         )
-        title = fit(board.boxes[bid].title or bid, bw - 2 * pad, size * 0.3)
-        el(
-            boxes_g,
-            "text",
-            title,
-            cls="box-title",
-            x=bx + pad,
-            y=by + size * 0.5,
-            font_size=size * 0.3,
-            font_weight="bold",
-        )
-        ty = by + title_h
-        for mk in box_marks.get(bid, []):
-            el(
+        title_lines = titles[bid]
+        if len(title_lines) > 2:
+            rest = fit(" ".join(title_lines[1:]), bw - 2 * pad, size * 0.3)
+            title_lines = [title_lines[0], rest]
+        for n, part in enumerate(title_lines):
+            head_line = el(
                 boxes_g,
                 "text",
-                fit(mk.text, bw - 2 * pad, size * 0.2),
+                part,
+                cls="box-title",
+                x=bx + pad,
+                y=by + size * (0.5 + 0.38 * n),
+                font_size=size * 0.3,
+                font_weight="bold",
+            )
+            if "…" in part:
+                el(head_line, "title", board.boxes[bid].title or bid)
+        ty = by + title_h
+        for mk in box_marks.get(bid, []):
+            line = fit_line([mk.text], bw - 2 * pad, size)
+            box_mark = el(
+                boxes_g,
+                "text",
+                line.text,
                 cls=f"mark {mk.kind}",
                 x=bx + pad,
                 y=ty + size * 0.2,
-                font_size=size * 0.2,
+                font_size=line.font,
                 fill="#8b0000",
             )
+            if line.whole:
+                el(box_mark, "title", line.whole)
             ty += size * 0.3
         _grid(boxes_g, box_pieces.get(bid, []), bx + pad, ty, bw - 2 * pad, cb)
     box_rows = -(-len(box_ids) // per_row)
@@ -498,16 +546,24 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
                    marker_end="url(#arrow)")  # fmt: skip
         el(arrow, "title", f"{link.kind}: {link.start} → {link.end}")
 
-    # marks on cells: a line of text at the foot of the cell, over a white halo,
-    # under the pieces (a counter's values stay readable where a stack stands)
+    # marks on cells: a line of text at the foot of the cell, sized to fit, on a white
+    # ground (a hexside line through it would read as an underscore), under the pieces
+    # (a counter's values stay readable where a stack stands); shortened, the whole
+    # text is its hover
     marks_g = el(root, "g", cls="marks")
     for i in sorted(cell_marks):
         cx, cy = m.centres[i]
-        text = fit("; ".join(mk.text for mk in cell_marks[i]), size * 1.5, size * 0.17)
+        line = fit_line([mk.text for mk in cell_marks[i]], size * room(board.grid), size)
         kinds = " ".join(sorted({mk.kind for mk in cell_marks[i]}))
-        el(marks_g, "text", text, cls=f"mark {kinds}", x=cx, y=cy + m.top - size * 0.06,
-           font_size=size * 0.17, text_anchor="middle", fill="#8b0000", stroke="#ffffff",
-           stroke_width=size * 0.05, paint_order="stroke")  # fmt: skip
+        y, w = cy + m.top - size * 0.06, line_width(line.text, line.font)
+        mg = el(marks_g, "g", cls="mark-line")
+        el(mg, "rect", x=cx - w / 2 - size * 0.03, y=y - line.font * 0.85,
+           width=w + size * 0.06, height=line.font * 1.1, rx=line.font * 0.3, fill="#ffffff",
+           fill_opacity=0.85)  # fmt: skip
+        el(mg, "text", line.text, cls=f"mark {kinds}", x=cx, y=y, font_size=line.font,
+           text_anchor="middle", fill="#8b0000")  # fmt: skip
+        if line.whole:
+            el(mg, "title", line.whole)
 
     # pieces (stacks fanned, the rest counted), below each cell's printed label
     pieces_g = el(root, "g", cls="pieces")
@@ -516,15 +572,16 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
         _stack(pieces_g, cell_pieces[i], cx, cy + drop, c)
     # side panel: tracks, notes, marks and pieces off the map
     right = margin + max(m.width, min(len(box_ids), per_row) * (bw + pad) - pad)
-    px, pw, font = right + margin, size * 9.0, size * 0.32
+    # the panel is narrower beside a small map, so map and panel fit a window together
+    pw = min(PANEL, max(PANEL_NARROW, m.width * 0.375 / size)) * size
+    px, font = right + margin, size * 0.32
     py = top
     panel = el(root, "g", cls="panel")
-    chars = max(10, int(pw / (font * 0.58)))
 
     def write(text: str, cls: str) -> None:
         nonlocal py
         bold = cls == "heading"
-        for part in textwrap.wrap(text, chars) or [""]:
+        for part in wrap(text, pw, font):
             py += font * (1.5 if bold else 1.3)
             el(
                 panel,

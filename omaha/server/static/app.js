@@ -222,25 +222,51 @@ function drawOverlay() {
     const sg = svgEl(g, "g", {class: `spot ${kind}`, "data-spot": cell});
     svgEl(sg, "polygon", {points: shape.points});
     const subs = atCell(cell).subs.length;
-    const font = shape.r * 0.26;
-    const most = Math.max(4, Math.floor((shape.r * 1.5) / (font * 0.6))); // within the cell
-    const text = acts.length === 1 && !subs ? shortLabel(acts[0], most) : `${acts.length + subs} choices`;
-    if (text) svgEl(sg, "text", {x: shape.cx, y: shape.cy + shape.r * 0.62, "text-anchor": "middle", "font-size": font}, text);
+    const text = acts.length === 1 && !subs ? acts[0].facts.label : `${acts.length + subs} choices`;
+    if (text) spotLabel(sg, shape, text);
   }
 }
 
-function shortLabel(c, most) {
-  const t = c.facts.label;
-  return t.length > most ? `${t.slice(0, most - 1)}…` : t;
+/** A choice's label on its hex, measured in the page: whole on one line at the largest
+ *  font that fits the hex (down to a legible least), else on two lines at its " · ",
+ *  else cut with an ellipsis and whole on the hover. */
+function spotLabel(parent, shape, text) {
+  const room = shape.r * 1.6, y = shape.cy + shape.r * 0.62;
+  const line = (t, dy, font) => svgEl(parent, "text", {x: shape.cx, y: y + dy, "text-anchor": "middle", "font-size": font}, t);
+  let font = shape.r * 0.26;
+  const least = shape.r * 0.2;
+  const one = line(text, 0, font);
+  const wide = one.getComputedTextLength();
+  if (wide <= room || wide * (least / font) <= room) {
+    if (wide > room) one.setAttribute("font-size", font * room / wide);
+    return;
+  }
+  one.remove();
+  const parts = text.split(" · ");
+  if (parts.length > 1) {
+    const a = parts[0], b = parts.slice(1).join(" · ");
+    const top = line(a, -least * 1.05, least), bottom = line(b, 0, least);
+    if (Math.max(top.getComputedTextLength(), bottom.getComputedTextLength()) <= room) return;
+    top.remove(); bottom.remove();
+  }
+  let cut = text;
+  const t = line(cut, 0, least);
+  while (cut.length > 2 && t.getComputedTextLength() > room) { cut = cut.slice(0, -1); t.textContent = `${cut.trimEnd()}…`; }
+  svgEl(parent, "title", {}, text);
 }
 
 // -- zoom and pan ------------------------------------------------------------------
 const view = {x: 0, y: 0, zoom: 1.5, width: 0, height: 0, game: ""};
-/** The zoom at which a hex is about 120 px across: counter text is legible there. */
+/** The zoom at which a hex is about 120 px across: counter text is legible there; or a
+ *  little less, down to WIDTH_FIT of it, when that puts the whole picture's width (a
+ *  small map and its side panel, as Bloody Omaha's) in the window. */
+const WIDTH_FIT = 0.9;
 function defaultZoom() {
   const any = $("board").querySelector("polygon[data-cell]");
   const shape = any ? cellShape(any.dataset.cell) : null;
-  return shape ? Math.min(Math.max(60 / shape.r, 1), 3) : 1.5;
+  const zoom = shape ? Math.min(Math.max(60 / shape.r, 1), 3) : 1.5;
+  const across = boardSize().w / (view.width || 1);
+  return across < zoom && across >= zoom * WIDTH_FIT ? across : zoom;
 }
 function boardSize() {
   const box = $("board").getBoundingClientRect();
