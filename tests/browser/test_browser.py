@@ -630,3 +630,92 @@ def test_a_solitaire_game_mid_play_by_the_map(browser: Any, game: str, scenario:
         assert js(browser, "return window.omahaFallbackUses();") == 0
     finally:
         srv.shutdown()
+
+
+#: What the page measures of each text drawn on a cell (the picture's marks and feature
+#: tags, the page's choice labels): its box on the screen, its cell's box, and its hover.
+CELL_TEXTS = """
+const cells = new Map([...document.querySelectorAll('#board polygon.cell')].map(
+  (p) => [p, p.getBoundingClientRect()]));
+const near = (r) => {
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  let best = null, d = Infinity;
+  for (const [p, b] of cells) {
+    const e = (b.left + b.width / 2 - x) ** 2 + (b.top + b.height / 2 - y) ** 2;
+    if (e < d) { d = e; best = b; }
+  }
+  return best;
+};
+const texts = [...document.querySelectorAll(
+  '#board g.marks text, #board text.feature.tag, #overlay .spot text')];
+return texts.map((t) => {
+  const r = t.getBoundingClientRect(), c = near(r);
+  const title = t.parentNode.querySelector(':scope > title') || t.querySelector('title');
+  const hover = title ? title.textContent : '';
+  return {text: t.textContent, hover, w: r.width, cell: c ? c.width : 0,
+          px: parseFloat(getComputedStyle(t).fontSize) * (r.height / t.getBBox().height || 1)};
+});
+"""
+#: The side panel's lines and the board window, on the screen.
+PANEL_TEXTS = """
+const b = document.getElementById('board').getBoundingClientRect();
+return [...document.querySelectorAll('#board g.panel text')].map((t) => {
+  const r = t.getBoundingClientRect();
+  return {text: t.textContent, left: r.left - b.left, right: b.right - r.right};
+});
+"""
+
+
+def check_cell_texts(browser: Any, where: str) -> None:
+    """At the default zoom: each cell's text at least 9 px high and no wider than its
+    cell; a cut one has its whole text as the hover."""
+    texts = js(browser, CELL_TEXTS)
+    assert texts, where
+    for t in texts:
+        if not t["w"]:  # panned out of the window: not drawn on the screen
+            continue
+        assert t["px"] >= 9, (where, t)
+        assert t["w"] <= t["cell"] + 1, (where, t)
+        if "…" in t["text"]:
+            assert t["text"].split("…")[0] in t["hover"] and "…" not in t["hover"], (where, t)
+
+
+@pytest.mark.parametrize(
+    ("game", "scenario", "bots", "moves"),
+    [
+        ("lnl", "beach", {"German": "solitaire"}, 40),
+        ("tcs", "e1-draw", {"German": "heuristic"}, 40),
+        ("bloody", "solo", {}, 15),
+        ("landing_table", "omaha", {}, 15),
+    ],
+)
+def test_map_texts_are_legible_and_fit_their_cells_at_set_up_and_mid_play(
+    browser: Any, game: str, scenario: str, bots: dict[str, str], moves: int
+) -> None:
+    """Measured in the page at the default zoom, at set-up and mid-play (by the map):
+    every mark, feature tag and choice label legible, within its cell, whole on its hover
+    when cut; Bloody Omaha's side panel (tracks, notes) inside the board window. A
+    mid-play screenshot goes to SHOTS / "labels"."""
+    srv, url = serve(lambda: Session(game, scenario, seed=7, bots=bots))
+    rng = random.Random(7)
+    try:
+        browser.get(url)
+        wait_for_page(browser)
+        check_cell_texts(browser, f"{game} at set-up")
+        for k in range(moves):
+            now = state(browser)
+            if now["result"] is not None:
+                break
+            plans = [c["n"] for c in now["choices"] if c["plan"]]
+            fire = [c["n"] for c in now["choices"] if c["text"].split()[0] in ("fire", "at")]
+            n = plans[0] if plans and k > 2 else fire[0] if fire and rng.random() < 0.5 else None
+            play_by_map(browser, n if n is not None else pick(now, rng, 0.3))
+        browser.find_element(By.ID, "zoom-home").click()  # the default zoom, on the choices
+        check_cell_texts(browser, f"{game} mid-play")
+        if game == "bloody":
+            panel = js(browser, PANEL_TEXTS)
+            assert panel and all(p["left"] >= 0 and p["right"] >= 0 for p in panel), panel
+        (SHOTS / "labels").mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "labels" / f"{game}-midplay.png"))
+    finally:
+        srv.shutdown()

@@ -15,6 +15,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Protocol
 
+import attrs
+
 from omaha.kernel.board import Board
 from omaha.kernel.squares import Square
 from omaha.kernel.svg.counters import PieceLike, counter
@@ -169,9 +171,23 @@ def _short_tags(board: Board) -> frozenset[str]:
     return abbreviated(_tags(board), room(board.grid), LARGEST)
 
 
-def _cells(g: ET.Element, m: _Map) -> None:
+def _foot(m: _Map) -> float:
+    """How far below a cell's centre its foot line sits: a square's is lower, below its
+    counter (a square has less room under the counter than a hex)."""
+    return m.top - m.size * (0.06 if m.board.grid == "hex" else 0.03)
+
+
+def _tag_words(board: Board, i: int, short: frozenset[str]) -> list[str]:
+    """Cell ``i``'s feature tags in player words (initials for the ``short`` ones)."""
+    return [initials(t) if t in short else feature_words(t) for t in _tags(board)[i]]
+
+
+def _cells(g: ET.Element, m: _Map, marked: frozenset[int] = frozenset()) -> None:
+    """Cells, roads, labels, drawn features and feature tags (on a square grid a cell
+    with marks, ``marked``, has them on its marks' hover: one line fits under a counter)."""
     board, size = m.board, m.size
     short = _short_tags(board)
+    square = board.grid != "hex"
     for i, label in enumerate(board.labels):
         fill = terrain_colour(board, board.terrain[i])
         el(
@@ -247,10 +263,10 @@ def _cells(g: ET.Element, m: _Map) -> None:
                 x += size * 0.3
             elif feat != "road":
                 tags.append(feat)
-        if tags:
+        if tags and not (square and i in marked):
             # player words, not data keys; a long feature by its initials (the legend
             # names it) where the board's tags would not fit whole
-            words = [initials(t) if t in short else feature_words(t) for t in tags]
+            words = _tag_words(board, i, short)
             line = fit_line(words, size * room(board.grid), size, sep=" ")
             tag = el(
                 g,
@@ -258,7 +274,7 @@ def _cells(g: ET.Element, m: _Map) -> None:
                 line.text,
                 cls="feature tag",
                 x=cx,
-                y=cy + size * 0.7,
+                y=cy + (_foot(m) if square else size * 0.7),
                 font_size=line.font,
                 text_anchor="middle",
                 fill=label_ink,
@@ -431,7 +447,7 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
     top = y + margin
 
     m = _Map(board, size, (margin, top))
-    _cells(el(root, "g", cls="cells"), m)
+    cells_g = el(root, "g", cls="cells")
     _sides(el(root, "g", cls="sides"), m)
 
     # where each piece and mark goes: a cell, a box, or the side panel
@@ -455,6 +471,8 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
             cell_marks.setdefault(board.cell(mk.where), []).append(mk)
         else:
             off_marks.append(mk)
+
+    _cells(cells_g, m, frozenset(cell_marks))
 
     # off-map boxes: a strip below the map, in box id order, all of one height
     box_ids = sorted(board.boxes)
@@ -551,11 +569,15 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
     # (a counter's values stay readable where a stack stands); shortened, the whole
     # text is its hover
     marks_g = el(root, "g", cls="marks")
+    short = _short_tags(board)
     for i in sorted(cell_marks):
         cx, cy = m.centres[i]
         line = fit_line([mk.text for mk in cell_marks[i]], size * room(board.grid), size)
+        if board.grid != "hex" and _tags(board)[i]:  # a square's one foot line: its tags
+            tags = " ".join(_tag_words(board, i, short))  # go on the hover
+            line = attrs.evolve(line, whole=f"{tags}: {line.whole or line.text}")
         kinds = " ".join(sorted({mk.kind for mk in cell_marks[i]}))
-        y, w = cy + m.top - size * 0.06, line_width(line.text, line.font)
+        y, w = cy + _foot(m), line_width(line.text, line.font)
         mg = el(marks_g, "g", cls="mark-line")
         el(mg, "rect", x=cx - w / 2 - size * 0.03, y=y - line.font * 0.85,
            width=w + size * 0.06, height=line.font * 1.1, rx=line.font * 0.3, fill="#ffffff",

@@ -167,7 +167,8 @@ function cellShape(label) {
     const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
     const cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
     const r = Math.max(...pts.map((p) => Math.hypot(p[0] - cx, p[1] - cy)));
-    shape = {points: poly.getAttribute("points"), cx, cy, r};
+    const xs = pts.map((p) => p[0]);
+    shape = {points: poly.getAttribute("points"), cx, cy, r, w: Math.max(...xs) - Math.min(...xs)};
   }
   geometry.set(label, shape);
   return shape;
@@ -231,7 +232,7 @@ function drawOverlay() {
  *  font that fits the hex (down to a legible least), else on two lines at its " · ",
  *  else cut with an ellipsis and whole on the hover. */
 function spotLabel(parent, shape, text) {
-  const room = shape.r * 1.6, y = shape.cy + shape.r * 0.62;
+  const room = Math.min(shape.r * 1.6, shape.w * 0.92), y = shape.cy + shape.r * 0.62;
   const line = (t, dy, font) => svgEl(parent, "text", {x: shape.cx, y: y + dy, "text-anchor": "middle", "font-size": font}, t);
   let font = shape.r * 0.26;
   const least = shape.r * 0.2;
