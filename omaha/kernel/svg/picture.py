@@ -171,6 +171,12 @@ def _short_tags(board: Board) -> frozenset[str]:
     return abbreviated(_tags(board), room(board.grid), LARGEST)
 
 
+def _shared_foot(board: Board) -> bool:
+    """Whether a cell's tag line and foot line meet (a square's, a flat hex's): its tags
+    then go with its marks."""
+    return board.grid != "hex" or board.layout.orientation == "flat"
+
+
 def _foot(m: _Map) -> float:
     """How far below a cell's centre its foot line sits: a square's is lower, below its
     counter (a square has less room under the counter than a hex)."""
@@ -183,11 +189,11 @@ def _tag_words(board: Board, i: int, short: frozenset[str]) -> list[str]:
 
 
 def _cells(g: ET.Element, m: _Map, marked: frozenset[int] = frozenset()) -> None:
-    """Cells, roads, labels, drawn features and feature tags (on a square grid a cell
-    with marks, ``marked``, has them on its marks' hover: one line fits under a counter)."""
+    """Cells, roads, labels, drawn features and feature tags (where tags and marks would
+    meet, a cell with marks, ``marked``, has its tags on its marks' line or hover)."""
     board, size = m.board, m.size
     short = _short_tags(board)
-    square = board.grid != "hex"
+    square, shared = board.grid != "hex", _shared_foot(board)
     for i, label in enumerate(board.labels):
         fill = terrain_colour(board, board.terrain[i])
         el(
@@ -263,7 +269,7 @@ def _cells(g: ET.Element, m: _Map, marked: frozenset[int] = frozenset()) -> None
                 x += size * 0.3
             elif feat != "road":
                 tags.append(feat)
-        if tags and not (square and i in marked):
+        if tags and not (shared and i in marked):
             # player words, not data keys; a long feature by its initials (the legend
             # names it) where the board's tags would not fit whole
             words = _tag_words(board, i, short)
@@ -569,13 +575,16 @@ def _render(board: Board, size: float, view: ViewLike | None, legend: bool, link
     # (a counter's values stay readable where a stack stands); shortened, the whole
     # text is its hover
     marks_g = el(root, "g", cls="marks")
-    short = _short_tags(board)
+    short, shared = _short_tags(board), _shared_foot(board)
     for i in sorted(cell_marks):
         cx, cy = m.centres[i]
-        line = fit_line([mk.text for mk in cell_marks[i]], size * room(board.grid), size)
-        if board.grid != "hex" and _tags(board)[i]:  # a square's one foot line: its tags
-            tags = " ".join(_tag_words(board, i, short))  # go on the hover
-            line = attrs.evolve(line, whole=f"{tags}: {line.whole or line.text}")
+        texts = [mk.text for mk in cell_marks[i]]
+        line = fit_line(texts, size * room(board.grid), size)
+        if shared and _tags(board)[i]:  # the tags join the foot line whole, or its hover
+            tags = _tag_words(board, i, short)
+            joined = fit_line([" ".join(tags), *texts], size * room(board.grid), size)
+            whole = f"{' '.join(tags)}: {line.whole or line.text}"
+            line = joined if not joined.whole else attrs.evolve(line, whole=whole)
         kinds = " ".join(sorted({mk.kind for mk in cell_marks[i]}))
         y, w = cy + _foot(m), line_width(line.text, line.font)
         mg = el(marks_g, "g", cls="mark-line")
