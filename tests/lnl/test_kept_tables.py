@@ -2,8 +2,9 @@
 decision of seeded games (random and heuristic, both scenarios).
 
 Kept: the position's queries in ``memo`` (fire plan, candidates, movers, ...) across
-the decisions that change nothing they read; fire groups by everything they depend
-on in ``groups_cache``; and what the heuristic reads from the fire plan's candidates
+the decisions that change nothing they read; each side's fire plan across positions
+in ``fire_plans``, brought up to date for what changed; fire groups by everything
+they depend on in ``groups_cache``; and what the heuristic reads from the fire plan's candidates
 (:func:`omaha.lnl.procedures.fire.plan_column`) instead of each firer's reach.
 """
 
@@ -36,6 +37,7 @@ def fresh(state: LnlCore) -> LnlCore:
     assert isinstance(twin, LnlCore)
     with twin.edit():  # drops the legal actions and the position's queries
         twin.groups_cache = {}
+        twin.fire_plans = {}
     return twin
 
 
@@ -58,6 +60,11 @@ def test_kept_queries_are_the_fresh_ones_at_every_decision(
         twin = fresh(state)
         assert twin.legal_actions() == kept
         assert {side: fire.fire_plan(twin, side) for side in SIDES} == plans
+        for side in SIDES:
+            # the kept plan brought up to date, against the same worked out from scratch
+            up, scratch = fire.kept_plan(state, side), fire.fresh_plan(state, side)
+            assert up.cands == scratch.cands
+            assert list(up.plan.items()) == list(scratch.plan.items())
         for side in SIDES:
             for c in fire.enemy_cells(state, side):
                 for kind in fire.KINDS:
