@@ -179,15 +179,21 @@ def numbers(core: LnlCore, a: Attack, movers: list[int] | None = None) -> tuple[
 
 
 def _numbers(
-    core: LnlCore, a: Attack, terms: list[tuple[int, bool, bool, bool]], movers: list[int] | None
+    core: LnlCore,
+    a: Attack,
+    terms: list[tuple[int, bool, bool, bool]],
+    movers: list[int] | None,
+    targets: list[int] | None = None,
 ) -> tuple[int, int]:
-    """:func:`numbers` from each firer's (factor, halved, adjacent, across the crest)."""
+    """:func:`numbers` from each firer's (factor, halved, adjacent, across the crest);
+    ``targets``: the units the attack hits, if the caller has them already."""
     t = a.target
     parts = [(f, halved) for f, halved, _, _ in terms]
     adjacent = any(term[2] for term in terms)
     shelter = any(term[3] for term in terms) or bool(a.ngfs and core.T.sea_sheltered[t])
     if a.kind == "hard":
-        targets = targets_in(core, a.side, t, "hard", movers)
+        if targets is None:
+            targets = targets_in(core, a.side, t, "hard", movers)
         armor = max((core.scen.units[x].type.armor for x in targets), default=0)
         total = rules.fire_total(parts) - armor
     else:
@@ -210,13 +216,27 @@ def column(core: LnlCore, a: Attack, movers: list[int] | None = None) -> int | N
 def plan_column(core: LnlCore, a: Attack) -> int | None:
     """:func:`column` of a fire-phase attack whose firers are all among the fire plan's
     candidates on its target and kind (:func:`fire_candidates`), read from what the
-    plan worked out for each (factor, range, adjacency, crest) instead of afresh."""
+    plan worked out for each (factor, range, adjacency, crest) instead of afresh; kept
+    with the plan's hex (:attr:`KeptPlan.columns`) while its candidates stay the same."""
     if a.target < 0 or (not a.firers and not a.ngfs):
         return None
-    if not targets_in(core, a.side, a.target, a.kind, None):
+    kept = kept_plan(core, a.side).columns.get((a.target, a.kind)) if a.mode == "fire" else None
+    if kept is None:  # not an enemy hex
+        return _plan_column(core, a)
+    key = (tuple(a.firers), a.ngfs, a.bonus)
+    if key in kept:
+        return kept[key]
+    col = kept[key] = _plan_column(core, a)
+    return col
+
+
+def _plan_column(core: LnlCore, a: Attack) -> int | None:
+    """:func:`plan_column` worked out (``a`` has a target and firers or NGFS)."""
+    targets = targets_in(core, a.side, a.target, a.kind, None)
+    if not targets:
         return None
     terms = fire_terms(core, a.side, a.target, a.kind)
-    return rules.frt_final(*_numbers(core, a, [terms[f] for f in a.firers], None))
+    return rules.frt_final(*_numbers(core, a, [terms[f] for f in a.firers], None, targets))
 
 
 def fire_terms(
@@ -303,6 +323,11 @@ class KeptPlan:
     cands: dict[int, tuple[list[Candidate], list[Candidate]]]
     #: each (hex, kind) with feasible groups, hexes in board order, hard before soft
     plan: dict[tuple[int, str], list[list[int]]]
+    #: each enemy (hex, kind): the columns :func:`plan_column` worked out, by (firers,
+    #: NGFS packets, +6 HE card). Filled as asked and handed on to the next plan for a
+    #: hex whose candidates and targets stay the same (what a column reads), so its
+    #: entries hold wherever it is found.
+    columns: dict[tuple[int, str], dict[tuple[tuple[int, ...], int, bool], int | None]]
 
 
 def kept_plan(core: LnlCore, side: str) -> KeptPlan:
@@ -381,8 +406,13 @@ def _updated_plan(core: LnlCore, side: str, old: KeptPlan | None) -> KeptPlan:
         cands = {c: cands[c] for c in cells}
     same_support = old is not None and old.ngfs == ngfs and old.bonus == bonus
     plan: dict[tuple[int, str], list[list[int]]] = {}
+    columns: dict[tuple[int, str], dict[tuple[tuple[int, ...], int, bool], int | None]] = {}
     for c in cells:
         for kind, found in zip(KINDS, cands[c], strict=True):
+            if old is not None and c not in fresh:
+                columns[(c, kind)] = old.columns[(c, kind)]
+            else:
+                columns[(c, kind)] = {}
             if same_support and c not in fresh:
                 assert old is not None
                 kept = old.plan.get((c, kind))
@@ -394,7 +424,7 @@ def _updated_plan(core: LnlCore, side: str, old: KeptPlan | None) -> KeptPlan:
                 groups = _groups(core, side, c, kind, "fire", units, found)
                 if groups:
                     plan[(c, kind)] = groups
-    return KeptPlan(core.turn, *snap, fired_at, ngfs, bonus, cands, plan)
+    return KeptPlan(core.turn, *snap, fired_at, ngfs, bonus, cands, plan, columns)
 
 
 def fire_candidates(core: LnlCore, side: str, target: int, kind: str) -> list[Candidate]:
