@@ -66,6 +66,18 @@ def test_kept_queries_are_the_fresh_ones_at_every_decision(
             up, scratch = fire.kept_plan(state, side), fire.fresh_plan(state, side)
             assert up.cands == scratch.cands
             assert list(up.plan.items()) == list(scratch.plan.items())
+            # the targets an attack led by a unit may take: those it reaches with a group
+            if state.stage == "fire" and side == state.side:
+                for u in fire.shooters(twin, side):
+                    assert fire.fire_targets(state, u) == [
+                        (c, kind)
+                        for c in fire.enemy_cells(twin, side)
+                        if fire.reach(twin, u, c)
+                        for kind in fire.KINDS
+                        if any(
+                            u in g for g in fire.feasible_groups(twin, side, c, kind, "fire", None)
+                        )
+                    ]
             # the columns kept with the plan (some from earlier positions) are the fresh ones
             for (c, kind), cols in up.columns.items():
                 for (firers, ngfs, bonus), col in cols.items():

@@ -277,7 +277,7 @@ def feasible_groups(
     firers. Any unit of a listed group can lead an attack that is legal.
     """
     if mode == "fire" and movers is None:
-        return list(fire_plan(core, side).get((target, kind), ()))
+        return list(kept_plan(core, side).plan.get((target, kind), ()))
     key = ("groups", side, target, kind, mode, tuple(movers) if movers is not None else None)
     hit = core.memo.get(key)
     if hit is None:
@@ -641,7 +641,7 @@ def fire_leaders(core: LnlCore, side: str) -> list[int]:
     hit = core.memo.get(key)
     if hit is None:
         lead: set[int] = set()
-        for groups in fire_plan(core, side).values():
+        for groups in kept_plan(core, side).plan.values():
             for g in groups:
                 lead.update(g)
         hit = core.memo[key] = sorted(lead)
@@ -649,16 +649,10 @@ def fire_leaders(core: LnlCore, side: str) -> list[int]:
 
 
 def fire_targets(core: LnlCore, u: int) -> list[tuple[int, str]]:
-    """(hex, kind) that an attack led by ``u`` in the fire phase could make."""
-    side = core.scen.units[u].side
-    out = []
-    for c in enemy_cells(core, side):
-        if not reach(core, u, c):
-            continue
-        for kind in KINDS:
-            if any(u in g for g in feasible_groups(core, side, c, kind, "fire", None)):
-                out.append((c, kind))
-    return out
+    """(hex, kind) that an attack led by ``u`` in the fire phase could make: those of
+    the fire plan with a feasible group that holds ``u`` (in board order, hard first)."""
+    plan = kept_plan(core, core.scen.units[u].side).plan
+    return [where for where, groups in plan.items() if any(u in g for g in groups)]
 
 
 def bombard_column(core: LnlCore, cell: int, packets: int, bonus: bool) -> int | None:
