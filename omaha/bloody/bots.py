@@ -204,6 +204,31 @@ def _attack_results(strength: int, defence: int) -> tuple[str, ...]:
     return tuple(rules.attack_result(r + strength, defence) for r in range(1, 7))
 
 
+@lru_cache(maxsize=8192)
+def _follow_up_total(defences: tuple[int, ...], strength: int, gain: float, hits: float) -> float:
+    """:meth:`_Context.follow_up` before its weight: the sum over the German totals
+    ``defences`` of an attack's expected worth (when worth its Initiative), by an attack
+    of ``strength`` gaining ``gain`` and costing ``hits`` when it fails (a pure function,
+    so its values are kept across decisions)."""
+    total = 0.0
+    by_results: dict[tuple[str, ...], float] = {}
+    for d in defences:
+        results = _attack_results(strength, d)
+        ev = by_results.get(results)
+        if ev is None:
+            ev = 0.0
+            for res in results:
+                if res == rules.SUCCESS:
+                    ev += gain
+                elif res == rules.SUCCESS_DISRUPTED:
+                    ev += gain - hits
+                else:
+                    ev -= hits
+            by_results[results] = ev
+        total += max(0.0, ev / 6 - V_INIT)
+    return total
+
+
 @lru_cache(maxsize=16)
 def _cell_index(board: Board) -> dict[str, int]:
     """Printed label -> board index (the bot reads labels off the legal actions)."""
@@ -264,6 +289,21 @@ class HeuristicBot:
         return _Context(scen, pic, legal)
 
 
+@attrs.frozen
+class _ProbeTarget:
+    """A face-down square's terms of :meth:`_Context.probe_value` that do not depend on
+    the prober: the kind of token its follow-up attack meets, the German totals it may
+    show, the attackers around, the gain of clearing it, and what revealing it gives."""
+
+    has_sp: bool
+    kind: str
+    defences: tuple[int, ...]
+    around: tuple[tuple[str, int, int, float, float], ...]
+    gain: float
+    extra: float
+    enter: float
+
+
 class _Context:
     """One decision: the picture, the legal actions and the scoring helpers."""
 
@@ -293,9 +333,12 @@ class _Context:
         self._fire_on: dict[int, bool] = {}
         self._engineer_worth: dict[int, float] = {}
         self._defences: dict[str, tuple[int, ...]] = {}
-        self._follow_up: dict[tuple[str, int, float, float], float] = {}
         self._around: dict[int, tuple[tuple[str, int, int, float, float], ...]] = {}
         self._enc_pool: tuple[str, ...] | None = None
+        self._probe: dict[int, _ProbeTarget | None] = {}
+        self._attack_on: dict[int, tuple[int, float]] = {}
+        self._tanks: list[str] | None = None
+        self._probe_ev: dict[tuple[int, float, float, bool, float], float] = {}
 
     # ---------------------------------------------------------------- basics
     def strength(self, uid: str) -> int:
@@ -551,29 +594,22 @@ class _Context:
         tank_to: str | None = None,
     ) -> float:
         """Expected VP of an attack on ``target`` by every unit of ``squares``."""
-        pic = self.pic
-        toks = pic.tokens.get(target, [])
-        nums = [(k, _value(f)) for k, f in toks if _value(f) is not None]
-        defence = sum(v or 0 for _, v in nums)
         units = [u for c in squares for u in self.landed_units(c)]
         if not units:
             return -9.0
+        defence, gain = self.attack_target(target)
 
         def st(u: str) -> int:
             if u == rallied:
                 return self.units[u].full
             return self.strength(u)
 
-        tank_units = {unit for c, unit in pic.tanks.values() if c >= 0 and unit}
-        n_tanks = sum(1 for c, unit in pic.tanks.values() if c >= 0 and unit in units)
-        if tank_to in units and tank_to not in tank_units:
+        tanks = self.tank_units()
+        n_tanks = sum(1 for unit in tanks if unit in units)
+        if tank_to in units and tank_to not in tanks:
             n_tanks += 1
         strength = sum(st(u) for u in units) + self.scen.tank_strength * n_tanks + extra
         mixed = rules.mixed_commands([self.units[u].division for u in units])
-        gain = sum(2.0 if k == "sp" else 1.0 for k, _ in nums)
-        rest = len(toks) - len(nums)
-        if rest == 0:
-            gain += self.square_bonus(target) + 0.4
 
         def cost(u: str) -> float:
             if u == rallied:
@@ -591,6 +627,28 @@ class _Context:
                 ev -= hits
         return ev / 6
 
+    def attack_target(self, target: int) -> tuple[int, float]:
+        """An attack on ``target``'s terms that do not depend on the attackers: the German
+        total of its face-up numerical tokens and the VP of taking them (with the square's
+        bonus once no other token is left); worked out once per target for the decision."""
+        found = self._attack_on.get(target)
+        if found is None:
+            toks = self.pic.tokens.get(target, [])
+            nums = [(k, _value(f)) for k, f in toks if _value(f) is not None]
+            defence = sum(v or 0 for _, v in nums)
+            gain = sum(2.0 if k == "sp" else 1.0 for k, _ in nums)
+            if len(toks) == len(nums):
+                gain += self.square_bonus(target) + 0.4
+            found = self._attack_on[target] = (defence, gain)
+        return found
+
+    def tank_units(self) -> list[str]:
+        """The unit each tank on the map supports (tanks in order, one entry each)."""
+        found = self._tanks
+        if found is None:
+            found = self._tanks = [u for c, u in self.pic.tanks.values() if c >= 0 and u]
+        return found
+
     def attack_candidates(self) -> Iterable[tuple[float, Action]]:
         pic, kinds = self.pic, self.kinds
         cell = self.cell
@@ -598,7 +656,7 @@ class _Context:
         rallies = {cast(Rally, a).unit for a in kinds.get(Rally, ())}
         for target in targets:
             occupied = [c for c in self.scen.land_neighbours[target] if self.landed_units(c)]
-            best: tuple[float, list[int]] | None = None
+            best: tuple[float, list[int], float] | None = None
             for mask in range(1, 1 << len(occupied)):
                 squares = [occupied[k] for k in range(len(occupied)) if mask >> k & 1]
                 if len(squares) > pic.init:
@@ -606,18 +664,18 @@ class _Context:
                 squares.sort(
                     key=lambda c: (-sum(self.strength(u) for u in self.landed_units(c)), c)
                 )
-                v = self.attack_value(target, squares) - V_INIT * len(squares)
+                raw = self.attack_value(target, squares)
+                v = raw - V_INIT * len(squares)
                 if best is None or v > best[0]:
-                    best = (v, squares)
+                    best = (v, squares, raw)
             if best is None:
                 continue
-            value, squares = best
+            value, squares, base = best  # base: the attack's value, before its cost
             tl = self.board.labels
             yield value, Attack(tl[target], tl[squares[0]])
             # improvements worth an action first: rally an attacker, bring a tank, a card
             units = [u for c in squares for u in self.landed_units(c)]
             if len(squares) + 1 <= pic.init:
-                base = self.attack_value(target, squares)
                 for u in units:
                     if pic.disrupted[u] and u in rallies:
                         gain = self.attack_value(target, squares, rallied=u) - base
@@ -630,7 +688,6 @@ class _Context:
                             continue
                         gain = self.attack_value(target, squares, tank_to=a.unit) - base
                         yield value + gain - V_INIT, a
-            base = self.attack_value(target, squares)
             for a in kinds.get(PlayCard, ()):
                 if isinstance(a, PlayCard):
                     opt = self.scen.cards[a.card].options[a.option - 1]
@@ -673,37 +730,30 @@ class _Context:
         The German total is one of :meth:`defences` of ``kind``, equally likely.
         The prober is counted disrupted (it will be, if the tokens are numerical).
         """
-        pic = self.pic
         defences = self.defences(kind)
         around = self.attackers_around(cell)
         if not around or not defences:
             return 0.0
-        # the prober's terms as a disrupted unit's, the others' as they stand (in order)
-        strength = sum(r if u == prober else s for u, s, r, _, _ in around)
-        hits = sum(hd if u == prober else h for u, _, _, h, hd in around)
         gain = (
             (2.0 if self.scen.kind[cell] == "strongpoint" else 1.0) + self.square_bonus(cell) + 0.4
         )
-        total = self._follow_up.get((kind, strength, gain, hits))
-        if total is None:
-            total = 0.0
-            by_results: dict[tuple[str, ...], float] = {}
-            for d in defences:
-                results = _attack_results(strength, d)
-                ev = by_results.get(results)
-                if ev is None:
-                    ev = 0.0
-                    for res in results:
-                        if res == rules.SUCCESS:
-                            ev += gain
-                        elif res == rules.SUCCESS_DISRUPTED:
-                            ev += gain - hits
-                        else:
-                            ev -= hits
-                    by_results[results] = ev
-                total += max(0.0, ev / 6 - V_INIT)
-            self._follow_up[kind, strength, gain, hits] = total
-        later = 1.0 if pic.init >= 2 else 0.75
+        return self._follow_up_by(defences, around, gain, kind, prober)
+
+    def _follow_up_by(
+        self,
+        defences: tuple[int, ...],
+        around: tuple[tuple[str, int, int, float, float], ...],
+        gain: float,
+        kind: str,
+        prober: str,
+    ) -> float:
+        """:meth:`follow_up` from the target's terms (its :meth:`defences` and
+        :meth:`attackers_around`, both non-empty, and the gain of clearing it)."""
+        # the prober's terms as a disrupted unit's, the others' as they stand (in order)
+        strength = sum(r if u == prober else s for u, s, r, _, _ in around)
+        hits = sum(hd if u == prober else h for u, _, _, h, hd in around)
+        total = _follow_up_total(defences, strength, gain, hits)
+        later = 1.0 if self.pic.init >= 2 else 0.75
         return later * total / len(defences)
 
     def attackers_around(self, cell: int) -> tuple[tuple[str, int, int, float, float], ...]:
@@ -724,29 +774,56 @@ class _Context:
             found = self._around[cell] = tuple(out)
         return found
 
+    def probe_target(self, cell: int) -> _ProbeTarget | None:
+        """What a probe of ``cell`` is worth whoever makes it (None: no face-down token),
+        worked out once per target for the decision; :meth:`probe_value` adds the prober."""
+        if cell in self._probe:
+            return self._probe[cell]
+        toks = self.pic.tokens.get(cell, [])
+        found: _ProbeTarget | None = None
+        if any(f is None for _, f in toks):
+            has_sp = any(k == "sp" for k, _ in toks)
+            kind = "sp" if has_sp else "enc"
+            defences = self.defences(kind)
+            around = self.attackers_around(cell)
+            gain = 0.0
+            if around and defences:
+                gain = (
+                    (2.0 if self.scen.kind[cell] == "strongpoint" else 1.0)
+                    + self.square_bonus(cell)
+                    + 0.4
+                )
+            # a Strongpoint's Encounter token may be a Sniper/StuG/event worth 1 VP
+            extra = 0.25 if has_sp and any(k == "enc" and f is None for k, f in toks) else 0.0
+            enter = 0.0 if has_sp else self.square_bonus(cell) + 0.3
+            found = _ProbeTarget(has_sp, kind, defences, around, gain, extra, enter)
+        self._probe[cell] = found
+        return found
+
     def probe_value(self, uid: str, cell: int) -> float:
-        pic = self.pic
-        toks = pic.tokens.get(cell, [])
-        hidden = [k for k, f in toks if f is None]
-        if not hidden:
+        t = self.probe_target(cell)
+        if t is None:
             return -9.0
+        pic = self.pic
         disrupt = 0.0 if pic.disrupted[uid] else self.hit_cost(uid)
-        has_sp = any(k == "sp" for k, _ in toks)
-        if has_sp:
-            info = 0.2 + self.follow_up(cell, "sp", uid)
-        else:
-            info = 0.1 + self.follow_up(cell, "enc", uid)
-        if has_sp:
+        follow = (
+            self._follow_up_by(t.defences, t.around, t.gain, t.kind, uid)
+            if t.around and t.defences
+            else 0.0
+        )
+        if t.has_sp:
             # a Strongpoint token is always numerical: the unit is stopped and disrupted
-            extra = 0.0
-            if any(k == "enc" and f is None for k, f in toks):
-                extra = 0.25  # its Encounter token may be a Sniper/StuG/event worth 1 VP
-            return info + extra - disrupt
+            return 0.2 + follow + t.extra - disrupt
+        info = 0.1 + follow
+        with_tank = any(unit == uid for _, unit in pic.tanks.values())
+        key = (cell, info, disrupt, with_tank, self.hit_cost(uid))
+        found = self._probe_ev.get(key)
+        if found is not None:
+            return found
         pool = self._enc_faces()
         n = len(pool)
         ev = 0.0
-        enter = self.square_bonus(cell) + 0.3
-        with_tank = any(unit == uid for _, unit in pic.tanks.values())
+        enter = t.enter
         for face in pool:
             if face == "value":
                 ev += info - disrupt
@@ -758,7 +835,8 @@ class _Context:
                 ev += 1.0 + enter - 0.1
             elif face == "mines":
                 ev += 0.2 - 0.5 * self.hit_cost(uid)
-        return ev / n
+        found = self._probe_ev[key] = ev / n
+        return found
 
     def _enc_faces(self) -> tuple[str, ...]:
         """The unseen Encounter faces, numerical ones as ``"value"``."""

@@ -1050,6 +1050,7 @@ class HeuristicGerman(BotBase):
         for (c, kind), groups in sorted(fire.fire_plan(state, "German").items()):
             targets = fire.targets_in(state, "German", c, kind, None)
             priority = self.priority(state, c)
+            worth: dict[int, float] = {}  # fire_worth on these targets by FRT column
             for g in groups:
                 g2 = self.filter_group(state, g, c)
                 if not g2:
@@ -1058,7 +1059,10 @@ class HeuristicGerman(BotBase):
                 col = fire.plan_column(state, probe)
                 if col is None:
                     continue
-                score = fire_worth(state, col, targets) * priority
+                w = worth.get(col)
+                if w is None:
+                    w = worth[col] = fire_worth(state, col, targets)
+                score = w * priority
                 plans.append(Plan(g2[0], c, kind, tuple(g2), bonus=True, score=score))
         plans.sort(key=lambda p: (-p.score, p.target, p.kind, p.group))
         return plans

@@ -224,6 +224,10 @@ class LnlCore(State[LnlScenario]):
     #: Fire groups by everything they depend on (a pure function's results, valid in
     #: any position, so kept across changes and shared with clones).
     groups_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]]
+    #: Each side's fire plan with the fields it was worked out from, kept across
+    #: positions and brought up to date by :func:`omaha.lnl.procedures.fire.kept_plan`
+    #: alone (its values are never changed in place, so clones share them).
+    fire_plans: dict[str, Any]
     #: While an observation is kept (:mod:`omaha.lnl.observation`): the entities
     #: changed since in what it shows, noted by the mutators below; None while
     #: nobody observes.
@@ -276,6 +280,7 @@ class LnlCore(State[LnlScenario]):
         self.steps_lost = {"US": 0, "German": 0}
         self.memo = {}
         self.groups_cache = {}
+        self.fire_plans = {}
         self.journal = None
 
     def forget_queries(self) -> None:
@@ -337,6 +342,7 @@ class LnlCore(State[LnlScenario]):
         twin.strike = None if self.strike is None else self.strike.copy()
         twin.steps_lost = dict(self.steps_lost)
         twin.memo = dict(self.memo)
+        twin.fire_plans = dict(self.fire_plans)
         # the kept observation shared until one of the two changes it (copy on write)
         twin.journal = None if self.journal is None else self.journal.copy()
         return twin

@@ -2,8 +2,10 @@
 decision of seeded games (random and heuristic, both scenarios).
 
 Kept: the position's queries in ``memo`` (fire plan, candidates, movers, ...) across
-the decisions that change nothing they read; fire groups by everything they depend
-on in ``groups_cache``; and what the heuristic reads from the fire plan's candidates
+the decisions that change nothing they read; each side's fire plan across positions
+in ``fire_plans``, brought up to date for what changed, with the columns worked out for
+its hexes; fire groups by everything
+they depend on in ``groups_cache``; and what the heuristic reads from the fire plan's candidates
 (:func:`omaha.lnl.procedures.fire.plan_column`) instead of each firer's reach.
 """
 
@@ -36,6 +38,7 @@ def fresh(state: LnlCore) -> LnlCore:
     assert isinstance(twin, LnlCore)
     with twin.edit():  # drops the legal actions and the position's queries
         twin.groups_cache = {}
+        twin.fire_plans = {}
     return twin
 
 
@@ -51,13 +54,36 @@ LINEUPS = [
 def test_kept_queries_are_the_fresh_ones_at_every_decision(
     scenario: str, lineup: dict[str, str], seed: int
 ) -> None:
-    checked = 0
+    checked = columns = 0
     for state in decisions(scenario, lineup, seed):
         kept = state.legal_actions()
         plans = {side: fire.fire_plan(state, side) for side in SIDES}
         twin = fresh(state)
         assert twin.legal_actions() == kept
         assert {side: fire.fire_plan(twin, side) for side in SIDES} == plans
+        for side in SIDES:
+            # the kept plan brought up to date, against the same worked out from scratch
+            up, scratch = fire.kept_plan(state, side), fire.fresh_plan(state, side)
+            assert up.cands == scratch.cands
+            assert list(up.plan.items()) == list(scratch.plan.items())
+            # the targets an attack led by a unit may take: those it reaches with a group
+            if state.stage == "fire" and side == state.side:
+                for u in fire.shooters(twin, side):
+                    assert fire.fire_targets(state, u) == [
+                        (c, kind)
+                        for c in fire.enemy_cells(twin, side)
+                        if fire.reach(twin, u, c)
+                        for kind in fire.KINDS
+                        if any(
+                            u in g for g in fire.feasible_groups(twin, side, c, kind, "fire", None)
+                        )
+                    ]
+            # the columns kept with the plan (some from earlier positions) are the fresh ones
+            for (c, kind), cols in up.columns.items():
+                for (firers, ngfs, bonus), col in cols.items():
+                    a = Attack(side, "fire", list(firers), c, kind, ngfs, bonus)
+                    assert col == fire.column(twin, a)
+                    columns += 1
         for side in SIDES:
             for c in fire.enemy_cells(state, side):
                 for kind in fire.KINDS:
@@ -69,6 +95,8 @@ def test_kept_queries_are_the_fresh_ones_at_every_decision(
                     ]
         checked += 1
     assert checked > 100
+    if lineup["US"] == "heuristic":  # the heuristic reads the plan's columns
+        assert columns > 100
 
 
 @pytest.mark.parametrize(("scenario", "lineup", "seed"), LINEUPS)

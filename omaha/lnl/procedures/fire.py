@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import cast
 
+import attrs
+
 from omaha.errors import IllegalAction
 from omaha.kernel.actions import Action
 from omaha.lnl import rules
@@ -177,15 +179,21 @@ def numbers(core: LnlCore, a: Attack, movers: list[int] | None = None) -> tuple[
 
 
 def _numbers(
-    core: LnlCore, a: Attack, terms: list[tuple[int, bool, bool, bool]], movers: list[int] | None
+    core: LnlCore,
+    a: Attack,
+    terms: list[tuple[int, bool, bool, bool]],
+    movers: list[int] | None,
+    targets: list[int] | None = None,
 ) -> tuple[int, int]:
-    """:func:`numbers` from each firer's (factor, halved, adjacent, across the crest)."""
+    """:func:`numbers` from each firer's (factor, halved, adjacent, across the crest);
+    ``targets``: the units the attack hits, if the caller has them already."""
     t = a.target
     parts = [(f, halved) for f, halved, _, _ in terms]
     adjacent = any(term[2] for term in terms)
     shelter = any(term[3] for term in terms) or bool(a.ngfs and core.T.sea_sheltered[t])
     if a.kind == "hard":
-        targets = targets_in(core, a.side, t, "hard", movers)
+        if targets is None:
+            targets = targets_in(core, a.side, t, "hard", movers)
         armor = max((core.scen.units[x].type.armor for x in targets), default=0)
         total = rules.fire_total(parts) - armor
     else:
@@ -208,13 +216,27 @@ def column(core: LnlCore, a: Attack, movers: list[int] | None = None) -> int | N
 def plan_column(core: LnlCore, a: Attack) -> int | None:
     """:func:`column` of a fire-phase attack whose firers are all among the fire plan's
     candidates on its target and kind (:func:`fire_candidates`), read from what the
-    plan worked out for each (factor, range, adjacency, crest) instead of afresh."""
+    plan worked out for each (factor, range, adjacency, crest) instead of afresh; kept
+    with the plan's hex (:attr:`KeptPlan.columns`) while its candidates stay the same."""
     if a.target < 0 or (not a.firers and not a.ngfs):
         return None
-    if not targets_in(core, a.side, a.target, a.kind, None):
+    kept = kept_plan(core, a.side).columns.get((a.target, a.kind)) if a.mode == "fire" else None
+    if kept is None:  # not an enemy hex
+        return _plan_column(core, a)
+    key = (tuple(a.firers), a.ngfs, a.bonus)
+    if key in kept:
+        return kept[key]
+    col = kept[key] = _plan_column(core, a)
+    return col
+
+
+def _plan_column(core: LnlCore, a: Attack) -> int | None:
+    """:func:`plan_column` worked out (``a`` has a target and firers or NGFS)."""
+    targets = targets_in(core, a.side, a.target, a.kind, None)
+    if not targets:
         return None
     terms = fire_terms(core, a.side, a.target, a.kind)
-    return rules.frt_final(*_numbers(core, a, [terms[f] for f in a.firers], None))
+    return rules.frt_final(*_numbers(core, a, [terms[f] for f in a.firers], None, targets))
 
 
 def fire_terms(
@@ -255,7 +277,7 @@ def feasible_groups(
     firers. Any unit of a listed group can lead an attack that is legal.
     """
     if mode == "fire" and movers is None:
-        return list(fire_plan(core, side).get((target, kind), ()))
+        return list(kept_plan(core, side).plan.get((target, kind), ()))
     key = ("groups", side, target, kind, mode, tuple(movers) if movers is not None else None)
     hit = core.memo.get(key)
     if hit is None:
@@ -269,29 +291,140 @@ def feasible_groups(
 
 def fire_plan(core: LnlCore, side: str) -> dict[tuple[int, str], list[list[int]]]:
     """Every (target hex, kind) of the fire phase with its feasible groups."""
-    key = ("plan", side)
-    hit = core.memo.get(key)
-    if hit is None:
-        hit = core.memo[key] = {}
-        for c, (hard, soft) in plan_candidates(core, side).items():
-            for kind, found in (("hard", hard), ("soft", soft)):
-                units = targets_in(core, side, c, kind, None)
-                if units:
-                    groups = _groups(core, side, c, kind, "fire", units, found)
-                    if groups:
-                        hit[(c, kind)] = groups
-    return dict(hit)
+    return dict(kept_plan(core, side).plan)
 
 
 def plan_candidates(core: LnlCore, side: str) -> dict[int, tuple[list[Candidate], list[Candidate]]]:
     """For each enemy hex, the units of ``side`` that may join a fire-phase attack on its
     hard and on its soft units (see :func:`_candidates`), worked out in one pass over
-    the units that may fire; kept in ``memo``. The lists are shared: not to be changed."""
-    key = ("candidates", side)
+    the units that may fire. The lists are shared: not to be changed."""
+    return kept_plan(core, side).cands
+
+
+@attrs.frozen
+class KeptPlan:
+    """One side's fire plan (:func:`fire_plan`) with the fields it was worked out from.
+
+    Kept in ``LnlCore.fire_plans`` across positions and never changed in place (clones
+    share it): :func:`kept_plan`, the one place that replaces it, compares these fields
+    with the position's and works out again only the hexes and firers that changed.
+    """
+
+    turn: int
+    loc: tuple[int, ...]
+    steps: tuple[int, ...]
+    dis: tuple[bool, ...]
+    fired: tuple[bool, ...]
+    placed: tuple[int, ...]
+    fired_at: frozenset[tuple[int, int, str]]
+    ngfs: int
+    bonus: bool
+    #: each enemy hex's candidates on its hard and its soft units (:func:`_plan_candidates`)
+    cands: dict[int, tuple[list[Candidate], list[Candidate]]]
+    #: each (hex, kind) with feasible groups, hexes in board order, hard before soft
+    plan: dict[tuple[int, str], list[list[int]]]
+    #: each enemy (hex, kind): the columns :func:`plan_column` worked out, by (firers,
+    #: NGFS packets, +6 HE card). Filled as asked and handed on to the next plan for a
+    #: hex whose candidates and targets stay the same (what a column reads), so its
+    #: entries hold wherever it is found.
+    columns: dict[tuple[int, str], dict[tuple[tuple[int, ...], int, bool], int | None]]
+
+
+def kept_plan(core: LnlCore, side: str) -> KeptPlan:
+    """The side's fire plan for this position: the kept one if nothing it reads changed,
+    else brought up to date (also kept in ``memo`` for the position)."""
+    key = ("plan", side)
     hit = core.memo.get(key)
     if hit is None:
-        hit = core.memo[key] = _plan_candidates(core, side, enemy_cells(core, side))
-    return cast(dict[int, tuple[list[Candidate], list[Candidate]]], hit)
+        old = core.fire_plans.get(side)
+        hit = core.memo[key] = core.fire_plans[side] = _updated_plan(core, side, old)
+    return cast(KeptPlan, hit)
+
+
+def fresh_plan(core: LnlCore, side: str) -> KeptPlan:
+    """The side's fire plan worked out from scratch (what :func:`kept_plan` must equal)."""
+    return _updated_plan(core, side, None)
+
+
+def _updated_plan(core: LnlCore, side: str, old: KeptPlan | None) -> KeptPlan:
+    """``old`` brought up to this position, or a plan from scratch (``old`` None).
+
+    What a fire-phase candidate depends on: the firer's hex, steps and markers, the
+    turn (landing restrictions), the hexes that already fired at a target (reading
+    R17), and which hexes hold enemy units; groups depend on their candidates, the
+    targets in the hex, NGFS packets left and the +6 HE card. A firer of ``side`` that
+    changed hex can change what a mortar's spotters see: the plan is then redone.
+    """
+    defs = core.scen.units
+    snap = (
+        tuple(core.loc),
+        tuple(core.steps),
+        tuple(core.dis),
+        tuple(core.fired),
+        tuple(core.placed),
+    )
+    fired_at = frozenset(core.fired_at)
+    ngfs, bonus = core.ngfs_left, core.bonus[side]
+    cells = enemy_cells(core, side)
+    redo: set[int] = set()  # hexes whose candidates are worked out afresh
+    changed: set[int] = set()  # units of ``side`` to take out and put back
+    if old is not None and old.turn == core.turn:
+        before = (old.loc, old.steps, old.dis, old.fired, old.placed)
+        for was, now in zip(before, snap, strict=True):
+            if was != now:
+                changed.update(i for i, (a, b) in enumerate(zip(was, now, strict=True)) if a != b)
+        for u in list(changed):
+            if defs[u].side != side:
+                changed.discard(u)
+                if old.loc[u] != core.loc[u]:
+                    redo.update((old.loc[u], core.loc[u]))
+            elif old.loc[u] != core.loc[u]:
+                old = None  # a spotter may have moved: redo the plan
+                break
+        if old is not None:
+            redo.update(t for _, t, _ in fired_at ^ old.fired_at)
+    if old is None or old.turn != core.turn:
+        cands = _plan_candidates(core, side, cells)
+        fresh = set(cells)
+    else:
+        todo = [c for c in cells if c in redo or c not in old.cands]
+        cands = _plan_candidates(core, side, todo)
+        fresh = set(todo)
+        rest = [c for c in cells if c not in fresh]
+        movers = [x for x in shooters(core, side) if x in changed]
+        back = _plan_candidates(core, side, rest, movers) if movers else {}
+        for c in rest:
+            hard, soft = old.cands[c]
+            if changed:
+                add_hard, add_soft = back.get(c, ([], []))
+                new_hard = sorted([x for x in hard if x[0] not in changed] + add_hard)
+                new_soft = sorted([x for x in soft if x[0] not in changed] + add_soft)
+                if new_hard != hard or new_soft != soft:
+                    fresh.add(c)
+                hard, soft = new_hard, new_soft
+            cands[c] = (hard, soft)
+        cands = {c: cands[c] for c in cells}
+    same_support = old is not None and old.ngfs == ngfs and old.bonus == bonus
+    plan: dict[tuple[int, str], list[list[int]]] = {}
+    columns: dict[tuple[int, str], dict[tuple[tuple[int, ...], int, bool], int | None]] = {}
+    for c in cells:
+        for kind, found in zip(KINDS, cands[c], strict=True):
+            if old is not None and c not in fresh:
+                columns[(c, kind)] = old.columns[(c, kind)]
+            else:
+                columns[(c, kind)] = {}
+            if same_support and c not in fresh:
+                assert old is not None
+                kept = old.plan.get((c, kind))
+                if kept is not None:
+                    plan[(c, kind)] = kept
+                continue
+            units = targets_in(core, side, c, kind, None)
+            if units:
+                groups = _groups(core, side, c, kind, "fire", units, found)
+                if groups:
+                    plan[(c, kind)] = groups
+    return KeptPlan(core.turn, *snap, fired_at, ngfs, bonus, cands, plan, columns)
 
 
 def fire_candidates(core: LnlCore, side: str, target: int, kind: str) -> list[Candidate]:
@@ -304,10 +437,10 @@ def fire_candidates(core: LnlCore, side: str, target: int, kind: str) -> list[Ca
 
 
 def _plan_candidates(
-    core: LnlCore, side: str, cells: list[int]
+    core: LnlCore, side: str, cells: list[int], units: list[int] | None = None
 ) -> dict[int, tuple[list[Candidate], list[Candidate]]]:
     """:func:`_candidates` in the fire phase for every hex of ``cells`` at once, hard and
-    soft (one pass over the units that may fire)."""
+    soft (one pass over the units that may fire, or over ``units`` of them)."""
     out: dict[int, tuple[list[Candidate], list[Candidate]]] = {c: ([], []) for c in cells}
     wanted = [(c, out[c]) for c in cells]
     defs = core.scen.units
@@ -316,7 +449,7 @@ def _plan_candidates(
     los_known = T.los_known
     fired_at = core.fired_at
     spotters: dict[int, bool] = {}
-    for x in shooters(core, side):
+    for x in shooters(core, side) if units is None else units:
         t = defs[x].type
         here = core.loc[x]
         i = 0 if core.steps[x] >= 2 else 1
@@ -508,7 +641,7 @@ def fire_leaders(core: LnlCore, side: str) -> list[int]:
     hit = core.memo.get(key)
     if hit is None:
         lead: set[int] = set()
-        for groups in fire_plan(core, side).values():
+        for groups in kept_plan(core, side).plan.values():
             for g in groups:
                 lead.update(g)
         hit = core.memo[key] = sorted(lead)
@@ -516,16 +649,10 @@ def fire_leaders(core: LnlCore, side: str) -> list[int]:
 
 
 def fire_targets(core: LnlCore, u: int) -> list[tuple[int, str]]:
-    """(hex, kind) that an attack led by ``u`` in the fire phase could make."""
-    side = core.scen.units[u].side
-    out = []
-    for c in enemy_cells(core, side):
-        if not reach(core, u, c):
-            continue
-        for kind in KINDS:
-            if any(u in g for g in feasible_groups(core, side, c, kind, "fire", None)):
-                out.append((c, kind))
-    return out
+    """(hex, kind) that an attack led by ``u`` in the fire phase could make: those of
+    the fire plan with a feasible group that holds ``u`` (in board order, hard first)."""
+    plan = kept_plan(core, core.scen.units[u].side).plan
+    return [where for where, groups in plan.items() if any(u in g for g in groups)]
 
 
 def bombard_column(core: LnlCore, cell: int, packets: int, bonus: bool) -> int | None:

@@ -150,6 +150,7 @@ def check_deploy(core: LnlCore, action: Deploy) -> list[tuple[int, int]]:
     scratch.entered = list(core.entered)
     scratch.ashore = list(core.ashore)
     scratch.memo = {}
+    scratch.fire_plans = {}
     scratch.journal = None  # its changes are not the state's
     for u, c in plan:
         if c not in place_hexes(scratch, u):
