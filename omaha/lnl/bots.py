@@ -408,15 +408,13 @@ class BotBase(ABC):
         only: no refusal noted, no dice drawn); losses and retreats by its own keys."""
         legal = state.legal_actions()
         if kind == "loss":
-            opts = [a for a in legal if isinstance(a, Lose)]
-            return sorted(
-                opts,
-                key=lambda a: (
-                    -state.steps[state.unit_index(a.unit)],
-                    unit_value(state, state.unit_index(a.unit)),
-                    a.unit,
-                ),
-            )
+
+            def spare(a: Lose) -> tuple[int, float, str]:
+                u = state.unit_index(a.unit)
+                return (-state.steps[u], unit_value(state, u), a.unit)
+
+            losses = sorted((a for a in legal if isinstance(a, Lose)), key=spare)
+            return list[Action](losses)
         if kind == "retreat":
             enemies = [state.loc[x] for x in state.units_of(other(self.side))]
 
@@ -424,7 +422,8 @@ class BotBase(ABC):
                 c = state.cell_of(a.hex)
                 return (-min((state.T.dist[c][e] for e in enemies), default=99), a.hex)
 
-            return sorted((a for a in legal if isinstance(a, Retreat)), key=near)
+            retreats = sorted((a for a in legal if isinstance(a, Retreat)), key=near)
+            return list[Action](retreats)
         return []
 
     # -- hooks ------------------------------------------------------------------
