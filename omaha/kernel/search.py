@@ -124,7 +124,7 @@ class SearchBot:
         method: str | None = None,
         width: int | None = None,
         turn_end: bool | None = None,
-        margin: float = OVERRIDE_Z,
+        margin: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"iterations must be 0 or more, not {iterations}")
@@ -144,7 +144,7 @@ class SearchBot:
         if self.width < 1:
             raise ValueError(f"width must be 1 or more, not {self.width}")
         self.turn_end = turn_end if turn_end is not None else game.search_turn_end
-        self.margin = margin
+        self.margin = margin if margin is not None else game.search_margin
         self.prior = prior or ("heuristic" if "heuristic" in game.bots else "random")
         self.rng = RandomDice(seed)
         self.stats = SearchStats()
