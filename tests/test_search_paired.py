@@ -68,3 +68,24 @@ def test_lnl_ranked_is_the_heuristic_choice_first_at_every_decision(seed: int) -
         decisions += 1
     assert decisions > 300
     assert reordered > 50  # the runners-up are the heuristic's, not the listing's
+
+
+def test_tcs_ranked_is_the_heuristic_choice_first_at_every_decision() -> None:
+    """As for LnL: a second heuristic of the seed ranks every decision of an e1-draw game
+    (both sides) in step with the one that plays; its first is always the choice."""
+    game = omaha.load("tcs")
+    state = game.new_state("e1-draw", seed=4)
+    player, ranker = game.bots["heuristic"](seed=4), game.bots["heuristic"](seed=4)
+    decisions = reordered = 0
+    while not state.is_terminal():
+        choice = player.choose(state)
+        ranked = [str(a) for a in ranker.ranked(state)]  # type: ignore[attr-defined]
+        legal = [str(a) for a in state.legal_actions()]
+        assert ranked[0] == str(choice)
+        assert sorted(ranked) == sorted(legal) and len(set(ranked)) == len(ranked)
+        if len(legal) > 2:
+            reordered += ranked[1] != next(t for t in legal if t != ranked[0])
+        state.apply(choice)
+        decisions += 1
+    assert decisions > 300
+    assert reordered > 20  # the moves' runners-up are by the goal's field

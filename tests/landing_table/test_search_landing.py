@@ -50,4 +50,3 @@ def test_landings_and_orders_with_an_attack_offered_are_searched_the_rest_not() 
     assert searched[("orders", True)] == {True}  # attack now, with whom, or wait
     assert searched[("orders", False)] == {False}  # a step along the beach, a barrage
     assert searched[("attack", False)] == searched[("hit", False)] == {False}
-
