@@ -53,9 +53,6 @@ PRIOR_BONUS = 0.1
 SEED_SPACE = 2**31
 #: The search methods: ISMCTS, or the paired comparison of the prior's best candidates.
 METHODS = ("tree", "paired")
-#: ``"paired"`` overrides the prior's choice only when the best candidate's mean
-#: paired gain over it exceeds this many standard errors (and is above zero).
-OVERRIDE_Z = 1.5
 
 
 @attrs.define
@@ -109,7 +106,9 @@ class SearchBot:
     ``iterations`` or ``seconds`` bound each searched decision (the game's
     ``search_iterations`` when neither is given); ``depth`` bounds a rollout in
     decisions from the root (the game's ``search_depth``). ``prior`` names the bot the
-    search leans on (``heuristic`` where the game has one, else ``random``).
+    search leans on (``heuristic`` where the game has one, else ``random``). ``method``,
+    ``width``, ``turn_end`` and ``margin`` (the standard errors a paired gain must clear
+    to override the prior) default to the game's ``search_*``.
     """
 
     def __init__(
