@@ -24,12 +24,16 @@ def heuristic_states(name: str, scenario: str, seed: int, count: int) -> list[St
     return out
 
 
-@pytest.mark.parametrize(("name", "scenario"), [("bloody", "solo"), ("landing_table", "omaha")])
+@pytest.mark.parametrize(
+    ("name", "scenario", "count"),
+    # D-Day at Omaha Beach searches the landings first (ranked by risk, often alike)
+    [("bloody", "solo", 40), ("landing_table", "omaha", 120)],
+)
 def test_the_ranking_is_every_legal_action_the_heuristic_choice_first(
-    name: str, scenario: str
+    name: str, scenario: str, count: int
 ) -> None:
-    states = heuristic_states(name, scenario, seed=3, count=40)
-    assert len(states) == 40
+    states = heuristic_states(name, scenario, seed=3, count=count)
+    assert len(states) == count
     game = omaha.load(name)
     reordered = 0
     for state in states:
@@ -40,3 +44,48 @@ def test_the_ranking_is_every_legal_action_the_heuristic_choice_first(
         assert sorted(ranked) == sorted(legal) and len(set(ranked)) == len(ranked)
         reordered += ranked[1:3] != [t for t in legal if t != ranked[0]][:2]
     assert reordered > 10  # the runners-up are the heuristic's, not the listing's
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_lnl_ranked_is_the_heuristic_choice_first_at_every_decision(seed: int) -> None:
+    """Two heuristics of one seed in step: one plays, the other ranks every decision of
+    the game (both sides); its first is the player's choice, so ranking changes nothing
+    the heuristic would choose, then or later."""
+    game = omaha.load("lnl")
+    state = game.new_state("beach", seed=seed)
+    player, ranker = game.bots["heuristic"](seed=seed), game.bots["heuristic"](seed=seed)
+    decisions = reordered = 0
+    while not state.is_terminal():
+        choice = player.choose(state)
+        ranked = [str(a) for a in ranker.ranked(state)]  # type: ignore[attr-defined]
+        legal = [str(a) for a in state.legal_actions()]
+        assert ranked[0] == str(choice)
+        assert len(set(ranked)) == len(ranked)
+        assert set(ranked) - {ranked[0]} == set(legal) - {ranked[0]}
+        if state.worth_search() and len(legal) > 2:
+            reordered += ranked[1] != next(t for t in legal if t != ranked[0])
+        state.apply(choice)
+        decisions += 1
+    assert decisions > 300
+    assert reordered > 50  # the runners-up are the heuristic's, not the listing's
+
+
+def test_tcs_ranked_is_the_heuristic_choice_first_at_every_decision() -> None:
+    """As for LnL: a second heuristic of the seed ranks every decision of an e1-draw game
+    (both sides) in step with the one that plays; its first is always the choice."""
+    game = omaha.load("tcs")
+    state = game.new_state("e1-draw", seed=4)
+    player, ranker = game.bots["heuristic"](seed=4), game.bots["heuristic"](seed=4)
+    decisions = reordered = 0
+    while not state.is_terminal():
+        choice = player.choose(state)
+        ranked = [str(a) for a in ranker.ranked(state)]  # type: ignore[attr-defined]
+        legal = [str(a) for a in state.legal_actions()]
+        assert ranked[0] == str(choice)
+        assert sorted(ranked) == sorted(legal) and len(set(ranked)) == len(ranked)
+        if len(legal) > 2:
+            reordered += ranked[1] != next(t for t in legal if t != ranked[0])
+        state.apply(choice)
+        decisions += 1
+    assert decisions > 300
+    assert reordered > 20  # the moves' runners-up are by the goal's field

@@ -245,6 +245,9 @@ class Game(ABC, Generic[S]):
     search_method: ClassVar[str] = "tree"
     search_width: ClassVar[int] = 4
     search_turn_end: ClassVar[bool] = True
+    #: ``"paired"`` overrides the heuristic only when the best candidate's mean paired
+    #: gain is above zero by this many standard errors (``omaha.kernel.search``).
+    search_margin: ClassVar[float] = 1.5
 
     def evaluate(self, state: State[S], player: str) -> float:
         """``state`` for ``player`` in [0, 1] (``State.evaluate``): by default the

@@ -53,9 +53,6 @@ PRIOR_BONUS = 0.1
 SEED_SPACE = 2**31
 #: The search methods: ISMCTS, or the paired comparison of the prior's best candidates.
 METHODS = ("tree", "paired")
-#: ``"paired"`` overrides the prior's choice only when the best candidate's mean
-#: paired gain over it exceeds this many standard errors (and is above zero).
-OVERRIDE_Z = 1.5
 
 
 @attrs.define
@@ -109,7 +106,9 @@ class SearchBot:
     ``iterations`` or ``seconds`` bound each searched decision (the game's
     ``search_iterations`` when neither is given); ``depth`` bounds a rollout in
     decisions from the root (the game's ``search_depth``). ``prior`` names the bot the
-    search leans on (``heuristic`` where the game has one, else ``random``).
+    search leans on (``heuristic`` where the game has one, else ``random``). ``method``,
+    ``width``, ``turn_end`` and ``margin`` (the standard errors a paired gain must clear
+    to override the prior) default to the game's ``search_*``.
     """
 
     def __init__(
@@ -124,7 +123,7 @@ class SearchBot:
         method: str | None = None,
         width: int | None = None,
         turn_end: bool | None = None,
-        margin: float = OVERRIDE_Z,
+        margin: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"iterations must be 0 or more, not {iterations}")
@@ -144,7 +143,7 @@ class SearchBot:
         if self.width < 1:
             raise ValueError(f"width must be 1 or more, not {self.width}")
         self.turn_end = turn_end if turn_end is not None else game.search_turn_end
-        self.margin = margin
+        self.margin = margin if margin is not None else game.search_margin
         self.prior = prior or ("heuristic" if "heuristic" in game.bots else "random")
         self.rng = RandomDice(seed)
         self.stats = SearchStats()

@@ -16,6 +16,7 @@ from omaha.kernel.decks import Cup, Deck
 from omaha.kernel.metrics import NEVER, ratio
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Mark, Piece, View
+from omaha.landing_table.actions import Attack
 from omaha.landing_table.components.charts import CHARTS
 from omaha.landing_table.core import (
     ASHORE,
@@ -889,10 +890,21 @@ def evaluate(core: LandingTableCore, player: str) -> float:
     )
 
 
-#: Decisions worth a search: a unit's orders (move, hold, attack) and where a boat
-#: team lands; the steps of an attack being built and the choice of a hit are not.
+#: Decisions worth a search: where a boat team lands, and the orders of a unit that
+#: may attack a position now (attack it, with whom, or wait for more). A unit's orders
+#: with no attack offered (a step along the beach), a barrage (its effect, on the
+#: German fire of the next turn, lies beyond a rollout to the end of the turn), the
+#: steps of an attack being built and the choice of a hit are the heuristic's alone:
+#: a D-Day player weighs the landings and the attacks.
 SEARCHED_KINDS = frozenset({"orders", "land"})
 
 
 def worth_search(core: LandingTableCore) -> bool:
-    return core.decision is not None and core.decision["kind"] in SEARCHED_KINDS
+    """Whether the pending decision is searched (see ``SEARCHED_KINDS``); it reads only
+    the decision and its legal actions, which the US player sees."""
+    d = core.decision
+    if d is None or d["kind"] not in SEARCHED_KINDS:
+        return False
+    if d["kind"] == "land":
+        return True
+    return any(isinstance(a, Attack) for a in core.legal_actions())

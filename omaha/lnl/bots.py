@@ -385,6 +385,47 @@ class BotBase(ABC):
         )
         return build_attack(state, plan)
 
+    # -- the search agent's candidates ----------------------------------------------
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The legal actions best first, this bot's choice first (the search agent's
+        paired candidates): then its runners-up by its own scores (``runners_up``), then
+        the rest in listing order. It asks ``choose`` once, as a decision would."""
+        first = self.choose(state)
+        assert isinstance(state, LnlCore)
+        legal = state.legal_actions()
+        by_text = {str(a): a for a in legal}
+        out, seen = [first], {str(first)}
+        for a in self.runners_up(state, state.decision_kind()):
+            text = str(a)
+            if text in by_text and text not in seen:
+                out.append(by_text[text])
+                seen.add(text)
+        out.extend(a for a in legal if str(a) not in seen)
+        return out
+
+    def runners_up(self, state: LnlCore, kind: str) -> list[Action]:
+        """The actions this bot would weigh next after its choice, best first (read
+        only: no refusal noted, no dice drawn); losses and retreats by its own keys."""
+        legal = state.legal_actions()
+        if kind == "loss":
+
+            def spare(a: Lose) -> tuple[int, float, str]:
+                u = state.unit_index(a.unit)
+                return (-state.steps[u], unit_value(state, u), a.unit)
+
+            losses = sorted((a for a in legal if isinstance(a, Lose)), key=spare)
+            return list[Action](losses)
+        if kind == "retreat":
+            enemies = [state.loc[x] for x in state.units_of(other(self.side))]
+
+            def near(a: Retreat) -> tuple[int, str]:
+                c = state.cell_of(a.hex)
+                return (-min((state.T.dist[c][e] for e in enemies), default=99), a.hex)
+
+            retreats = sorted((a for a in legal if isinstance(a, Retreat)), key=near)
+            return list[Action](retreats)
+        return []
+
     # -- hooks ------------------------------------------------------------------
     def filter_group(self, state: LnlCore, group: list[int], target: int) -> list[int]:
         return group
@@ -883,6 +924,105 @@ class HeuristicUS(BotBase):
             key=lambda a: (self.priority(state, state.cell_of(a.hex)), a.hex),
         )
 
+    # -- the search agent's candidates ----------------------------------------------
+    def runners_up(self, state: LnlCore, kind: str) -> list[Action]:
+        """After its choice: the attacks it plans by their score (then the naval
+        bombardments by theirs, then ending the phase); the other units it would move,
+        in its order; a moving stack's steps by the distance left to its goal; the close
+        assaults by column; the opportunity fires by their worth; the air strikes by
+        priority; otherwise the common ranking (``BotBase.runners_up``)."""
+        a = state.attack
+        if kind == "opportunity fire":
+            return self._opp_fire_options(state)
+        if a is not None:
+            if a.target < 0 and a.mode != "bombard" and a.firers:
+                plans = [p for p in self.attack_plans(state) if p.first == a.firers[0]]
+                return [*(Target(state.label(p.target), p.kind) for p in plans), Cancel()]
+            return []
+        if kind == "fire":
+            return [*self._fire_options(state), EndPhase()]
+        if kind == "move" and state.group is not None:
+            return self._step_options(state)
+        if kind == "move":
+            return self._move_options(state)
+        if kind == "assault":
+            cols: list[tuple[int, str]] = []
+            for act in state.legal_actions():
+                if isinstance(act, Assault):
+                    col = assault.best_assault(state, "US", state.cell_of(act.hex))
+                    if col is not None:
+                        cols.append((-col, act.hex))
+            return [*(Assault(h) for _, h in sorted(cols)), EndPhase()]
+        if kind == "air strike":
+            opts = [act for act in state.legal_actions() if isinstance(act, Strike)]
+            opts.sort(key=lambda x: (-self.priority(state, state.cell_of(x.hex)), x.hex))
+            return [*opts, Pass()]
+        return super().runners_up(state, kind)
+
+    def _fire_options(self, state: LnlCore) -> list[Action]:
+        """The first decision of each planned attack, best first, then the naval
+        bombardments by their worth."""
+        out: list[Action] = [build_attack(state, p) for p in self.attack_plans(state)]
+        if state.ngfs_left > 0:
+            packets = min(2, state.ngfs_left)
+            scored: list[tuple[float, int]] = []
+            for c in fire.enemy_cells(state, "US"):
+                col = fire.bombard_column(state, c, packets, False)
+                if col is not None:
+                    worth = frt_value(col, list(state.at(c)), state, True) * self.priority(state, c)
+                    scored.append((-worth, c))
+            out += [Bombard(state.label(c)) for _, c in sorted(scored)]
+        return out
+
+    def _move_options(self, state: LnlCore) -> list[Action]:
+        """The units it would move, in the order it takes them, then ending the phase."""
+        movers = [a for a in state.legal_actions() if isinstance(a, Move)]
+        order = sorted(
+            movers,
+            key=lambda a: (0 if state.u(state.unit_index(a.unit)).type.engineer else 1, a.unit),
+        )
+        out: list[Action] = [
+            a
+            for a in reversed(order)
+            if refusal_key(state, a.unit) not in self._refused
+            and self.will_move(state, state.unit_index(a.unit))
+        ]
+        return [*out, EndPhase()]
+
+    def _step_options(self, state: LnlCore) -> list[Action]:
+        """A moving stack's steps by the movement cost left to its goal, then stopping."""
+        g = state.group
+        assert g is not None
+        lead = g.units[0]
+        dist = field(state, move_class(state, lead), self.goal(state, lead, g.cell))
+        steps = [a for a in state.legal_actions() if isinstance(a, Step)]
+        steps.sort(key=lambda a: (dist.get(state.cell_of(a.hex), 999), a.hex))
+        return [*steps, Stop()]
+
+    def _opp_fire_options(self, state: LnlCore) -> list[Action]:
+        """Every opportunity fire it would consider, by the worth of its best group."""
+        o = state.opp
+        assert o is not None
+        best: dict[str, tuple[float, Action]] = {}
+        kinds = sorted({"hard" if state.u(x).hard else "soft" for x in o.movers})
+        for kind in kinds:
+            for g in fire.feasible_groups(state, o.side, o.cell, kind, "opp", o.movers):
+                g2 = self.filter_group(state, g, o.cell)
+                if not g2 or not fire.may_combine(state, g2):
+                    continue
+                probe = Attack(o.side, "opp", g2, o.cell, kind)
+                col = fire.column(state, probe, o.movers)
+                if col is None:
+                    continue
+                score = frt_value(
+                    col, fire.targets_in(state, o.side, o.cell, kind, o.movers), state
+                )
+                act = OpFire(state.uid(g2[0]), kind)
+                if str(act) not in best or score > best[str(act)][0]:
+                    best[str(act)] = (score, act)
+        ranked = sorted(best.values(), key=lambda x: (-x[0], str(x[1])))
+        return [*(act for _, act in ranked), Pass()]
+
 
 # ----------------------------------------------------------------------------
 # The heuristic German (the two-player game)
@@ -1291,3 +1431,12 @@ class Heuristic(SideBots):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__({"US": HeuristicUS(seed), "German": HeuristicGerman(seed + 1)})
+
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The side to move's ranking (``BotBase.ranked``): its choice first."""
+        player = state.current_player()
+        if player is None:
+            raise IllegalAction("the game is over")
+        bot = self.bots[player]
+        assert isinstance(bot, BotBase)
+        return bot.ranked(state)

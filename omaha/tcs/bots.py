@@ -366,6 +366,10 @@ class HeuristicUS:
             return EndTests()
         return min(options, key=lambda a: (draw_gap(s, s.cell(a.hex)), str(a)))
 
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The legal actions best first, its choice first (``ranked``)."""
+        return ranked(self, state)
+
     def goals(self, s: TcsCore) -> Objectives:
         key = (s.turn, s.phase)
         hit = self.plans.get(key)
@@ -486,6 +490,10 @@ class HeuristicGerman:
     def _move(self, s: TcsCore, legal: tuple[Action, ...]) -> Action | None:
         return move(s, legal, self.goals(s))
 
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The legal actions best first, its choice first (``ranked``)."""
+        return ranked(self, state)
+
     def goals(self, s: TcsCore) -> Goals:
         key = (s.turn, s.phase)
         hit = self.plans.get(key)
@@ -504,6 +512,15 @@ class HeuristicBot(SideBots):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__({"US": HeuristicUS(seed), "German": HeuristicGerman(seed + 1)})
+
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The side to move's ranking (``ranked``): its choice first."""
+        player = state.current_player()
+        if player is None:
+            raise IllegalAction("the game is over")
+        bot = self.bots[player]
+        assert isinstance(bot, HeuristicUS | HeuristicGerman)
+        return bot.ranked(state)
 
 
 # ====================================================================== shared judgement
@@ -1029,3 +1046,48 @@ def overwatch(s: TcsCore, legal: tuple[Action, ...]) -> Action:
     if any(isinstance(a, OverwatchAt) for a in legal):
         return OverwatchAt.of(best[2])
     return Overwatch.of(s.label(best[3]))
+
+
+# ====================================================================== the search's candidates
+def ranked(bot: HeuristicUS | HeuristicGerman, state: State[Any]) -> list[Action]:
+    """The legal actions best first for the search agent's paired comparison: the bot's
+    choice (``choose``, asked once as a decision would be), then its runners-up by its
+    own measure (a moving unit's or stack's steps by the distance left on its goal's
+    field, then staying), then the rest in listing order. Reads only: the goals it
+    measures by are the ones its choice worked out this phase."""
+    first = bot.choose(state)
+    s = _tcs(state)
+    legal = s.legal_actions()
+    out, seen = [first], {str(first)}
+    for a in _runners_up(bot, s, legal, first):
+        if str(a) not in seen and a in legal:
+            out.append(a)
+            seen.add(str(a))
+    out.extend(a for a in legal if str(a) not in seen)
+    return out
+
+
+def _runners_up(
+    bot: HeuristicUS | HeuristicGerman, s: TcsCore, legal: tuple[Action, ...], first: Action
+) -> list[Action]:
+    """The moves by the field :func:`move` measured for its choice (none when it did
+    not measure one: a leader, no unit selected, the goals not worked out yet)."""
+    if not s.wait or s.wait[0] != Decision.MOVE or (s.turn, s.phase) not in bot.plans:
+        return []
+    pid = s.selected
+    if pid is None or pid.startswith("Ldr-") or isinstance(first, ExitWest):
+        return []
+    goals = bot.plans[(s.turn, s.phase)]
+    if pid.startswith(STACK):
+        side = s.wait[1] if s.wait else "US"
+        movers = stack_movers(s, side, s.cell(pid[len(STACK) :]))
+        if not movers:
+            return []
+        lead = movers[0]
+    else:
+        lead = s.unit_index(pid)
+    f = goals.of(s, lead)
+    far = 1 << 30
+    moves = [a for a in legal if isinstance(a, MoveTo)]
+    moves.sort(key=lambda a: (f.get(s.cell(a.hex), far), a.hex))
+    return [*moves, Stay()]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from bloody_helpers import GAME, staged
 
+import omaha
 from omaha.bloody.actions import EndActivation
 from omaha.bloody.bots import HeuristicBot
 from omaha.kernel.actions import Action
@@ -112,3 +113,29 @@ def test_unknown_method_or_width_is_refused() -> None:
         SearchBot(game, 1, method="greedy")
     with pytest.raises(ValueError, match="width"):
         SearchBot(game, 1, width=0)
+
+
+class BloodyEndFirstStrict(BloodyEndFirst):
+    search_margin = 1e9  # no gain is that many standard errors clear
+
+
+def test_the_override_margin_is_the_games_unless_given() -> None:
+    """The staged attack the wrong prior turns down: overridden at the game's margin,
+    kept at a margin no gain can clear, and ``margin=`` wins over the game's."""
+    assert SearchBot(GAME, 1).margin == 1.5
+    assert SearchBot(omaha.load("landing_table"), 1).margin == 2.92
+    state = last_turn_attack()
+    strict = SearchBot(
+        BloodyEndFirstStrict(), 4, iterations=8, width=2, method="paired", prior="endfirst"
+    )
+    assert str(strict.choose(state)) == "end activation" and strict.stats.overridden == 0
+    given = SearchBot(
+        BloodyEndFirstStrict(),
+        4,
+        iterations=8,
+        width=2,
+        method="paired",
+        prior="endfirst",
+        margin=1.5,
+    )
+    assert str(given.choose(state)) == "attack S3 from B2"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from omaha.landing_table import view
+from omaha.landing_table.actions import Attack
 
 from .helpers import GAME, fresh, place, quiet
 
@@ -35,13 +36,17 @@ def test_the_level_the_vp_would_earn_now_the_vp_and_the_steps_kept() -> None:
     assert s.evaluate("US") == pytest.approx(expected - view.EVAL_STEPS / full)
 
 
-def test_orders_and_landings_are_searched_hits_and_attackers_added_are_not() -> None:
+def test_landings_and_orders_with_an_attack_offered_are_searched_the_rest_not() -> None:
     state = GAME.new_state("omaha", seed=5)
     bot = GAME.bots["heuristic"](seed=3)
-    searched: dict[str, bool] = {}
-    while not state.is_terminal() and len(searched) < 4:
+    searched: dict[tuple[str, bool], set[bool]] = {}
+    while not state.is_terminal():
         pending = state.pending
         assert pending is not None
-        searched.setdefault(pending.kind, state.worth_search())
+        offers = any(isinstance(a, Attack) for a in state.legal_actions())
+        searched.setdefault((pending.kind, offers), set()).add(state.worth_search())
         state.apply(bot.choose(state))
-    assert searched == {"land": True, "orders": True, "attack": False, "hit": False}
+    assert searched[("land", False)] == {True}
+    assert searched[("orders", True)] == {True}  # attack now, with whom, or wait
+    assert searched[("orders", False)] == {False}  # a step along the beach, a barrage
+    assert searched[("attack", False)] == searched[("hit", False)] == {False}

@@ -375,3 +375,11 @@ class HeuristicPlayers(SideBots):
         if isinstance(state, TcsCore) and campaign_scenario(state):
             return self.campaign.choose(state)
         return self.day.choose(state)
+
+    def ranked(self, state: State[Any]) -> list[Action]:
+        """The ranking of the player that chooses (``omaha.tcs.bots.ranked``)."""
+        if isinstance(state, TcsCore) and campaign_scenario(state):
+            bot = self.campaign.bots[str(state.current_player())]
+            assert isinstance(bot, HeuristicUS | HeuristicGerman)
+            return bot.ranked(state)
+        return self.day.ranked(state)
