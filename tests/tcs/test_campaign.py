@@ -28,11 +28,12 @@ from omaha.tcs.actions import (
     SelectStack,
     UseSetup,
 )
+from omaha.tcs.bots import field
 from omaha.tcs.core import AWAIT
 from omaha.tcs.procedures import continuation
 from omaha.tcs.procedures.action import sighting_of
 from omaha.tcs.procedures.continuation import continue_into
-from omaha.tcs.procedures.inland import CampaignUS
+from omaha.tcs.procedures.inland import CampaignUS, InlandGoals, walkable_field
 from omaha.tcs.scenario import load_scenario
 from omaha.tcs.state import TcsState
 from omaha.testing import pin_dice
@@ -239,6 +240,51 @@ def test_german_vehicles_use_an_open_us_breach() -> None:
     assert campaign.label(campaign.where[campaign.unit_index("StuG/352.1")]) == strand
     assert campaign.breach_traffic == {"E-1": 1}
     assert campaign.unit_index("StuG/352.1") in campaign.road_moved
+
+
+def test_the_inland_german_drives_for_a_breach_only_when_the_us_left_it_weakly_held() -> None:
+    """2.5c in the German heuristic: an assault gun near the open E-1 breach keeps to its
+    company's place while a US tank is within its point range of the breach (a careful
+    player does not drive one-step assault guns onto US tanks), and drives for the
+    strand beyond the breach once none is."""
+    campaign = testing.start(GAME, "campaign", seed=3)
+    assert isinstance(campaign, TcsState)
+    while campaign.in_setup:
+        campaign.apply(campaign.legal_actions()[0])
+    b = campaign.scenario.beach.breach_by_name["E-1"]
+    place(campaign, {"StuG/352.1": "A14.11", "A/741.1": "A14.09"})
+    with campaign.edit():
+        campaign.breaches["E-1"] = "0640 6 June"
+        campaign.released.add("StuG/352")
+        campaign.entered["StuG/352"] = campaign.turn
+    stug = campaign.unit_index("StuG/352.1")
+    held = InlandGoals(campaign)
+    assert not held.weakly_held("E-1") and held.breach_field() is None
+    assert b.strand not in held.of(campaign, stug)  # its company's place instead
+    place(campaign, {"A/741.1": "C40.05"})
+    weak = InlandGoals(campaign)
+    assert weak.weakly_held("E-1")
+    way = weak.of(campaign, stug)
+    assert way[b.strand] == 0 and way[b.land] == 1 and way[campaign.where[stug]] > 1
+
+
+def test_the_inland_german_walks_only_steps_it_can_take() -> None:
+    """The German heuristic's way inland counts only steps within a unit's allowance: from
+    the entry hex C29.01 the cheapest way on (a hedgerow into the flooded Aure meadows,
+    5 MP) is dearer than a rifle company's 4 MP, so a way through it held companies at
+    the south edge all day; the walkable way leads off along the edge."""
+    campaign = testing.start(GAME, "campaign", seed=3)
+    assert isinstance(campaign, TcsState)
+    while campaign.in_setup:
+        campaign.apply(campaign.legal_actions()[0])
+    start, goal = campaign.cell("C29.01"), [campaign.cell("C6.11")]
+    steps = campaign.scenario.beach.foot_graph.steps(start)
+    legal = [n for n, cost in steps if cost <= 4]
+    assert len(legal) < len(steps)  # the flooded meadows are out of reach in one step
+    anyway = field(campaign, goal, vehicle=False, side="German")
+    assert min(anyway[n] for n in legal) >= anyway[start]  # it would stay where it is
+    way = walkable_field(campaign, goal, vehicle=False, side="German", ma=4)
+    assert min(way[n] for n in legal) < way[start]
 
 
 # ----------------------------------------------------------------------------- continuation

@@ -90,16 +90,21 @@ def test_a_random_us_lights_the_night_and_forfeits_the_campaign_at_1200_7_june()
     assert outcome is not None and outcome.level == "US forfeit" and outcome.winner == "German"
 
 
-def test_the_inland_german_drives_its_assault_guns_for_the_open_breach() -> None:
-    """2.5c in play, june7 seed 1 (heuristic players, about 4 s of CPU): the E-1 breach is
-    open from the start, the assault guns released by the later tables drive from the
-    south edge for it (the way to its landward hex, then across), one reaching A14.11,
-    three hexes from the strand, at 1140 7 June, where the US tanks at E-1 destroy it on
-    1200. (No june7 seed of 1-23 sees one cross: the US holds the draw.)"""
-    state = played("june7", "heuristic", 1, until="1200 7 June")
-    moves = [
-        e.details["end"]
-        for e in state.log
-        if e.kind == "tcs.move" and str(e.details.get("unit", "")).startswith("StuG/352")
+def test_the_inland_german_leaves_the_south_edge_by_steps_it_can_take() -> None:
+    """The German heuristic inland, june7 seed 1 (heuristic players, about 1 s of CPU):
+    2./Fues352 enters at C29.01 at 0620 7 June and moves off on the next turn (a way
+    through the flooded Aure meadows, a step dearer than its allowance, held it there
+    until 1220 before the way counted only steps a unit can take)."""
+    state = played("june7", "heuristic", 1, until="0700 7 June")
+    entered = [e for e in state.log if e.kind == "tcs.enter" and e.details["hex"] == "C29.01"]
+    assert [(e.turn, e.details["formation"]) for e in entered][:1] == [
+        ("0620 7 June", "2./Fues352")
     ]
-    assert moves[0].startswith("C") and "A14.11" in moves
+    off = [
+        e.turn
+        for e in state.log
+        if e.kind == "tcs.move"
+        and str(e.details["unit"]).startswith("2./Fues352.")
+        and e.details["start"] == "C29.01"
+    ]
+    assert off[:1] == ["0640 7 June"]

@@ -10,8 +10,9 @@ the 6 June heuristics of :mod:`omaha.tcs.bots`, which they extend.
   company holds the nearest village or crossroads not yet garrisoned, counterattacks
   one the US holds or threatens when it is close and strong enough, enters its
   reinforcements on the road nearest the threatened ground, keeps the units that hold
-  a place in fire mode, and drives its assault guns through any open US shingle
-  breach onto the beach (2.5c).
+  a place in fire mode, and drives its assault guns through an open US shingle
+  breach onto the beach (2.5c) when the US left it weakly held (no US tank or
+  anti-tank gun in range of it); its ways count only steps a unit can take.
 * :class:`HeuristicPlayers` is the ``heuristic`` bot of TCS: these two in a scenario
   that runs past 6 June, :class:`omaha.tcs.bots.HeuristicBot` otherwise (its 6 June
   games unchanged).
@@ -19,6 +20,7 @@ the 6 June heuristics of :mod:`omaha.tcs.bots`, which they extend.
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from omaha.kernel.actions import Action
@@ -46,7 +48,7 @@ from omaha.tcs.bots import (
 from omaha.tcs.components.turns import parse_time
 from omaha.tcs.core import Decision, TcsCore
 from omaha.tcs.procedures.action import MENUS, STACK, menu_list, stack_movers
-from omaha.tcs.procedures.movement import german_may_move
+from omaha.tcs.procedures.movement import german_may_move, impassable
 from omaha.tcs.procedures.sight import seen_from_the_ships
 
 #: The 29th ID starts west at this time on 6 June (a bot's choice: the evening, the night and
@@ -55,6 +57,37 @@ MARCH_WEST = (6, 18 * 60)
 #: A company counterattacks a place within this many hexes if it has this many steps.
 COUNTER_RANGE = 8
 COUNTER_STEPS = 4
+
+
+def walkable_field(
+    s: TcsCore, goals: list[int], *, vehicle: bool, side: str, ma: int
+) -> dict[int, int]:
+    """Movement cost from every cell to the nearest goal, as :func:`omaha.tcs.bots.field`,
+    but only over steps a unit of allowance ``ma`` can take at all (a step dearer than
+    the whole allowance, such as a hedgerow into the flooded Aure meadows, is never
+    legal: a field through it would hold a unit where it stands)."""
+    beach = s.scenario.beach
+    graph = beach.vehicle_graph if vehicle else beach.foot_graph
+    closed = impassable(s, side, vehicle=vehicle, rifle=not vehicle) | beach.sea(s.tide_hour)
+    far = 1 << 30
+    best = [far] * len(s.scenario.board)
+    for g in goals:
+        best[g] = 0
+    for c in closed:
+        if best[c]:
+            best[c] = -1  # closed: never entered
+    heap = [(0, g) for g in sorted(goals)]
+    heapq.heapify(heap)
+    while heap:
+        d, a = heapq.heappop(heap)
+        if d > best[a]:
+            continue
+        for b, c in graph.steps(a):
+            nd = d + c
+            if c <= ma and nd < best[b]:
+                best[b] = nd
+                heapq.heappush(heap, (nd, b))
+    return {c: d for c, d in enumerate(best) if 0 <= d < far}
 
 
 def campaign_scenario(s: TcsCore) -> bool:
@@ -221,6 +254,7 @@ class InlandGoals:
         units = s.scenario.units
         self.places = places(s)
         us_cells = s.cells_of("US")
+        self.us_units = sorted(i for here in s.side_occupancy("US").values() for i in here)
         german = s.scenario.german
         held: dict[str, int] = {}  # place -> German steps in it
         for name, cells in self.places.items():
@@ -259,10 +293,11 @@ class InlandGoals:
                 _, n = min(free)
                 self.assigned[f] = n
                 taken.add(n)
-        self._fields: dict[tuple[str, bool], dict[int, int]] = {}
+        self._fields: dict[tuple[str, bool, int], dict[int, int]] = {}
 
-    def field_of(self, name: str, vehicle: bool) -> dict[int, int]:
-        hit = self._fields.get((name, vehicle))
+    def field_of(self, name: str, vehicle: bool, ma: int) -> dict[int, int]:
+        """The way to the place ``name`` for a mover of allowance ``ma``."""
+        hit = self._fields.get((name, vehicle, ma))
         if hit is None:
             s = self.s
             board = s.scenario.board
@@ -270,27 +305,43 @@ class InlandGoals:
             us = s.cells_of("US")
             if name in self.counter:  # the hexes next to the US in and around the place
                 cells = {n for c in cells for n in (c, *board.neighbours[c])} - us
-            hit = self._fields[(name, vehicle)] = field(
-                s, sorted(cells), vehicle=vehicle, side="German"
+            hit = self._fields[(name, vehicle, ma)] = walkable_field(
+                s, sorted(cells), vehicle=vehicle, side="German", ma=ma
             )
         return hit
 
+    def weakly_held(self, name: str) -> bool:
+        """Whether the US left the breach ``name`` weakly held: none of its units on
+        the breach's two hexes, and none that can kill a vehicle (point fire: tanks,
+        anti-tank guns) within its point range of the landward hex, plus one."""
+        s = self.s
+        b = s.scenario.beach.breach_by_name[name]
+        if s.side_units_at(b.land, "US") or s.side_units_at(b.strand, "US"):
+            return False
+        for i in self.us_units:
+            t = s.unit(i).type
+            if t.point and s.dist(s.where[i], b.land) <= t.point_range + 1:
+                return False
+        return True
+
     def breach_field(self) -> dict[int, int] | None:
-        """2.5c: the strand beyond every open US breach, for the German vehicles: the
-        way to the breach's landward hex, then one step across it (the map's vehicle
-        graph has no shingle crossing: a breach is open only in play)."""
+        """2.5c: the strand beyond every open US breach the US left weakly held, for
+        the German vehicles: the way to the breach's landward hex, then one step across
+        it (the map's vehicle graph has no shingle crossing: a breach is open only in
+        play). A breach the US holds with tanks or guns is left alone: the assault guns
+        fight with their company instead."""
         s = self.s
         beach = s.scenario.beach
-        open_ = [beach.breach_by_name[b] for b in sorted(s.breaches)]
+        open_ = [beach.breach_by_name[b] for b in sorted(s.breaches) if self.weakly_held(b)]
         if not open_:
             return None
-        hit = self._fields.get(("breach", True))
+        hit = self._fields.get(("breach", True, 0))
         if hit is None:
             land = field(s, sorted({b.land for b in open_}), vehicle=True, side="German")
             hit = {c: d + 1 for c, d in land.items()}
             for b in open_:
                 hit[b.strand] = 0
-            self._fields[("breach", True)] = hit
+            self._fields[("breach", True, 0)] = hit
         return hit
 
     def of(self, s: TcsCore, i: int) -> dict[int, int]:
@@ -303,7 +354,7 @@ class InlandGoals:
         name = self.assigned.get(u.formation)
         if name is None:
             return {s.where[i]: 0}
-        return self.field_of(name, vehicle)
+        return self.field_of(name, vehicle, u.type.ma if u.type.ma > 0 else 99)
 
 
 class InlandGerman(HeuristicGerman):
