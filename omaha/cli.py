@@ -27,6 +27,7 @@ from omaha.fileio import WriteFailed, input_file, output_file, write_atomic
 from omaha.kernel.dice import MAX_SEED, DiceExhausted
 from omaha.kernel.protocol import Bot, Game, State
 from omaha.kernel.records import GameRecord
+from omaha.kernel.scenario import ProvenanceItem
 from omaha.kernel.svg import SIZE, render_view, to_png
 from omaha.session import Session
 from omaha.terminal import Terminal
@@ -251,7 +252,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("provenance", help="which components are published and which reconstructed")
     p.add_argument("game")
-    p.add_argument("--scenario")
+    p.add_argument("--scenario", help="one scenario (an id or a file); default: every shipped one")
     p.add_argument("--all", action="store_true", help="list published components too")
     p.set_defaults(run=cmd_provenance)
 
@@ -644,14 +645,25 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_provenance(args: argparse.Namespace) -> int:
     game = omaha.load(args.game)
-    items = game.provenance(args.scenario)
-    rebuilt = [i for i in items if i.source.reconstructed]
-    print(f"{game.title}: {len(items)} components, {len(rebuilt)} reconstructed")
-    for item in items:
+    names = [args.scenario] if args.scenario else list(game.scenarios())
+    # every component once, with the shipped scenarios that use it when not all do
+    using: dict[tuple[str, str], list[str]] = {}
+    items: dict[tuple[str, str], ProvenanceItem] = {}
+    for name in names:
+        for item in game.provenance(name):
+            where = (item.component, item.key)
+            items.setdefault(where, item)
+            using.setdefault(where, []).append(str(name))
+    rebuilt = [i for i in items.values() if i.source.reconstructed]
+    scope = f"scenario {args.scenario}" if args.scenario else f"{len(names)} scenarios"
+    print(f"{game.title}, {scope}: {len(items)} components, {len(rebuilt)} reconstructed")
+    for where, item in items.items():
+        used = using[where]
+        tag = f" [{', '.join(used)}]" if len(used) < len(names) else ""
         if item.source.reconstructed:
-            print(f"  RECONSTRUCTED {item.component} {item.key}: {item.source.reason}")
+            print(f"  RECONSTRUCTED {item.component} {item.key}{tag}: {item.source.reason}")
         elif args.all:
-            print(f"  published     {item.component} {item.key}: {item.source.text}")
+            print(f"  published     {item.component} {item.key}{tag}: {item.source.text}")
     return 0
 
 

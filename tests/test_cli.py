@@ -86,6 +86,22 @@ def test_render_and_provenance(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "RECONSTRUCTED scenario beach: test fixture" in capsys.readouterr().out
 
 
+def test_provenance_lists_every_shipped_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --scenario the listing covers every shipped scenario, each component once
+    with the scenarios that use it: TCS's map C and its campaign are in it."""
+    assert cli.main(["provenance", "tcs"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("TCS Omaha (The Gamers, 1991), 5 scenarios:")
+    assert "RECONSTRUCTED scenario campaign [campaign]:" in out
+    assert "RECONSTRUCTED map tcs-omaha-abc [campaign, june7]:" in out
+    assert "RECONSTRUCTED map cells C1.01 [campaign, june7]:" in out
+    keys = [line.split(":")[0] for line in out.splitlines()[1:]]
+    assert len(keys) == len(set(keys))
+    assert cli.main(["provenance", "tcs", "--scenario", "landing"]) == 0
+    landing = capsys.readouterr().out
+    assert "scenario landing:" in landing.splitlines()[0] and "C1.01" not in landing
+
+
 def test_errors_are_reported_not_raised(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "nope"]) == 2
     assert "no game named 'nope'" in capsys.readouterr().err
