@@ -8,9 +8,10 @@ from its sort key, such that the integers are in the same order as the keys (equ
 keys, equal integers). Sorting by rank is then exactly the sort by key, stable
 included.
 
-The integers are labels with gaps between them (an *order-maintenance* list): a
-new key takes a label halfway between its neighbours' and, in the rare case that
-no integer is left between them, every label is spread out again. Labels are
+The integers are labels with gaps between them (an *order-maintenance* list): the
+new keys of a listing that fall between the same two neighbours share their gap
+evenly and, in the rare case that too few integers are left there, every label is
+spread out again. Labels are
 therefore only meaningful within one table and one moment; nothing outside this
 module sees them.
 """
@@ -23,9 +24,9 @@ from collections.abc import Iterable
 
 from omaha.kernel.actions import Action, NaturalKey, sort_key
 
-#: The distance between two neighbouring labels after they are spread out: room for
-#: about this many halvings (new keys between the same two) before the next spreading.
-_GAP = 1 << 32
+#: The distance between two neighbouring labels after they are spread out (and past
+#: the ends): room for about 64 halvings of a gap before the next spreading.
+_GAP = 1 << 64
 #: Entries a table keeps; when full it starts over (the order it gives is unchanged).
 _CAP = 200_000
 
@@ -58,32 +59,40 @@ class Ranks:
         with self._lock:
             if len(self._rank) + len(listed) > _CAP:
                 self._clear()
-            for action in listed:
-                if action not in self._rank:
-                    label = self._label(sort_key(action))  # may replace self._rank
-                    self._rank[action] = label
-            return sorted(listed, key=self._rank.__getitem__)
+            new = {action for action in listed if action not in self._rank}
+            self._insert({sort_key(action) for action in new})
+            keys, labels = self._keys, self._labels
+            rank = self._rank
+            for action in new:
+                key = sort_key(action)
+                rank[action] = labels[bisect.bisect_left(keys, key)]
+            return sorted(listed, key=rank.__getitem__)
 
-    def _label(self, key: NaturalKey) -> int:
-        """The label of ``key``, inserting it between its neighbours if new."""
+    def _insert(self, fresh: set[NaturalKey]) -> None:
+        """Give labels to the keys of ``fresh`` not met yet: the ones that fall between
+        the same two neighbours share that gap evenly (spread out again if too small)."""
         keys = self._keys
-        i = bisect.bisect_left(keys, key)
-        if i < len(keys) and keys[i] == key:
-            return self._labels[i]
-        low, high = self._room(i)
-        if high - low < 2:
-            self._spread()
+        runs: dict[int, list[NaturalKey]] = {}
+        for key in fresh:
+            i = bisect.bisect_left(keys, key)
+            if i == len(keys) or keys[i] != key:
+                runs.setdefault(i, []).append(key)
+        for i in sorted(runs, reverse=True):  # from the end: lower places stay valid
+            run = sorted(runs[i])
             low, high = self._room(i)
-        label = (low + high) // 2
-        keys.insert(i, key)
-        self._labels.insert(i, label)
-        return label
+            step = (high - low) // (len(run) + 1)
+            if step < 1:
+                self._spread()
+                low, high = self._room(i)
+                step = (high - low) // (len(run) + 1)
+            keys[i:i] = run
+            self._labels[i:i] = [low + step * (k + 1) for k in range(len(run))]
 
     def _room(self, i: int) -> tuple[int, int]:
-        """The labels a key inserted at place ``i`` must fall strictly between."""
+        """The labels keys inserted at place ``i`` must fall strictly between."""
         labels = self._labels
-        low = labels[i - 1] if i else 0
-        return low, labels[i] if i < len(labels) else low + 2 * _GAP
+        low = labels[i - 1] if i else (labels[0] if labels else 0) - _GAP
+        return low, labels[i] if i < len(labels) else low + _GAP
 
     def _spread(self) -> None:
         """Relabel every key ``_GAP`` apart (same order) and every action with it. The

@@ -25,7 +25,7 @@ def test_ranks_follow_the_sort_key_while_new_keys_squeeze_between_old_ones() -> 
     assert ranks.order(reversed(first)) == first
     # each new word falls between "a" and the last one added: the gap between two labels
     # halves every time, so the labels are spread out again (more than once)
-    squeezed = [Word(f"a {n}") for n in range(1000, 900, -1)]
+    squeezed = [Word(f"a {n}") for n in range(1000, 800, -1)]
     for k in range(len(squeezed)):
         met = [*first, *squeezed[: k + 1]]
         random.Random(k).shuffle(met)
