@@ -771,7 +771,8 @@ def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
     """Each trigger hex holding an enemy, with the friendly stacks that may answer it
     (read only). Worked out once for a trigger and its hexes in a position: the
     step that offers overwatch, the listing, a bot and the answer itself all ask it.
-    The memo holds the trigger it was made for, so no other trigger can take its id."""
+    The memo holds the trigger it was made for (so while kept, its id names no other)
+    and answers only that very object."""
     trig = core.trigger
     assert trig is not None
     key = ("overwatch", id(trig), tuple(trig["at"]), len(core.revealed), len(core.spared))
