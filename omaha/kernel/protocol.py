@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from omaha.errors import DataFileError, IllegalAction, RecordError, ScenarioError, StateCorrupted
-from omaha.kernel.actions import Action, ActionCodec, in_notation_order
+from omaha.kernel.actions import Action, ActionCodec
 from omaha.kernel.board import Board
 from omaha.kernel.data import canonical_json
 from omaha.kernel.dice import (
@@ -59,6 +59,7 @@ from omaha.kernel.facts import NO_FACTS, Facts, Names, default_names
 from omaha.kernel.information import UNSEEN_KIND, Decision, Folded, SeenHistory, fold, start
 from omaha.kernel.metrics import Metric
 from omaha.kernel.observation import Observation, ObservationLayout
+from omaha.kernel.ranks import Ranks
 from omaha.kernel.records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, GameRecord, read_snapshot
 from omaha.kernel.scenario import ProvenanceItem, Scenario
 from omaha.kernel.scenariofile import embedded, materialize, replaying
@@ -174,17 +175,19 @@ class Game(ABC, Generic[S]):
     def _new_caches(self) -> None:
         # shipped scenarios by id (a fixed few); scenario files by resolved path, bounded;
         # scenarios rebuilt from a record's files: by their content, bounded, and by id
-        # for as long as anything (a state) holds them; action spaces by scenario object
+        # for as long as anything (a state) holds them; action spaces and the ranks that
+        # order legal actions by scenario object
         self._scenarios: dict[str, S] = {}
         self._files: OrderedDict[str, S] = OrderedDict()
         self._rebuilt: OrderedDict[str, S] = OrderedDict()
         self._embedded: weakref.WeakValueDictionary[str, S] = weakref.WeakValueDictionary()
         self._spaces: weakref.WeakKeyDictionary[Scenario, ActionSpace] = weakref.WeakKeyDictionary()
+        self._ranks: weakref.WeakKeyDictionary[Scenario, Ranks] = weakref.WeakKeyDictionary()
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (with the states that hold it) without its caches."""
         kept = dict(self.__dict__)
-        for cache in ("_scenarios", "_files", "_rebuilt", "_embedded", "_spaces"):
+        for cache in ("_scenarios", "_files", "_rebuilt", "_embedded", "_spaces", "_ranks"):
             kept.pop(cache, None)
         return kept
 
@@ -512,6 +515,14 @@ class Game(ABC, Generic[S]):
             )
         return space
 
+    def ranks(self, scenario: S) -> Ranks:
+        """The table that puts ``scenario``'s legal actions in notation order
+        (:class:`~omaha.kernel.ranks.Ranks`), shared by all its states."""
+        table = self._ranks.get(scenario)
+        if table is None:
+            table = self._ranks[scenario] = Ranks()
+        return table
+
     def action_size(self, scenario: str | Path | None = None) -> int:
         return self.action_space(scenario).size
 
@@ -738,13 +749,18 @@ class State(ABC, Generic[S]):
         """Forget whatever the game caches from its fields (called after every change)."""
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
-        """The legal actions in natural order of notation (:func:`~omaha.kernel.actions.sort_key`).
+        """The legal actions in natural order of notation (:func:`~omaha.kernel.actions.sort_key`),
+        put in it by the scenario's ranks (:meth:`_in_order`).
 
-        A game that can put them in that order more cheaply than by their printed
-        notation (e.g. by ranks it computed once per scenario) overrides this; the
-        order must be exactly the one the sort gives.
+        A game that can put them in that order more cheaply (e.g. actions built in
+        order) overrides this; the order must be exactly the one the sort gives.
         """
-        return in_notation_order(self._legal_actions())
+        return self._in_order(self._legal_actions())
+
+    def _in_order(self, actions: Iterable[Action]) -> list[Action]:
+        """``actions`` in natural order of notation, by the scenario's integer ranks
+        (exactly :func:`~omaha.kernel.actions.in_notation_order`, without its keys)."""
+        return self.game.ranks(self.scenario).order(actions)
 
     # -- the protocol --------------------------------------------------------
     def current_player(self) -> str | None:

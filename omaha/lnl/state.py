@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from omaha.errors import IllegalAction
-from omaha.kernel.actions import Action, in_notation_order
+from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
 from omaha.kernel.facts import Facts
 from omaha.kernel.observation import Observing
@@ -241,11 +241,11 @@ class LnlState(Observing, LnlCore):
 
     def _legal_actions_in_order(self) -> Sequence[Action]:
         """Placements come in notation order already (up to 200 a decision at the
-        set-up); the other decisions are sorted by notation."""
+        set-up); the other decisions are put in it by the scenario's ranks."""
         decision = self.decision()
         if decision == "place":
             return list(placement.place_options(self))
-        return in_notation_order(OPTIONS[decision](self))
+        return self._in_order(OPTIONS[decision](self))
 
     def main_options(self, *, with_end: bool) -> Iterator[Action]:
         """The phase's own decisions: start an attack, a move, an assault; end the phase.

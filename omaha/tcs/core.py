@@ -271,6 +271,10 @@ class TcsCore(State[TcsScenario]):
         self._occupancy: dict[int, list[int]] | None = None
         self._side_occupancy: dict[str, dict[int, list[int]]] | None = None
         self._derived: dict[object, Any] = {}
+        #: Memos that outlive :meth:`touch` (:meth:`lasting`): each follows the position
+        #: itself when asked (their owners say how, e.g. ``action.sighting_of``); dropped
+        #: with everything derived by :meth:`reindex`, never shared with a clone.
+        self._lasting: dict[object, Any] = {}
         #: While an observation is kept (:mod:`omaha.tcs.observation`): the units and
         #: records changed since, noted by the mutators below; None while nobody observes.
         self.journal: Journal | None = None
@@ -399,6 +403,11 @@ class TcsCore(State[TcsScenario]):
         value = memo[key] = make()
         return value
 
+    @property
+    def lasting(self) -> dict[object, Any]:
+        """The memos kept across changes, by key (see ``_lasting``)."""
+        return self._lasting
+
     def peek(self, key: object) -> Any:
         """What :meth:`derived` holds under ``key`` now, or None."""
         return self._derived.get(key)
@@ -419,6 +428,7 @@ class TcsCore(State[TcsScenario]):
         directly: a restored snapshot, a test's edit)."""
         self._occupancy = self._side_occupancy = None
         self._derived = {}
+        self._lasting = {}
         self.journal = None
 
     def _drop_caches(self) -> None:
@@ -641,6 +651,7 @@ class TcsCore(State[TcsScenario]):
         twin.smoke_sessions = _plain(self.smoke_sessions)
         twin.air_attacks = _plain(self.air_attacks)
         twin._derived = {}  # memos of this position: the twin starts afresh
+        twin._lasting = {}  # they hold this core
         # the kept observation shared until one of the two changes it (copy on write)
         twin.journal = None if self.journal is None else self.journal.copy()
         occ, sides = self._occupancy, self._side_occupancy  # their lists are never changed

@@ -2,8 +2,9 @@
 worked out afresh, at every decision of seeded games: the order of the legal actions
 (sorted through the kernel's notation table), the spotting memo of a position
 (``action.sighting_of``: spot ranges, observers, spotted hexes), and the US heuristic's
-movement fields (``bots.Fields``). The e1-draw games have leaders ashore, whose moves
-must drop the spotting memo (2.3f)."""
+movement fields (``bots.Fields``). The spotting memo is kept across positions and follows
+each change (``Sighting.follow``): the e1-draw games have leaders ashore, whose moves change
+the US seers (2.3f); the d-day games fire, smoke and move whole waves."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from omaha.kernel.actions import sort_key
 from omaha.tcs import GAME
 from omaha.tcs import bots as tcs_bots
+from omaha.tcs.procedures import action
 from omaha.tcs.procedures.action import sighting_of
 from omaha.tcs.procedures.sight import Sighting
 from omaha.tcs.state import TcsState
@@ -32,18 +34,52 @@ def kept_sighting_is_fresh(state: TcsState) -> int:
     return compared
 
 
+def kept_answers_are_fresh(state: TcsState) -> int:
+    """The stacks that may fire kept for the position, and the overwatch answers kept for
+    the trigger awaiting them, are those worked out now (1 when there was a trigger)."""
+    for side in ("US", "German"):
+        assert action._fire_reach(state, side) == action.fire_reach(state, side)
+    if state.trigger is None:
+        return 0
+    assert action.overwatch_answers(state) == action._answers(state, state.trigger)
+    return 1
+
+
 @pytest.mark.parametrize(("scenario", "seed"), [("e1-draw", 1), ("e1-draw", 2), ("landing", 3)])
 def test_kept_tables_match_fresh_in_random_games(scenario: str, seed: int) -> None:
     state = GAME.new_state(scenario, seed=seed)
     assert isinstance(state, TcsState)
     bots = {p: GAME.bots["random"](seed=seed * 11 + k) for k, p in enumerate(GAME.players)}
-    compared = 0
+    compared = triggers = 0
     while not state.is_terminal():
         legal = state.legal_actions()
         assert list(legal) == sorted(legal, key=sort_key)
         compared += kept_sighting_is_fresh(state)
+        triggers += kept_answers_are_fresh(state)
         state.apply(bots[state.current_player() or "US"].choose(state))
-    assert compared > 1000  # the games had enemies in sight to compare
+    assert compared > 1000 and triggers > 10  # enemies in sight, overwatch offered
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "decisions"), [("e1-draw", 4, 5000), ("d-day", 5, 2500)]
+)
+def test_kept_sighting_matches_fresh_in_heuristic_games(
+    scenario: str, seed: int, decisions: int
+) -> None:
+    state = GAME.new_state(scenario, seed=seed)
+    assert isinstance(state, TcsState)
+    bot = tcs_bots.HeuristicBot(seed=seed)
+    compared = followed = triggers = 0
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        kept = state.lasting.get(("sighting", "US"))
+        compared += kept_sighting_is_fresh(state)
+        triggers += kept_answers_are_fresh(state)
+        followed += kept is not None and kept is state.lasting.get(("sighting", "US"))
+        state.apply(bot.choose(state))
+    assert compared > 1000 and followed > 100  # memos were followed, not only made anew
+    assert triggers > 10
 
 
 class CheckedFields(tcs_bots.Fields):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import pairwise
+from typing import Any
 
 from omaha.kernel.actions import Action
 from omaha.kernel.events import register_templates
@@ -172,9 +173,20 @@ def targets_of(core: TcsCore, cell: int) -> list[int]:
 
 
 def sighting_of(core: TcsCore, side: str) -> Sighting:
-    """The memo of who sees what for ``side``, kept until units or leaders move or
-    fall, smoke changes (all touch the core) or more units reveal themselves by firing."""
-    return core.derived(("sighting", side, len(core.revealed)), lambda: Sighting(core, side))
+    """The memo of who sees what for ``side``: one per side in the core's lasting memos,
+    brought up to the position (:meth:`Sighting.follow`) once after each change (the
+    core touched, or more units revealed by firing), made anew when smoke, night or
+    illumination changed."""
+    return core.derived(("sighting", side, len(core.revealed)), lambda: _followed(core, side))
+
+
+def _followed(core: TcsCore, side: str) -> Sighting:
+    key = ("sighting", side)
+    kept = core.lasting.get(key)
+    if isinstance(kept, Sighting) and kept.follow():
+        return kept
+    fresh = core.lasting[key] = Sighting(core, side)
+    return fresh
 
 
 def stack_firers(
@@ -234,7 +246,14 @@ def _fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) ->
 
 def _fire_reach(core: TcsCore, side: str) -> list[tuple[int, int, int]]:
     """(cell, longest direct fire range, longest indirect fire range) of each stack of
-    ``side`` with an area weapon that may fire now (-1: none of that kind)."""
+    ``side`` with an area weapon that may fire now (-1: none of that kind); read only,
+    kept for a position until a unit acts, is spared or a formation is released."""
+    key = ("fire reach", side, len(core.acted), len(core.spared), len(core.released))
+    return core.derived(key, lambda: fire_reach(core, side))
+
+
+def fire_reach(core: TcsCore, side: str) -> list[tuple[int, int, int]]:
+    """:func:`_fire_reach` worked out now."""
     units = core.scenario.units
     status, acted, spared = core.status, core.acted, core.spared
     german = side == "German"
@@ -749,9 +768,19 @@ def _overwatch_firers(
 
 
 def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
-    """Each trigger hex holding an enemy, with the friendly stacks that may answer it."""
+    """Each trigger hex holding an enemy, with the friendly stacks that may answer it
+    (read only). Worked out once for a trigger and its hexes in a position: the
+    step that offers overwatch, the listing, a bot and the answer itself all ask it.
+    The memo holds the trigger it was made for (so while kept, its id names no other)
+    and answers only that very object."""
     trig = core.trigger
     assert trig is not None
+    key = ("overwatch", id(trig), tuple(trig["at"]), len(core.revealed), len(core.spared))
+    made_for, answers = core.derived(key, lambda: (trig, _answers(core, trig)))
+    return answers if made_for is trig else _answers(core, trig)
+
+
+def _answers(core: TcsCore, trig: dict[str, Any]) -> list[tuple[str, list[int]]]:
     side = trig["side"]
     move = trig["kind"] == "move"
     sight = sighting_of(core, side)

@@ -18,6 +18,8 @@ is looked up in the game.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from typing import cast
 
 import attrs
@@ -297,18 +299,67 @@ def matrices(core: TcsCore) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8
 
 
 class Sighting:
-    """Who of ``side`` sees what in a position (a memo, kept by
-    :func:`omaha.tcs.procedures.action.sighting_of` until the core is touched): the
-    spot range of each enemy hex (series 7.0) and, hex by hex as asked, whether some
-    unit (or, for the US, a leader: 2.3f) spots it."""
+    """Who of ``side`` sees what (a memo): the spot range of each enemy hex (series 7.0)
+    and, hex by hex as asked, whether some unit (or, for the US, a leader: 2.3f) spots
+    it. Kept across positions by :func:`omaha.tcs.procedures.action.sighting_of`, which
+    has it :meth:`follow` each change: only the hexes a change touched are worked out
+    again."""
 
     def __init__(self, core: TcsCore, side: str) -> None:
         self.core = core
         self.side = side
         self.dist = core.scenario.beach.dist
         self._range: dict[int, int] = {}
-        self._spotted: dict[int, bool] = {}
+        #: enemy hex -> the seer cell found spotting it, or -1 when no seer does
+        self._spot: dict[int, int] = {}
         self._seers: list[int] | None = None
+        # what the memo was worked out from, besides the static terrain
+        self._where = core.where[:]
+        self._revealed = set(core.revealed)
+        self._smoke = set(core.smoke)
+        self._lit = set(core.illuminated)
+        self._night = core.night
+
+    def follow(self) -> bool:
+        """Bring the memo up to the core's position now; False when what changed is not
+        followed (smoke, night, illumination: a new memo is made instead).
+
+        A hex where units came, went or revealed themselves (fired) gets its range and
+        spotting worked out again; a hex spotted by a seer that left is asked again;
+        a hex no seer spotted is tried from the seers that came. Everything else stands:
+        spotting a hex depends on the units in it and on the seers, through sight lines
+        that only smoke changes."""
+        core = self.core
+        if core.smoke != self._smoke or core.illuminated != self._lit or core.night != self._night:
+            return False
+        where, was = core.where, self._where
+        touched: set[int] = set()
+        if core.revealed != self._revealed:
+            for i in core.revealed ^ self._revealed:
+                touched.update((where[i], was[i]))
+            self._revealed = set(core.revealed)
+        if where != was:
+            for i in itertools.compress(itertools.count(), map(operator.ne, was, where)):
+                touched.update((was[i], where[i]))
+            self._where = where[:]
+        for c in touched:
+            self._range.pop(c, None)
+            self._spot.pop(c, None)
+        if self._seers is None:
+            return True
+        seers = self.observer_cells()
+        if seers != self._seers:
+            gone = set(self._seers).difference(seers)
+            came = sorted(set(seers).difference(self._seers))
+            spot = self._spot
+            for b, w in list(spot.items()):
+                if w >= 0:
+                    if w in gone:
+                        del spot[b]
+                elif came:
+                    spot[b] = self._first_seer(b, came)
+            self._seers = seers
+        return True
 
     def range(self, b: int) -> int:
         """How far the enemy at ``b`` is seen; -1 when no enemy is there."""
@@ -334,7 +385,7 @@ class Sighting:
         return sorted(cells)
 
     def seers(self) -> list[int]:
-        """:meth:`observer_cells`, worked out once."""
+        """:meth:`observer_cells`, worked out once (and followed)."""
         if self._seers is None:
             self._seers = self.observer_cells()
         return self._seers
@@ -342,15 +393,19 @@ class Sighting:
     def spotted(self, b: int) -> bool:
         """Some unit (or, for the US, a leader) of ``side`` spots the enemy at ``b``:
         what mortars, rocket pits and batteries need to fire (3.4a, 2.8)."""
-        hit = self._spotted.get(b)
-        if hit is None:
-            r = self.range(b)
-            row = self.dist[b]
-            core = self.core
-            hit = self._spotted[b] = r >= 0 and any(
-                row[c] <= r and los(core, c, b) for c in self.seers()
-            )
-        return hit
+        w = self._spot.get(b)
+        if w is None:
+            w = self._spot[b] = self._first_seer(b, self.seers())
+        return w >= 0
+
+    def _first_seer(self, b: int, seers: list[int]) -> int:
+        """The first of ``seers`` that spots the enemy at ``b``, or -1."""
+        r = self.range(b)
+        if r < 0:
+            return -1
+        row = self.dist[b]
+        core = self.core
+        return next((c for c in seers if row[c] <= r and los(core, c, b)), -1)
 
     def observers(self, b: int) -> list[int]:
         """Cells from which ``side`` spots the enemy at ``b`` (units' and US leaders')."""
