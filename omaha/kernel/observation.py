@@ -76,10 +76,10 @@ class ObservationLayout:
 # ----------------------------------------------------------------------------
 # The declaration a game gives, and the kept observation the kernel makes of it
 # ----------------------------------------------------------------------------
-#: What one entity shows a viewpoint: (index into the vector, value) pairs, each index
-#: at most once, added into the observation. Values are exact in float32, and where
-#: several entities add into one index they are whole numbers, so taking a contribution
-#: away and adding another leaves exactly what adding every entity afresh gives.
+#: What one entity shows a viewpoint: (index into the vector, value) pairs, added into
+#: the observation. Values are exact in float32, and where several entities (or pairs)
+#: add into one index they are whole numbers, so taking a contribution away and adding
+#: another leaves exactly what adding every entity afresh gives.
 Shown = tuple[tuple[int, float], ...]
 
 
@@ -227,7 +227,6 @@ class Declaration(Generic[C]):
         for entity in self.entities(core):
             now = self.shown(core, entity, viewpoint)
             if now:
-                assert len({i for i, _ in now}) == len(now), f"{entity!r} shows an index twice"
                 shown[entity] = now
                 for i, v in now:
                     values[i] += v
@@ -255,21 +254,22 @@ class Declaration(Generic[C]):
         return kept
 
     def _redo(self, core: C, changed: Iterable[Hashable], vp: str | None, board: _Board) -> None:
-        """Each changed entity's old contribution taken away and its new one added, index
-        by index: only the numbers that differ are written."""
         values, shown = board.values, board.shown
         for entity in changed:
             now = self.shown(core, entity, vp)
             was = shown.get(entity, ())
             if now is was or now == was:
                 continue
-            old = dict(was)
-            for i, v in now:
-                o = old.pop(i, 0.0)
-                if v != o:
-                    values[i] += v - o
-            for i, v in old.items():
-                values[i] -= v
+            if len(now) == len(was):  # pair by pair: only those that changed are redone
+                for old, new in zip(was, now, strict=True):
+                    if old != new:
+                        values[old[0]] -= old[1]
+                        values[new[0]] += new[1]
+            else:
+                for i, v in was:
+                    values[i] -= v
+                for i, v in now:
+                    values[i] += v
             shown[entity] = now
 
 
