@@ -150,14 +150,8 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         n = len(board)
         self.naval = tuple(f"NF{i}" for i in range(1, sum(k for _, k in scen.naval) + 1))
         tracks = _tracks(scen, self.naval)
-        self.layout = ObservationLayout(
-            cells=n,
-            planes=tuple(name for name, _ in PLANES),
-            tracks=tuple(name for name, _ in tracks),
-            meanings=(*PLANES, *tracks),
-        )
-        plane = self.plane = {name: i * n for i, (name, _) in enumerate(PLANES)}
-        track = self.track = {name: self.layout.track_index(name) for name, _ in tracks}
+        self.layout = ObservationLayout.named(n, PLANES, tracks)
+        plane = self.plane = track = self.track = self.layout.at  # (names are distinct)
         # the printed map: each number as it is finally written (a later box overwrites)
         base: dict[int, float] = {}
         terrains = {t: i + 1 for i, t in enumerate(sorted(set(board.terrain)))}
@@ -183,12 +177,8 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         )
         self.unit_index = {u.id: i for i, u in enumerate(scen.us)}
         first = track[f"{scen.us[0].id}.where"] if scen.us else self.layout.size
-        #: Per US unit: the index of its first track, its attack strength by steps left.
+        #: Per US unit: the index of its first track.
         self.unit_at = tuple(first + i * _WIDTH for i in range(len(scen.us)))
-        self.strengths = tuple(
-            (0, *(u.kind.strength(k) for k in range(1, u.kind.steps + 1))) for u in scen.us
-        )
-        self._kinds = [u.kind for u in scen.us]
         self._units: dict[tuple[object, ...], Shown] = {}  # what a unit shows, by its fields
         self.card_tracks = {
             cid: [track["card_shown"]]
@@ -215,9 +205,6 @@ class LandingTableObservation(Declaration[LandingTableCore]):
             tuple(sorted({p.cell for i, p in enumerate(positions) if bits >> i & 1}))
             for bits in reach
         )
-
-    def viewpoint(self, player: str) -> None:
-        check_player(player)
 
     def entities(self, core: LandingTableCore) -> Iterable[Hashable]:
         for uid in self.unit_index:
@@ -279,11 +266,11 @@ class LandingTableObservation(Declaration[LandingTableCore]):
 
     def _unit_shown(self, uid: str, s: USState, spots: bool) -> Shown:
         i = self.unit_index[uid]
-        at, steps = self.unit_at[i], s.steps
-        strength = self.strengths[i][steps]
+        at, steps, kind = self.unit_at[i], s.steps, self.scen.us[i].kind
+        strength = kind.strength(steps)
         out: list[tuple[int, float]] = []
         if s.status == ASHORE:
-            c, kind, troops = s.where, self._kinds[i], not self._kinds[i].leader
+            c, troops = s.where, not kind.leader
             row: tuple[int, ...] = (c + 1, 1, steps, strength, 0, 0, s.disrupted)
             planes = (
                 ("us_units", troops),
@@ -371,18 +358,15 @@ def _write_pending(
 ) -> None:
     """The pending decision, written on ``obs`` (an observation's numbers)."""
     kind = d.get("kind")
-    plane, track = ob.plane, ob.track
-    choice = plane["choice"]
-    uid = d.get("unit")
-    if kind == "orders":  # the most frequent: one unit's orders
-        i = ob.unit_index.get(uid)  # type: ignore[arg-type]
-        if i is not None:  # (none for a Naval Fire Marker)
-            obs[ob.unit_at[i] + 8] = 1
-            obs[choice + core.us[str(uid)].where] = 1
-        obs[ob.decision_at["orders"]] = 1
+    if kind is None:
         return
-    if kind in ("land", "drift", "follow") and uid in ob.unit_index:
-        obs[ob.unit_at[ob.unit_index[str(uid)]] + 8] = 1
+    obs[ob.decision_at[kind]] = 1
+    plane, track, choice = ob.plane, ob.track, ob.plane["choice"]
+    i = ob.unit_index.get(d.get("unit"))  # type: ignore[arg-type]
+    if i is not None:  # the unit landing, drifting, following or getting its orders
+        obs[ob.unit_at[i] + 8] = 1
+        if kind == "orders":
+            obs[choice + core.us[d["unit"]].where] = 1
     if kind == "land":
         for c in core.land_options(int(d["box"])):
             obs[choice + c] = 1
@@ -395,18 +379,8 @@ def _write_pending(
             obs[choice + core.us[unit].where] = 1
         if kind == "hit":
             obs[track["hit_need"]] = int(d["need"])
-    if kind is None:
-        return
-    obs[ob.decision_at[kind]] = 1
-    target = core.ctx.get("target") if kind == "attack" else None
-    if target is not None:
-        cell = core.scen.pos_by_id[target].cell
+    elif kind == "attack" and core.ctx.get("target") is not None:
+        cell = core.scen.pos_by_id[core.ctx["target"]].cell
         obs[plane["attack_target"] + cell] = 1
-        attackers = plane["attackers"]
         for unit in core.ctx["attackers"]:
-            obs[attackers + (cell if unit in ob.naval else core.us[unit].where)] += 1
-
-
-def check_player(player: str) -> None:
-    if player != "US":
-        raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
+            obs[plane["attackers"] + (cell if unit in ob.naval else core.us[unit].where)] += 1

@@ -236,7 +236,7 @@ def test_a_face_down_unit_or_depth_marker_shows_only_that_it_is_there() -> None:
 
 
 def test_only_the_us_player_observes() -> None:
-    with pytest.raises(ValueError, match="US plays alone"):
+    with pytest.raises(ValueError, match="is not a player"):
         fresh().observation("German")
 
 
