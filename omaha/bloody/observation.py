@@ -118,15 +118,8 @@ class BloodyObservation(Declaration[BloodyCore]):
         track_meanings += [
             (f"{t}_with", f"{t}: the unit it supports, unit index + 1; 0 none") for t in tanks
         ]
-        planes = MAP_PLANES + POSITION_PLANES
-        self.layout = ObservationLayout(
-            cells=n,
-            planes=tuple(name for name, _ in planes),
-            tracks=tuple(name for name, _ in track_meanings),
-            meanings=(*planes, *track_meanings),
-        )
-        plane = self.plane = {name: i * n for i, name in enumerate(self.layout.planes)}
-        track = self.track = {name: self.layout.track_index(name) for name in self.layout.tracks}
+        self.layout = ObservationLayout.named(n, MAP_PLANES + POSITION_PLANES, track_meanings)
+        plane = self.plane = track = self.track = self.layout.at  # (names are distinct)
         printed = [(plane[scen.kind[c]] + c, 1.0) for c in range(n)]
         for name, cells in (
             ("first_wave", scen.first_wave),
@@ -194,9 +187,6 @@ class BloodyObservation(Declaration[BloodyCore]):
                 found = ()
             self.token_adds[key] = found
         return found
-
-    def viewpoint(self, player: str) -> None:
-        check_player(player)
 
     def entities(self, core: BloodyCore) -> Iterable[Hashable]:
         scen = self.scen
@@ -313,8 +303,3 @@ def _counters(st: BloodyCore) -> tuple[int, ...]:
         st.turn, st.init_rating, st.init_token, st.eng_rating, st.eng_token,
         st.drift_mod, st.landing_mod, st.attack_bonus,
     )  # fmt: skip
-
-
-def check_player(player: str) -> None:
-    if player != "US":
-        raise ValueError(f"{player!r} is not a player of Bloody Omaha (the US plays alone)")

@@ -21,6 +21,7 @@ game offers a listed route to the same result (small steps, or a listed plan).
 from __future__ import annotations
 
 import bisect
+import math
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
@@ -111,31 +112,17 @@ class ActionSpace:
     ) -> None:
         blocks = []
         offset = 0
-        for cls in classes:
-            if not encodable(cls):
-                continue
+        for cls in filter(encodable, classes):
             hints = field_hints(cls)
             names = tuple(hints)
             if cls.__name__ in declared:
                 block = _joint_block(cls, names, declared[cls.__name__], offset)
-                blocks.append(block)
-                offset += block.size
-                continue
-            domains = tuple(_domain(cls, n, hints[n], declared) for n in names)
-            size = 1
-            for d in domains:
-                size *= len(d)
-            blocks.append(
-                _Block(
-                    cls,
-                    offset,
-                    names,
-                    domains,
-                    tuple({v: i for i, v in enumerate(d)} for d in domains),
-                    size,
-                )
-            )
-            offset += size
+            else:
+                domains = tuple(_domain(cls, n, hints[n], declared) for n in names)
+                index = tuple({v: i for i, v in enumerate(d)} for d in domains)
+                block = _Block(cls, offset, names, domains, index, math.prod(map(len, domains)))
+            blocks.append(block)
+            offset += block.size
         if offset > MAX_ACTION_SIZE:
             detail = ", ".join(f"{b.cls.__name__} {b.size:,}" for b in blocks)
             raise EncodingError(f"{offset:,} actions is more than {MAX_ACTION_SIZE:,} ({detail})")

@@ -36,11 +36,25 @@ class ObservationLayout:
     planes: tuple[str, ...]
     tracks: tuple[str, ...] = ()
     meanings: tuple[tuple[str, str], ...] = ()  # (plane or track, what its values mean)
+    #: Where each plane starts and where each track is, by name.
+    at: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        names = self.planes + self.tracks
-        if len(set(names)) != len(names):
+    @at.default
+    def _offsets(self) -> dict[str, int]:
+        first = len(self.planes) * self.cells  # the first track's index
+        at = {name: i * self.cells for i, name in enumerate(self.planes)}
+        at.update((name, first + i) for i, name in enumerate(self.tracks))
+        if len(at) != len(self.planes) + len(self.tracks):
             raise ValueError("plane and track names must be distinct")
+        return at
+
+    @classmethod
+    def named(
+        cls, cells: int, planes: Sequence[tuple[str, str]], tracks: Sequence[tuple[str, str]]
+    ) -> ObservationLayout:
+        """The layout of ``planes`` and ``tracks``, each given as (name, meaning)."""
+        names = tuple(name for name, _ in planes), tuple(name for name, _ in tracks)
+        return cls(cells, *names, meanings=(*planes, *tracks))
 
     @property
     def size(self) -> int:
@@ -56,10 +70,6 @@ class ObservationLayout:
 
     def track_index(self, name: str) -> int:
         return self.cells * len(self.planes) + self.tracks.index(name)
-
-    def set_tracks(self, obs: Observation, values: Sequence[tuple[str, float]]) -> None:
-        for name, value in values:
-            obs[self.track_index(name)] = value
 
     def describe(self) -> str:
         """The layout in words, for the docs and for agent authors."""
@@ -77,9 +87,9 @@ class ObservationLayout:
 # The declaration a game gives, and the kept observation the kernel makes of it
 # ----------------------------------------------------------------------------
 #: What one entity shows a viewpoint: (index into the vector, value) pairs, added into
-#: the observation. Values are exact in float32, and where several entities add into
-#: one index they are whole numbers, so taking a contribution away and adding another
-#: leaves exactly what adding every entity afresh gives.
+#: the observation. Values are exact in float32, and where several entities (or pairs)
+#: add into one index they are whole numbers, so taking a contribution away and adding
+#: another leaves exactly what adding every entity afresh gives.
 Shown = tuple[tuple[int, float], ...]
 
 
@@ -254,11 +264,11 @@ class Declaration(Generic[C]):
         return kept
 
     def _redo(self, core: C, changed: Iterable[Hashable], vp: str | None, board: _Board) -> None:
-        values, shown, empty = board.values, board.shown, ()
+        values, shown = board.values, board.shown
         for entity in changed:
             now = self.shown(core, entity, vp)
-            was = shown.get(entity, empty)
-            if now == was:
+            was = shown.get(entity, ())
+            if now is was or now == was:
                 continue
             if len(now) == len(was):  # pair by pair: only those that changed are redone
                 for old, new in zip(was, now, strict=True):
@@ -276,19 +286,26 @@ class Declaration(Generic[C]):
 class Observing:
     """Mixed into a game's state (before its core): the state's observation, written
     into a tensor or built from nothing, by its game's declaration (``declared``, a
-    :class:`Declaration` subclass) of its scenario."""
+    :class:`Declaration` subclass) of its scenario. A name that is not one of the
+    game's players raises ValueError."""
 
     declared: ClassVar[type[Declaration[Any]]]
     scenario: Any
+    game: Any
 
     def observation(self, player: str) -> Observation:
         """What ``player`` sees, as numbers (a new array each call)."""
-        return self.declared.of(self.scenario).observation(self, player)
+        return self._declaration(player).observation(self, player)
 
     def observation_into(self, player: str, out: Observation) -> None:
         """:meth:`observation` written into ``out`` (such as an observer's tensor)."""
-        self.declared.of(self.scenario).observation_into(self, player, out)
+        self._declaration(player).observation_into(self, player, out)
 
     def fresh_observation(self, player: str) -> Observation:
         """:meth:`observation` built from nothing (the reference the kept one equals)."""
-        return self.declared.of(self.scenario).fresh(self, player)
+        return self._declaration(player).fresh(self, player)
+
+    def _declaration(self, player: str) -> Declaration[Any]:
+        if player not in self.game.players:
+            raise ValueError(f"{player!r} is not a player of {self.game.name}")
+        return self.declared.of(self.scenario)

@@ -100,12 +100,11 @@ SCHEDULED, ASHORE, ELIMINATED, REMOVED = "scheduled", "ashore", "eliminated", "r
 #: Where a German unit out of its positions is.
 GERMAN_PLACES = ("reserve", "division", "eliminated", "removed")
 #: The observation's entities besides the US units (their ids, and ``("act", id)``
-#: whether one waits for its orders), the positions (``("pos", i)``, and ``("fof", i)``
-#: the field of fire of one held) and the obstacle hexes (``("hex", c)``): the turn,
-#: phase and fire card, the flooded hexes, the open exits, the Naval Fire Markers and
-#: the WNs they may fire at.
-CLOCK, TIDE, EXITS = ("clock",), ("tide",), ("exits",)
-NAVAL, TARGETS = ("naval",), ("targets",)
+#: whether one waits for its orders), the positions
+#: (``("pos", i)``, and ``("fof", i)`` the field of fire of one held) and the obstacle
+#: hexes (``("hex", c)``): the turn, phase and fire card, the flooded hexes, the open
+#: exits and the Naval Fire Markers.
+CLOCK, TIDE, EXITS, NAVAL = ("clock",), ("tide",), ("exits",), ("naval",)
 
 
 @attrs.define
@@ -349,7 +348,7 @@ class LandingTableCore(State[LandingTableScenario]):
         self._phase = phase
         self._phase_text = phase.value
         if self.journal is not None:  # the tide, the markers in play, who waits for orders
-            self.journal.update((CLOCK, TIDE, NAVAL, TARGETS))
+            self.journal.update((CLOCK, TIDE, NAVAL))
             for uid in self.queue:
                 self._note_queued(uid)
 
@@ -378,8 +377,6 @@ class LandingTableCore(State[LandingTableScenario]):
             self.journal.add(uid)
             if self._phase is Phase.US_ACTION:  # where it waits for its orders
                 self.journal.add(("act", uid))
-            if uid in self.lookup.spotters:  # it may spot for the markers, or cease to
-                self.journal.add(TARGETS)
         if uid in self._owned_us:
             return self.us[uid]
         s = self.us[uid] = self.us[uid].copy()
@@ -411,7 +408,7 @@ class LandingTableCore(State[LandingTableScenario]):
         """Position ``pid``, for writing."""
         if self.journal is not None:
             i = self.lookup.pos_index[pid]
-            self.journal.update((("pos", i), ("fof", i), TARGETS))  # (held or left)
+            self.journal.update((("pos", i), ("fof", i)))  # (held or left)
         if pid in self._owned_pos:
             return self.pos[pid]
         ps = self.pos[pid] = self.pos[pid].copy()

@@ -36,11 +36,11 @@ from omaha.landing_table.core import (
     NAVAL,
     REMOVED,
     SCHEDULED,
-    TARGETS,
     TIDE,
     LandingTableCore,
     Phase,
     USState,
+    lookup_for,
 )
 from omaha.landing_table.scenario import LandingTableScenario
 from omaha.landing_table.view import DECISION_PHASES
@@ -86,7 +86,8 @@ PLANES: tuple[tuple[str, str], ...] = (
     ("fire_intense", "occupied positions with an intense fire dot in the hex"),
     ("fire_steady", "occupied positions with a steady fire dot in the hex"),
     ("fire_sporadic", "occupied positions with a sporadic fire dot in the hex"),
-    ("naval_target", "1 on a WN a Naval Fire Marker in play may fire at (a US radio in range)"),
+    ("spotters", "US units spotting for the Naval Fire Markers within range of the WN in the "
+     "hex (undisrupted, with a radio): a marker in play may fire at a held WN with one"),
     ("choice", "the hexes the pending decision is about: the hexes offered to a landing "
      "unit, the hex of the unit getting orders, of each unit tied for a hit or able to "
      "give a step to attrition"),
@@ -149,14 +150,8 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         n = len(board)
         self.naval = tuple(f"NF{i}" for i in range(1, sum(k for _, k in scen.naval) + 1))
         tracks = _tracks(scen, self.naval)
-        self.layout = ObservationLayout(
-            cells=n,
-            planes=tuple(name for name, _ in PLANES),
-            tracks=tuple(name for name, _ in tracks),
-            meanings=(*PLANES, *tracks),
-        )
-        plane = self.plane = {name: i * n for i, (name, _) in enumerate(PLANES)}
-        track = self.track = {name: self.layout.track_index(name) for name, _ in tracks}
+        self.layout = ObservationLayout.named(n, PLANES, tracks)
+        plane = self.plane = track = self.track = self.layout.at  # (names are distinct)
         # the printed map: each number as it is finally written (a later box overwrites)
         base: dict[int, float] = {}
         terrains = {t: i + 1 for i, t in enumerate(sorted(set(board.terrain)))}
@@ -182,13 +177,8 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         )
         self.unit_index = {u.id: i for i, u in enumerate(scen.us)}
         first = track[f"{scen.us[0].id}.where"] if scen.us else self.layout.size
-        #: Per US unit: the index of its first track, its attack strength by steps left.
+        #: Per US unit: the index of its first track.
         self.unit_at = tuple(first + i * _WIDTH for i in range(len(scen.us)))
-        self.strengths = tuple(
-            (0, *(u.kind.strength(k) for k in range(1, u.kind.steps + 1))) for u in scen.us
-        )
-        self._kinds = [u.kind for u in scen.us]
-        self._shares: dict[tuple[int, int, bool], tuple[tuple[int, int], ...]] = {}
         self._units: dict[tuple[object, ...], Shown] = {}  # what a unit shows, by its fields
         self.card_tracks = {
             cid: [track["card_shown"]]
@@ -199,6 +189,9 @@ class LandingTableObservation(Declaration[LandingTableCore]):
             for cid, card in scen.cards.items()
         }
         self.phase_at = {p: track[f"phase_{p.value}"] for p in Phase}
+        self.naval_at = {n: (track[f"{n}.in_play"], track[f"{n}.to_act"]) for n in self.naval}
+        self.heroes_at, self.deck_left_at = track["heroes"], track["deck_left"]
+        self.to_act_at = plane["us_to_act"]
         self.decision_at = {d: track[f"decision_{d}"] for d in DECISIONS}
         self.tide_at = {level: i for i, level in enumerate(TIDE_ORDER)}
         self.flooded = {
@@ -206,32 +199,12 @@ class LandingTableObservation(Declaration[LandingTableCore]):
             for level, cells in scen.flood_cells.items()
         }
         self.obstacles = tuple(sorted(scen.obstacle_cells))
-
-    def share(self, i: int, steps: int, disrupted: bool) -> tuple[tuple[int, int], ...]:
-        """US unit ``i``'s share of the US planes (their first index, its value) when it
-        is ashore with ``steps`` left, disrupted or not (``us_to_act`` follows the queue)."""
-        key = (i, steps, disrupted)
-        got = self._shares.get(key)
-        if got is None:
-            kind, plane = self._kinds[i], self.plane
-            troops = not kind.leader
-            values = (
-                ("us_units", troops),
-                ("us_steps", steps if troops else 0),
-                ("us_strength", self.strengths[i][steps]),
-                ("us_disrupted", disrupted),
-                ("us_leaders", kind.leader),
-                ("us_armour", kind.armoured),
-                ("us_artillery", kind.barrage > 0),
-                ("us_engineers", kind.clears),
-            )
-            got = self._shares[key] = tuple(
-                (plane[name], int(value)) for name, value in values if value
-            )
-        return got
-
-    def viewpoint(self, player: str) -> None:
-        check_player(player)
+        #: Per cell, the hexes of the WNs a unit there spots for the Naval Fire Markers.
+        reach, positions = lookup_for(scen).wn_spotted_from, scen.positions
+        self.spotted_from = tuple(
+            tuple(sorted({p.cell for i, p in enumerate(positions) if bits >> i & 1}))
+            for bits in reach
+        )
 
     def entities(self, core: LandingTableCore) -> Iterable[Hashable]:
         for uid in self.unit_index:
@@ -240,22 +213,17 @@ class LandingTableObservation(Declaration[LandingTableCore]):
             yield from (("pos", i), ("fof", i))
         for c in self.obstacles:
             yield ("hex", c)
-        yield from (CLOCK, TIDE, EXITS, NAVAL, TARGETS)
+        yield from (CLOCK, TIDE, EXITS, NAVAL)
 
     def shown(self, core: LandingTableCore, entity: Hashable, viewpoint: str | None) -> Shown:
-        if type(entity) is str:
+        if type(entity) is str:  # (the most frequent first)
             return self._unit(core, entity)
         assert isinstance(entity, tuple)
-        kind = entity[0]  # (the most frequent first)
+        kind = entity[0]
         if kind == "act":
             return self._waits(core, entity[1])
         if kind == "pos":
             return self._position(core, entity[1])
-        if kind == "targets":  # the WNs a Naval Fire Marker in play may fire at
-            if not core.naval_ids():
-                return ()
-            target, by_id = self.plane["naval_target"], self.scen.pos_by_id
-            return tuple((target + by_id[pid].cell, 1.0) for pid in core.naval_targets())
         if kind == "fof":  # the field of fire of a held position
             i = entity[1]
             return self.fof[i] if core.pos[self.scen.positions[i].id].unit else ()
@@ -279,13 +247,13 @@ class LandingTableObservation(Declaration[LandingTableCore]):
 
     def _unit(self, core: LandingTableCore, uid: str) -> Shown:
         """A US unit's row of :data:`UNIT_FIELDS` (but ``to_act`` and ``deciding``) and,
-        ashore, its share of the US planes (made once for each thing it may show: units
-        change at most decisions)."""
+        ashore, its share of the US planes and the WNs it spots for the Naval Fire
+        Markers (made once for each thing it may show: units change at most decisions)."""
         s = core.us[uid]
         key = (uid, s.status, s.where, s.steps, s.disrupted, s.turn, s.box)
         got = self._units.get(key)
         if got is None:
-            got = self._units[key] = self._unit_shown(uid, s)
+            got = self._units[key] = self._unit_shown(uid, s, core.spots(s))
         return got
 
     def _waits(self, core: LandingTableCore, uid: str) -> Shown:
@@ -294,20 +262,29 @@ class LandingTableObservation(Declaration[LandingTableCore]):
         s = core.us[uid]
         if s.status != ASHORE or core.current_phase is not US_ACTION or uid not in core.queue:
             return ()
-        return (
-            (self.plane["us_to_act"] + s.where, 1.0),
-            (self.unit_at[self.unit_index[uid]] + 7, 1.0),
-        )
+        return ((self.to_act_at + s.where, 1.0), (self.unit_at[self.unit_index[uid]] + 7, 1.0))
 
-    def _unit_shown(self, uid: str, s: USState) -> Shown:
+    def _unit_shown(self, uid: str, s: USState, spots: bool) -> Shown:
         i = self.unit_index[uid]
-        at, steps = self.unit_at[i], s.steps
-        strength = self.strengths[i][steps]
+        at, steps, kind = self.unit_at[i], s.steps, self.scen.us[i].kind
+        strength = kind.strength(steps)
         out: list[tuple[int, float]] = []
         if s.status == ASHORE:
-            c = s.where
+            c, troops = s.where, not kind.leader
             row: tuple[int, ...] = (c + 1, 1, steps, strength, 0, 0, s.disrupted)
-            out += ((start + c, value) for start, value in self.share(i, steps, s.disrupted))
+            planes = (
+                ("us_units", troops),
+                ("us_steps", steps if troops else 0),
+                ("us_strength", strength),
+                ("us_disrupted", s.disrupted),
+                ("us_leaders", kind.leader),
+                ("us_armour", kind.armoured),
+                ("us_artillery", kind.barrage > 0),
+                ("us_engineers", kind.clears),
+            )
+            out += ((self.plane[name] + c, int(value)) for name, value in planes if value)
+            if spots:
+                out += ((self.plane["spotters"] + wn, 1) for wn in self.spotted_from[c])
         elif s.status == SCHEDULED:
             row = (0, 0, steps, strength, s.turn, s.box, s.disrupted)
         else:
@@ -351,11 +328,10 @@ class LandingTableObservation(Declaration[LandingTableCore]):
 
     def _naval(self, core: LandingTableCore) -> Shown:
         """The Naval Fire Markers in play, and those waiting for their orders."""
-        track = self.track
         queued = core.queue if core.current_phase is US_ACTION else ()
         in_play = core.naval_ids()
-        out = [(track[f"{nid}.in_play"], 1.0) for nid in in_play]
-        out += [(track[f"{nid}.to_act"], 1.0) for nid in in_play if nid in queued]
+        out = [(self.naval_at[nid][0], 1.0) for nid in in_play]
+        out += [(self.naval_at[nid][1], 1.0) for nid in in_play if nid in queued]
         return tuple(out)
 
     def _clock(self, core: LandingTableCore) -> Shown:
@@ -371,11 +347,10 @@ class LandingTableObservation(Declaration[LandingTableCore]):
 
     def finish(self, core: LandingTableCore, player: str, out: Observation) -> None:
         """The Hero markers and cards left, and the decision."""
-        values, track = out.data, self.track
-        values[track["heroes"]] = core.heroes
-        values[track["deck_left"]] = len(core.deck)
+        out[self.heroes_at] = core.heroes
+        out[self.deck_left_at] = len(core.deck)
         if core.decision is not None:
-            _write_pending(core, self, core.decision, values)
+            _write_pending(core, self, core.decision, out)
 
 
 def _write_pending(
@@ -383,18 +358,15 @@ def _write_pending(
 ) -> None:
     """The pending decision, written on ``obs`` (an observation's numbers)."""
     kind = d.get("kind")
-    plane, track = ob.plane, ob.track
-    choice = plane["choice"]
-    uid = d.get("unit")
-    if kind == "orders":  # the most frequent: one unit's orders
-        i = ob.unit_index.get(uid)  # type: ignore[arg-type]
-        if i is not None:  # (none for a Naval Fire Marker)
-            obs[ob.unit_at[i] + 8] = 1
-            obs[choice + core.us[str(uid)].where] = 1
-        obs[ob.decision_at["orders"]] = 1
+    if kind is None:
         return
-    if kind in ("land", "drift", "follow") and uid in ob.unit_index:
-        obs[ob.unit_at[ob.unit_index[str(uid)]] + 8] = 1
+    obs[ob.decision_at[kind]] = 1
+    plane, track, choice = ob.plane, ob.track, ob.plane["choice"]
+    i = ob.unit_index.get(d.get("unit"))  # type: ignore[arg-type]
+    if i is not None:  # the unit landing, drifting, following or getting its orders
+        obs[ob.unit_at[i] + 8] = 1
+        if kind == "orders":
+            obs[choice + core.us[d["unit"]].where] = 1
     if kind == "land":
         for c in core.land_options(int(d["box"])):
             obs[choice + c] = 1
@@ -407,18 +379,8 @@ def _write_pending(
             obs[choice + core.us[unit].where] = 1
         if kind == "hit":
             obs[track["hit_need"]] = int(d["need"])
-    if kind is None:
-        return
-    obs[ob.decision_at[kind]] = 1
-    target = core.ctx.get("target") if kind == "attack" else None
-    if target is not None:
-        cell = core.scen.pos_by_id[target].cell
+    elif kind == "attack" and core.ctx.get("target") is not None:
+        cell = core.scen.pos_by_id[core.ctx["target"]].cell
         obs[plane["attack_target"] + cell] = 1
-        attackers = plane["attackers"]
         for unit in core.ctx["attackers"]:
-            obs[attackers + (cell if unit in ob.naval else core.us[unit].where)] += 1
-
-
-def check_player(player: str) -> None:
-    if player != "US":
-        raise ValueError(f"{player!r} is not a player of D-Day at Omaha Beach (the US plays alone)")
+            obs[plane["attackers"] + (cell if unit in ob.naval else core.us[unit].where)] += 1

@@ -112,9 +112,7 @@ class LnlObservation(Declaration[LnlCore]):
 
     def __init__(self, scen: LnlScenario) -> None:
         layout = self.layout = _layout(scen)
-        n = layout.cells
-        plane = {name: i * n for i, name in enumerate(layout.planes)}
-        track = {name: layout.track_index(name) for name in layout.tracks}
+        plane = track = layout.at  # (names are distinct)
         side = {"US": "us", "German": "german"}
         units = scen.units
         self.at = _Where(

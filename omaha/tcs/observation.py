@@ -137,8 +137,7 @@ class TcsObservation(Declaration[TcsCore]):
         self.scenario = scen
         n = len(scen.board)
         self.layout = ObservationLayout(n, PLANES, TRACKS, MEANINGS)
-        self.plane = plane = {name: k * n for k, name in enumerate(PLANES)}
-        self.track = {name: self.layout.track_index(name) for name in TRACKS}
+        self.plane = plane = self.track = self.layout.at  # (names are distinct)
         side = {"US": "us", "German": "german"}
         german = scen.german
         started = {

@@ -69,8 +69,12 @@ def reference(core: LandingTableCore) -> Observation:
         if occupied[i]:
             for c, dot in p.fof.items():
                 obs[plane[f"fire_{dot}"] + c] += 1
-    for pid in core.naval_targets() if core.naval_ids() else ():  # only with markers in play
-        obs[plane["naval_target"] + scen.pos_by_id[pid].cell] = 1
+    wn_cells = {p.cell for p in scen.positions if p.kind == "wn"}
+    for s in core.us.values():  # each radio counted once on each WN hex within range
+        if s.status == ASHORE and core.spots(s):
+            for c in wn_cells:
+                if core.lookup.distances(s.where)[c] <= scen.naval_spot:
+                    obs[plane["spotters"] + c] += 1
     queue = set(core.queue) if core.current_phase == Phase.US_ACTION else set()
     d = core.decision or {}
     deciding = d.get("unit") if d.get("kind") in ("land", "drift", "follow", "orders") else None
@@ -232,7 +236,7 @@ def test_a_face_down_unit_or_depth_marker_shows_only_that_it_is_there() -> None:
 
 
 def test_only_the_us_player_observes() -> None:
-    with pytest.raises(ValueError, match="US plays alone"):
+    with pytest.raises(ValueError, match="is not a player"):
         fresh().observation("German")
 
 
