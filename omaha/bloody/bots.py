@@ -204,6 +204,20 @@ def _attack_results(strength: int, defence: int) -> tuple[str, ...]:
     return tuple(rules.attack_result(r + strength, defence) for r in range(1, 7))
 
 
+def _summed_worth(results: tuple[str, ...], gain: float, hits: float) -> float:
+    """8.4.d: an attack's worth summed over its six rolls' ``results``: ``gain`` for a
+    success, ``gain - hits`` for a success that disrupts the attackers, ``-hits`` else."""
+    worth = 0.0
+    for res in results:
+        if res == rules.SUCCESS:
+            worth += gain
+        elif res == rules.SUCCESS_DISRUPTED:
+            worth += gain - hits
+        else:
+            worth -= hits
+    return worth
+
+
 @lru_cache(maxsize=8192)
 def _follow_up_total(defences: tuple[int, ...], strength: int, gain: float, hits: float) -> float:
     """:meth:`_Context.follow_up` before its weight: the sum over the German totals
@@ -216,15 +230,7 @@ def _follow_up_total(defences: tuple[int, ...], strength: int, gain: float, hits
         results = _attack_results(strength, d)
         ev = by_results.get(results)
         if ev is None:
-            ev = 0.0
-            for res in results:
-                if res == rules.SUCCESS:
-                    ev += gain
-                elif res == rules.SUCCESS_DISRUPTED:
-                    ev += gain - hits
-                else:
-                    ev -= hits
-            by_results[results] = ev
+            ev = by_results[results] = _summed_worth(results, gain, hits)
         total += max(0.0, ev / 6 - V_INIT)
     return total
 
@@ -617,15 +623,8 @@ class _Context:
             return self.hit_cost(u)
 
         hits = sum(cost(u) for u in units)
-        ev = 0.0
-        for res in _attack_results(strength - (1 if mixed else 0), defence):
-            if res == rules.SUCCESS:
-                ev += gain
-            elif res == rules.SUCCESS_DISRUPTED:
-                ev += gain - hits
-            else:
-                ev -= hits
-        return ev / 6
+        results = _attack_results(strength - (1 if mixed else 0), defence)
+        return _summed_worth(results, gain, hits) / 6
 
     def attack_target(self, target: int) -> tuple[int, float]:
         """An attack on ``target``'s terms that do not depend on the attackers: the German

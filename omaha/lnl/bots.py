@@ -36,7 +36,7 @@ German, and both heuristics together.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -329,10 +329,11 @@ class BotBase(ABC):
 
         return min(opts, key=key)
 
-    def opp_fire(self, state: LnlCore, min_col: int) -> Action:
+    def _opp_fire_groups(self, state: LnlCore) -> Iterator[tuple[list[int], str, int, float]]:
+        """Every group it would fire at the moving stack with (LnL Omaha: Opportunity
+        Fire): its units, the kind of target, the FRT column and that column's worth."""
         o = state.opp
         assert o is not None
-        best: Plan | None = None
         kinds = sorted({"hard" if state.u(x).hard else "soft" for x in o.movers})
         for kind in kinds:
             for g in fire.feasible_groups(state, o.side, o.cell, kind, "opp", o.movers):
@@ -341,12 +342,18 @@ class BotBase(ABC):
                     continue
                 probe = Attack(o.side, "opp", g2, o.cell, kind)
                 col = fire.column(state, probe, o.movers)
-                if col is None or col < min_col:
+                if col is None:
                     continue
                 targets = fire.targets_in(state, o.side, o.cell, kind, o.movers)
-                score = frt_value(col, targets, state)
-                if best is None or score > best.score:
-                    best = Plan(g2[0], o.cell, kind, tuple(g2), score=score)
+                yield g2, kind, col, frt_value(col, targets, state)
+
+    def opp_fire(self, state: LnlCore, min_col: int) -> Action:
+        o = state.opp
+        assert o is not None
+        best: Plan | None = None
+        for g2, kind, col, score in self._opp_fire_groups(state):
+            if col >= min_col and (best is None or score > best.score):
+                best = Plan(g2[0], o.cell, kind, tuple(g2), score=score)
         if best is None or refusal_key(state, state.uid(best.first)) in self._refused:
             return Pass()
         return OpFire(state.uid(best.first), best.kind)
@@ -1001,25 +1008,11 @@ class HeuristicUS(BotBase):
 
     def _opp_fire_options(self, state: LnlCore) -> list[Action]:
         """Every opportunity fire it would consider, by the worth of its best group."""
-        o = state.opp
-        assert o is not None
         best: dict[str, tuple[float, Action]] = {}
-        kinds = sorted({"hard" if state.u(x).hard else "soft" for x in o.movers})
-        for kind in kinds:
-            for g in fire.feasible_groups(state, o.side, o.cell, kind, "opp", o.movers):
-                g2 = self.filter_group(state, g, o.cell)
-                if not g2 or not fire.may_combine(state, g2):
-                    continue
-                probe = Attack(o.side, "opp", g2, o.cell, kind)
-                col = fire.column(state, probe, o.movers)
-                if col is None:
-                    continue
-                score = frt_value(
-                    col, fire.targets_in(state, o.side, o.cell, kind, o.movers), state
-                )
-                act = OpFire(state.uid(g2[0]), kind)
-                if str(act) not in best or score > best[str(act)][0]:
-                    best[str(act)] = (score, act)
+        for g2, kind, _, score in self._opp_fire_groups(state):
+            act = OpFire(state.uid(g2[0]), kind)
+            if str(act) not in best or score > best[str(act)][0]:
+                best[str(act)] = (score, act)
         ranked = sorted(best.values(), key=lambda x: (-x[0], str(x[1])))
         return [*(act for _, act in ranked), Pass()]
 

@@ -541,7 +541,7 @@ def field(s: TcsCore, goals: list[int], *, vehicle: bool, side: str) -> dict[int
     closed)."""
     beach = s.scenario.beach
     graph = beach.vehicle_graph if vehicle else beach.foot_graph
-    return _field(graph, len(s.scenario.board), goals, _closed(s, side, vehicle))
+    return cost_field(graph, len(s.scenario.board), goals, _closed(s, side, vehicle))
 
 
 def _closed(s: TcsCore, side: str, vehicle: bool) -> frozenset[int]:
@@ -550,10 +550,17 @@ def _closed(s: TcsCore, side: str, vehicle: bool) -> frozenset[int]:
     return closed | s.scenario.beach.sea(s.tide_hour)
 
 
-def _field(
-    graph: MovementGraph, n: int, goals: Iterable[int], closed: frozenset[int]
+def cost_field(
+    graph: MovementGraph,
+    n: int,
+    goals: Iterable[int],
+    closed: frozenset[int],
+    longest: int | None = None,
 ) -> dict[int, int]:
+    """The search of :func:`field`; with ``longest``, a step dearer than it is never
+    taken (a step no unit of that allowance can make)."""
     steps = graph.steps
+    limit = (1 << 30) if longest is None else longest
     far = 1 << 30
     best = [far] * n
     for g in goals:
@@ -569,7 +576,7 @@ def _field(
             continue
         for b, c in steps(a):
             nd = d + c
-            if nd < best[b]:
+            if c <= limit and nd < best[b]:
                 best[b] = nd
                 heapq.heappush(heap, (nd, b))
     return {c: d for c, d in enumerate(best) if 0 <= d < far}
@@ -597,7 +604,7 @@ class Fields:
         if hit is None:
             if len(self._kept) >= self.LIMIT:
                 self._kept.clear()
-            hit = self._kept[key] = _field(graph, len(s.scenario.board), key[1], key[2])
+            hit = self._kept[key] = cost_field(graph, len(s.scenario.board), key[1], key[2])
         return dict(hit)
 
 

@@ -20,7 +20,6 @@ the 6 June heuristics of :mod:`omaha.tcs.bots`, which they extend.
 
 from __future__ import annotations
 
-import heapq
 from typing import Any
 
 from omaha.kernel.actions import Action
@@ -42,6 +41,7 @@ from omaha.tcs.bots import (
     HeuristicGerman,
     HeuristicUS,
     Objectives,
+    cost_field,
     field,
     opening,
 )
@@ -69,25 +69,7 @@ def walkable_field(
     beach = s.scenario.beach
     graph = beach.vehicle_graph if vehicle else beach.foot_graph
     closed = impassable(s, side, vehicle=vehicle, rifle=not vehicle) | beach.sea(s.tide_hour)
-    far = 1 << 30
-    best = [far] * len(s.scenario.board)
-    for g in goals:
-        best[g] = 0
-    for c in closed:
-        if best[c]:
-            best[c] = -1  # closed: never entered
-    heap = [(0, g) for g in sorted(goals)]
-    heapq.heapify(heap)
-    while heap:
-        d, a = heapq.heappop(heap)
-        if d > best[a]:
-            continue
-        for b, c in graph.steps(a):
-            nd = d + c
-            if c <= ma and nd < best[b]:
-                best[b] = nd
-                heapq.heappush(heap, (nd, b))
-    return {c: d for c, d in enumerate(best) if 0 <= d < far}
+    return cost_field(graph, len(s.scenario.board), goals, closed, longest=ma)
 
 
 def campaign_scenario(s: TcsCore) -> bool:
