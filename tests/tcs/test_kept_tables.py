@@ -38,10 +38,10 @@ def kept_answers_are_fresh(state: TcsState) -> int:
     """The stacks that may fire kept for the position, and the overwatch answers kept for
     the trigger awaiting them, are those worked out now (1 when there was a trigger)."""
     for side in ("US", "German"):
-        assert action._fire_reach(state, side) == action.fire_reach(state, side)
+        assert action.kept_fire_reach(state, side) == action.fire_reach(state, side)
     if state.trigger is None:
         return 0
-    assert action.overwatch_answers(state) == action._answers(state, state.trigger)
+    assert action.overwatch_answers(state) == action.fresh_overwatch_answers(state, state.trigger)
     return 1
 
 

@@ -228,7 +228,7 @@ def fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> 
 def _fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) -> Iterator[int]:
     """:func:`fire_targets` one by one (the first is enough to offer the list)."""
     sight = sighting or sighting_of(core, side)
-    stacks = _fire_reach(core, side)
+    stacks = kept_fire_reach(core, side)
     if not stacks:
         return
     dist = core.scenario.beach.dist
@@ -244,7 +244,7 @@ def _fire_targets(core: TcsCore, side: str, sighting: Sighting | None = None) ->
             yield b
 
 
-def _fire_reach(core: TcsCore, side: str) -> list[tuple[int, int, int]]:
+def kept_fire_reach(core: TcsCore, side: str) -> list[tuple[int, int, int]]:
     """(cell, longest direct fire range, longest indirect fire range) of each stack of
     ``side`` with an area weapon that may fire now (-1: none of that kind); read only,
     kept for a position until a unit acts, is spared or a formation is released."""
@@ -253,7 +253,7 @@ def _fire_reach(core: TcsCore, side: str) -> list[tuple[int, int, int]]:
 
 
 def fire_reach(core: TcsCore, side: str) -> list[tuple[int, int, int]]:
-    """:func:`_fire_reach` worked out now."""
+    """:func:`kept_fire_reach` worked out now (what the kept one must equal)."""
     units = core.scenario.units
     status, acted, spared = core.status, core.acted, core.spared
     german = side == "German"
@@ -776,11 +776,12 @@ def overwatch_answers(core: TcsCore) -> list[tuple[str, list[int]]]:
     trig = core.trigger
     assert trig is not None
     key = ("overwatch", id(trig), tuple(trig["at"]), len(core.revealed), len(core.spared))
-    made_for, answers = core.derived(key, lambda: (trig, _answers(core, trig)))
-    return answers if made_for is trig else _answers(core, trig)
+    made_for, answers = core.derived(key, lambda: (trig, fresh_overwatch_answers(core, trig)))
+    return answers if made_for is trig else fresh_overwatch_answers(core, trig)
 
 
-def _answers(core: TcsCore, trig: dict[str, Any]) -> list[tuple[str, list[int]]]:
+def fresh_overwatch_answers(core: TcsCore, trig: dict[str, Any]) -> list[tuple[str, list[int]]]:
+    """:func:`overwatch_answers` for ``trig`` worked out now (what the kept ones must equal)."""
     side = trig["side"]
     move = trig["kind"] == "move"
     sight = sighting_of(core, side)
