@@ -46,13 +46,16 @@ def test_the_ranking_is_every_legal_action_the_heuristic_choice_first(
     assert reordered > 10  # the runners-up are the heuristic's, not the listing's
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_lnl_ranked_is_the_heuristic_choice_first_at_every_decision(seed: int) -> None:
+def _ranked_in_step(
+    name: str, scenario: str, seed: int, *, choice_listed: bool, searched_only: bool
+) -> tuple[int, int]:
     """Two heuristics of one seed in step: one plays, the other ranks every decision of
-    the game (both sides); its first is the player's choice, so ranking changes nothing
-    the heuristic would choose, then or later."""
-    game = omaha.load("lnl")
-    state = game.new_state("beach", seed=seed)
+    the game (both sides). Asserts the ranking's first is the player's choice and the
+    rest are the legal actions, each once (the whole listing with the choice in it, when
+    ``choice_listed``); returns the decisions and how often the runner-up was not the
+    listing's next (counted where the search looks, when ``searched_only``)."""
+    game = omaha.load(name)
+    state = game.new_state(scenario, seed=seed)
     player, ranker = game.bots["heuristic"](seed=seed), game.bots["heuristic"](seed=seed)
     decisions = reordered = 0
     while not state.is_terminal():
@@ -61,11 +64,25 @@ def test_lnl_ranked_is_the_heuristic_choice_first_at_every_decision(seed: int) -
         legal = [str(a) for a in state.legal_actions()]
         assert ranked[0] == str(choice)
         assert len(set(ranked)) == len(ranked)
-        assert set(ranked) - {ranked[0]} == set(legal) - {ranked[0]}
-        if state.worth_search() and len(legal) > 2:
+        if choice_listed:
+            assert sorted(ranked) == sorted(legal)
+        else:
+            assert set(ranked) - {ranked[0]} == set(legal) - {ranked[0]}
+        if (state.worth_search() or not searched_only) and len(legal) > 2:
             reordered += ranked[1] != next(t for t in legal if t != ranked[0])
         state.apply(choice)
         decisions += 1
+    return decisions, reordered
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_lnl_ranked_is_the_heuristic_choice_first_at_every_decision(seed: int) -> None:
+    """A second heuristic of the seed ranks every decision of a beach game in step with
+    the one that plays; its first is the player's choice, so ranking changes nothing the
+    heuristic would choose, then or later."""
+    decisions, reordered = _ranked_in_step(
+        "lnl", "beach", seed, choice_listed=False, searched_only=True
+    )
     assert decisions > 300
     assert reordered > 50  # the runners-up are the heuristic's, not the listing's
 
@@ -73,19 +90,8 @@ def test_lnl_ranked_is_the_heuristic_choice_first_at_every_decision(seed: int) -
 def test_tcs_ranked_is_the_heuristic_choice_first_at_every_decision() -> None:
     """As for LnL: a second heuristic of the seed ranks every decision of an e1-draw game
     (both sides) in step with the one that plays; its first is always the choice."""
-    game = omaha.load("tcs")
-    state = game.new_state("e1-draw", seed=4)
-    player, ranker = game.bots["heuristic"](seed=4), game.bots["heuristic"](seed=4)
-    decisions = reordered = 0
-    while not state.is_terminal():
-        choice = player.choose(state)
-        ranked = [str(a) for a in ranker.ranked(state)]  # type: ignore[attr-defined]
-        legal = [str(a) for a in state.legal_actions()]
-        assert ranked[0] == str(choice)
-        assert sorted(ranked) == sorted(legal) and len(set(ranked)) == len(ranked)
-        if len(legal) > 2:
-            reordered += ranked[1] != next(t for t in legal if t != ranked[0])
-        state.apply(choice)
-        decisions += 1
+    decisions, reordered = _ranked_in_step(
+        "tcs", "e1-draw", 4, choice_listed=True, searched_only=False
+    )
     assert decisions > 300
     assert reordered > 20  # the moves' runners-up are by the goal's field
