@@ -320,7 +320,7 @@ class BotBase(ABC):
 
     def retreat(self, state: LnlCore) -> Action:
         opts = [a for a in state.legal_actions() if isinstance(a, Retreat)]
-        enemies = [state.loc[x] for x in state.units_of(other(self.side))]
+        enemies = [state.where[x] for x in state.units_of(other(self.side))]
 
         def key(a: Retreat) -> tuple[int, str]:
             c = state.cell_of(a.hex)
@@ -423,7 +423,7 @@ class BotBase(ABC):
             losses = sorted((a for a in legal if isinstance(a, Lose)), key=spare)
             return list[Action](losses)
         if kind == "retreat":
-            enemies = [state.loc[x] for x in state.units_of(other(self.side))]
+            enemies = [state.where[x] for x in state.units_of(other(self.side))]
 
             def near(a: Retreat) -> tuple[int, str]:
                 c = state.cell_of(a.hex)
@@ -525,7 +525,7 @@ class SolitaireGerman(BotBase):
             if fire.reach(state, u, c) != 1:
                 continue
             he = sum(state.he(x) for x in state.at(c))
-            key = (state.T.dist[state.loc[u]][c], -he, c)
+            key = (state.T.dist[state.where[u]][c], -he, c)
             if best is None or key < best:
                 best = key
         return None if best is None else (best[2], best[0])
@@ -556,7 +556,7 @@ class SolitaireGerman(BotBase):
 
     def fire(self, state: LnlCore) -> Action:
         """Hex by hex (in map order), each German hex fires at its nearest target."""
-        cells = sorted({state.loc[u] for u in state.units_of("German")})
+        cells = sorted({state.where[u] for u in state.units_of("German")})
         for c in cells:
             for u in state.at(c):
                 if not state.can_fire(u) or refusal_key(state, state.uid(u)) in self._refused:
@@ -581,10 +581,10 @@ class SolitaireGerman(BotBase):
         still German but threatened (American units within four hexes) and not yet
         held by a German unit, then the nearest; ties by cost of the way there.
         """
-        us = [state.loc[x] for x in state.units_of("US")]
+        us = [state.where[x] for x in state.units_of("US")]
         cls = move_class(state, u)
         if here is None:
-            here = state.loc[u]
+            here = state.where[u]
         best: tuple[int, int, int, int] | None = None
         for c in state.T.victory:
             occupant = state.side_at(c)
@@ -620,9 +620,9 @@ class SolitaireGerman(BotBase):
                 u = state.unit_index(a.unit)
                 if (
                     self.may_move(state, u)
-                    and not state.T.fort[state.loc[u]]
+                    and not state.T.fort[state.where[u]]
                     and refusal_key(state, a.unit) not in self._refused
-                    and self._next_step(state, [u], state.loc[u]) is not None
+                    and self._next_step(state, [u], state.where[u]) is not None
                 ):
                     return a
         return EndPhase()
@@ -709,7 +709,7 @@ class HeuristicUS(BotBase):
     # -- objectives --------------------------------------------------------------
     def goal(self, state: LnlCore, u: int, at: int | None = -1) -> int:
         """The nearest victory hex the US does not hold (all held: the most threatened)."""
-        here = state.loc[u] if at == -1 else at
+        here = state.where[u] if at == -1 else at
         cls = move_class(state, u)
         open_ = [c for c in state.T.victory if state.control[c] != "US"]
         pool = open_ or list(state.T.victory)
@@ -730,7 +730,7 @@ class HeuristicUS(BotBase):
 
     def _route(self, state: LnlCore, u: int, here: int) -> list[int] | None:
         goal = self.goal(state, u, here)
-        enemies = {state.loc[x] for x in state.units_of("German")}
+        enemies = {state.where[x] for x in state.units_of("German")}
         blocked = frozenset(enemies - {goal})
         path = cheapest_path(state, move_class(state, u), here, goal, blocked)
         if path is None:
@@ -746,8 +746,8 @@ class HeuristicUS(BotBase):
     def _will_move(self, state: LnlCore, u: int) -> bool:
         if not movement.movable(state, u):
             return False
-        here = state.loc[u]
-        if any(state.T.dist[here][state.loc[x]] == 1 for x in state.units_of("German")):
+        here = state.where[u]
+        if any(state.T.dist[here][state.where[x]] == 1 for x in state.units_of("German")):
             return False  # in contact: fire or assault instead
         path = self.route(state, u, here)
         return path is not None and len(path) > 1 and movement.first_steps(state, u)
@@ -762,7 +762,7 @@ class HeuristicUS(BotBase):
             return True
         if self.will_move(state, u):
             return False
-        here = state.loc[u]
+        here = state.where[u]
         for c in fire.enemy_cells(state, "US"):
             if state.T.dist[here][c] == 1 and assault.assault_eligible(state, u, "US"):
                 col = assault.best_assault(state, "US", c)
@@ -780,7 +780,7 @@ class HeuristicUS(BotBase):
             p += 1.0
         if c in state.scen.victory_points or state.scen.board.prop(c, "exit"):
             p += 1.0
-        us = [state.loc[x] for x in state.units_of("US")]
+        us = [state.where[x] for x in state.units_of("US")]
         if any(state.T.dist[c][x] == 1 for x in us):
             p += 1.0
         if any(state.u(x).type.ap[0] >= 12 for x in state.at(c)):
@@ -1159,7 +1159,7 @@ class HeuristicGerman(BotBase):
         t = state.u(u).type
         if t.kind != "infantry" or not assault.assault_eligible(state, u, "German"):
             return False
-        here = state.loc[u]
+        here = state.where[u]
         for c in assault.assault_targets(state, "German"):
             gain = self.assault_gain(state, c)[0]
             if state.T.dist[here][c] == 1 and gain >= self.assault_min_worth:
@@ -1293,17 +1293,17 @@ class HeuristicGerman(BotBase):
 
     def _goal(self, state: LnlCore, u: int, claimed: list[int]) -> int | None:
         unit = state.u(u)
-        if unit.mf <= 0 or state.loc[u] < 0 or state.dis[u] or state.fired[u]:
+        if unit.mf <= 0 or state.where[u] < 0 or state.dis[u] or state.fired[u]:
             return None
         if state.placement_restricted(u) or (state.stage == "move" and state.moved[u]):
             return None
-        here = state.loc[u]
+        here = state.where[u]
         last = self.last_turn(state)
         if not last and (state.T.is_victory[here] or state.T.fort[here]):
             return None
         cls = move_class(state, u)
         mf = unit.mf
-        us = [state.loc[x] for x in state.units_of("US")]
+        us = [state.where[x] for x in state.units_of("US")]
         best: tuple[int, int, int] | None = None
         for c in state.T.victory:
             held = state.side_at(c)
@@ -1358,7 +1358,7 @@ class HeuristicGerman(BotBase):
                 if refusal_key(state, a.unit) in self._refused:
                     continue
                 goal = self.goal(state, u)
-                if goal is not None and self._next_step(state, u, state.loc[u], goal) is not None:
+                if goal is not None and self._next_step(state, u, state.where[u], goal) is not None:
                     self.claim(state, u, goal)
                     return a
         return EndPhase()

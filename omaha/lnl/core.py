@@ -185,7 +185,7 @@ class LnlCore(State[LnlScenario]):
     side: str
     stage: Stage
     # per unit, by index
-    loc: list[int]  #: board index, OFF or ELIM
+    where: list[int]  #: board index, OFF or ELIM
     steps: list[int]
     dis: list[bool]  #: Disrupted marker
     fired: list[bool]  #: Fired marker
@@ -242,7 +242,7 @@ class LnlCore(State[LnlScenario]):
         self.turn = 0
         self.side = "German"
         self.stage = "setup"
-        self.loc = [OFF] * n
+        self.where = [OFF] * n
         self.steps = [u.type.steps for u in scen.units]
         self.dis = [False] * n
         self.fired = [False] * n
@@ -314,7 +314,7 @@ class LnlCore(State[LnlScenario]):
         (they describe the same position; their values are never changed in place)."""
         twin = self._copy_base()
         assert isinstance(twin, LnlCore)
-        twin.loc = self.loc[:]
+        twin.where = self.where[:]
         twin.steps = self.steps[:]
         twin.dis = self.dis[:]
         twin.fired = self.fired[:]
@@ -449,16 +449,16 @@ class LnlCore(State[LnlScenario]):
         return self.scen.units[u].type.ca[0 if self.steps[u] >= 2 else 1]
 
     def alive(self, u: int) -> bool:
-        return self.loc[u] >= 0
+        return self.where[u] >= 0
 
     def units_of(self, side: str) -> list[int]:
         """Units of a side on the map, in index order."""
         key = ("units", side)
         hit = self.memo.get(key)
         if hit is None:
-            loc = self.loc
+            where = self.where
             hit = self.memo[key] = [
-                u.idx for u in self.scen.units if u.side == side and loc[u.idx] >= 0
+                u.idx for u in self.scen.units if u.side == side and where[u.idx] >= 0
             ]
         return list(hit)
 
@@ -496,13 +496,13 @@ class LnlCore(State[LnlScenario]):
     def put(self, u: int, cell: int) -> None:
         """Put a unit in a hex (arrival, step, retreat, advance) and take control of it."""
         self.forget_queries()
-        old = self.loc[u]
+        old = self.where[u]
         if old >= 0:
             here = self.occ[old]
             here.remove(u)
             if not here:
                 del self.occ[old]
-        self.loc[u] = cell
+        self.where[u] = cell
         lst = self.occ.setdefault(cell, [])
         lst.append(u)
         lst.sort()
@@ -520,13 +520,13 @@ class LnlCore(State[LnlScenario]):
     def take(self, u: int) -> None:
         """Take a unit off the map (eliminated)."""
         self.forget_queries()
-        old = self.loc[u]
+        old = self.where[u]
         if old >= 0:
             here = self.occ[old]
             here.remove(u)
             if not here:
                 del self.occ[old]
-        self.loc[u] = ELIM
+        self.where[u] = ELIM
         self.dis[u] = False
         self.fired[u] = False
         if self.group is not None and u in self.group.units:
@@ -538,7 +538,7 @@ class LnlCore(State[LnlScenario]):
 
     def lose_step(self, u: int, rule: str, why: str) -> None:
         """Flip a unit, or remove it when it loses its last step (LnL Omaha: Fire Combat)."""
-        if self.loc[u] < 0:
+        if self.where[u] < 0:
             return
         self.forget_queries()
         self.steps[u] -= 1
@@ -553,7 +553,7 @@ class LnlCore(State[LnlScenario]):
             self.note("lnl.step", rule, player=self.u(u).side, unit=self.uid(u), why=why)
 
     def eliminate(self, u: int, rule: str, why: str) -> None:
-        if self.loc[u] < 0:
+        if self.where[u] < 0:
             return
         self.steps_lost[self.u(u).side] += self.steps[u]
         self.steps[u] = 0
@@ -562,7 +562,7 @@ class LnlCore(State[LnlScenario]):
 
     def disrupt(self, u: int, rule: str) -> None:
         """A Disrupted result: a marker, or a step for a unit already disrupted."""
-        if self.loc[u] < 0:
+        if self.where[u] < 0:
             return
         self.forget_queries()
         if self.dis[u]:
@@ -727,7 +727,7 @@ class LnlCore(State[LnlScenario]):
 
     def can_fire(self, u: int) -> bool:
         """On the map, no Fired or Disrupted marker, and not barred by its landing turn."""
-        if self.loc[u] < 0 or self.fired[u] or self.dis[u]:
+        if self.where[u] < 0 or self.fired[u] or self.dis[u]:
             return False
         turn = self.turn  # placement_restricted(u), written out (asked tens of times a step)
         return not (self.placed[u] == turn and turn > 0 and not self.scen.units[u].armor_unit)

@@ -171,7 +171,7 @@ class LnlObservation(Declaration[LnlCore]):
         """A unit's counts in its hex's planes (counters, kind, steps, markers, landed
         this turn) and its tracks (hex + 1, or -1 eliminated; steps; markers; due turn)."""
         k, first = self.k, self.at.unit_tracks
-        where, steps = core.loc[u], core.steps[u]
+        where, steps = core.where[u], core.steps[u]
         due = core.due.get(u, 0)
         out: list[tuple[int, float]] = [(first + u, where + 1)] if where != -1 else []
         if steps:
@@ -236,7 +236,7 @@ def _decision_part(core: LnlCore, at: _Where, obs: memoryview, player: str) -> N
         return
     if core.current_player() == "US":
         obs[at.track["to_move_us"]] = 1
-    loc = core.loc
+    where = core.where
     selected = at.selected
     a = core.attack
     if a is not None:
@@ -244,7 +244,7 @@ def _decision_part(core: LnlCore, at: _Where, obs: memoryview, player: str) -> N
             obs[at.plane["attack_target"] + a.target] = 1
         firers = at.plane["attack_firers"]
         for x in a.firers:
-            obs[firers + loc[x]] += 1
+            obs[firers + where[x]] += 1
             obs[selected + x] = 1
         if a.ngfs:
             obs[at.track["attack_ngfs"]] = a.ngfs
@@ -267,12 +267,12 @@ def _decision_part(core: LnlCore, at: _Where, obs: memoryview, player: str) -> N
         obs[at.track["loss_remaining"]] = lo.remaining
         to_lose = at.plane["to_lose"]
         for x in lo.units:
-            if loc[x] >= 0:
-                obs[to_lose + loc[x]] += 1
+            if where[x] >= 0:
+                obs[to_lose + where[x]] += 1
             obs[selected + x] = 1
     if core.retreat is not None and decision == "retreat":
         x = core.retreat.queue[0]
-        obs[at.plane["to_retreat"] + loc[x]] = 1
+        obs[at.plane["to_retreat"] + where[x]] = 1
         obs[selected + x] = 1
     if core.advance is not None:
         obs[at.plane["advance_into"] + core.advance.cell] = 1

@@ -502,7 +502,7 @@ def _start_landing(st: LnlState) -> None:
         (st.scen.force_of[u], u)
         for u, t in st.due.items()
         if t <= st.turn
-        and st.loc[u] == OFF
+        and st.where[u] == OFF
         and st.u(u).side == "US"
         and st.scen.forces[st.scen.force_of[u]].how == "landing"
     )

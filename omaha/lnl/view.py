@@ -40,9 +40,9 @@ def view(core: LnlCore, player: str | None = None) -> View:
     pieces = []
     for unit in core.scen.units:
         u = unit.idx
-        if core.loc[u] >= 0:
-            where = core.label(core.loc[u])
-        elif core.loc[u] == ELIM:
+        if core.where[u] >= 0:
+            where = core.label(core.where[u])
+        elif core.where[u] == ELIM:
             where = "eliminated"
         else:
             where = "us_reinforcements" if unit.side == "US" else "german_reinforcements"
@@ -165,7 +165,7 @@ def dump(core: LnlCore) -> dict[str, Any]:
     """The game's fields as JSON-able data with printed labels."""
 
     def where(u: int) -> str:
-        c = core.loc[u]
+        c = core.where[u]
         return core.label(c) if c >= 0 else ("off" if c == OFF else "elim")
 
     units = {
@@ -291,7 +291,7 @@ def restore(core: LnlCore, data: dict[str, Any]) -> None:
         if len(rec) != 9:
             raise ValueError(f"{path}: expected 9 values, found {len(rec)}")
         w = r.text(rec[0], f"{path}[0]")
-        core.loc[u] = OFF if w == "off" else ELIM if w == "elim" else r.cell(w, f"{path}[0]")
+        core.where[u] = OFF if w == "off" else ELIM if w == "elim" else r.cell(w, f"{path}[0]")
         core.steps[u] = r.number(rec[1], f"{path}[1]")
         core.dis[u] = r.flag(rec[2], f"{path}[2]")
         core.fired[u] = r.flag(rec[3], f"{path}[3]")
@@ -304,7 +304,7 @@ def restore(core: LnlCore, data: dict[str, Any]) -> None:
     if missing:
         raise ValueError(f"state.units: {', '.join(missing)} missing")
     core.occ = {}
-    for u, c in enumerate(core.loc):
+    for u, c in enumerate(core.where):
         if c >= 0:
             core.occ.setdefault(c, []).append(u)
     core.control = [""] * len(core.scen.board)
@@ -590,7 +590,7 @@ def invariants(core: LnlCore) -> list[str]:
     if (core.result is None) == (core.stage == "over"):
         out.append("the game is over without a result, or has a result before it is over")
     for u, unit in enumerate(defs):
-        where, steps, full = core.loc[u], core.steps[u], unit.type.steps
+        where, steps, full = core.where[u], core.steps[u], unit.type.steps
         if where >= 0:
             if where >= T.n or not T.land[where]:
                 out.append(f"{unit.id} is on {where}, not a land hex of the map")
@@ -613,13 +613,13 @@ def invariants(core: LnlCore) -> list[str]:
         if not -1 <= core.ashore[u] <= full or (unit.side != "US" and core.ashore[u] != -1):
             out.append(f"{unit.id} came ashore with {core.ashore[u]} steps")
     for cell, here in core.occ.items():
-        if sorted(here) != here or any(core.loc[x] != cell for x in here):
+        if sorted(here) != here or any(core.where[x] != cell for x in here):
             out.append(f"the units listed in {core.label(cell)} are not the units there")
         if len({defs[x].side for x in here}) > 1:
             out.append(f"both sides stand in {core.label(cell)}")
         if sum(1 for x in here if not defs[x].type.engineer) > 2:
             out.append(f"more than two counters in {core.label(cell)} (LnL Omaha: Stacking)")
-    if sorted(core.occ) != sorted({c for c in core.loc if c >= 0}):
+    if sorted(core.occ) != sorted({c for c in core.where if c >= 0}):
         out.append("the hexes listed as occupied are not the units' hexes")
     for c in T.victory:
         if core.control[c] not in SIDES:
@@ -647,7 +647,7 @@ def invariants(core: LnlCore) -> list[str]:
     if core.place_mode not in ("", "setup", "landing", "row"):
         out.append(f"unknown placing mode {core.place_mode!r}")
     if len(set(core.place_queue)) != len(core.place_queue) or any(
-        core.loc[u] != OFF for u in core.place_queue
+        core.where[u] != OFF for u in core.place_queue
     ):
         out.append("the units to place are not distinct units off the map")
     for side in SIDES:
@@ -690,7 +690,7 @@ def _task_problems(core: LnlCore) -> list[str]:
         sided(o.movers, other(o.side), "opportunity fire")
         if not o.movers:
             out.append("opportunity fire with no mover to fire at")
-        if any(core.loc[x] != o.cell for x in o.movers):
+        if any(core.where[x] != o.cell for x in o.movers):
             out.append("opportunity fire at movers that are not in its hex")
         if core.stage != "move" or o.side == core.side:
             out.append("opportunity fire outside the other side's movement phase")
@@ -698,7 +698,7 @@ def _task_problems(core: LnlCore) -> list[str]:
         sided(g.units, core.side, "the moving group")
         if core.stage != "move":
             out.append(f"units moving in the {core.stage} stage")
-        if not g.units or any(core.loc[x] != g.cell for x in g.units):
+        if not g.units or any(core.where[x] != g.cell for x in g.units):
             out.append("the moving units are not together in the hex they moved to")
         if any(x not in g.spent for x in g.units):
             out.append("a moving unit without its movement spent")
@@ -714,7 +714,7 @@ def _task_problems(core: LnlCore) -> list[str]:
             out.append(f"move number {g.serial} (the last started is {core.serial})")
     if lo is not None:
         sided(lo.units, lo.side, "the step losses")
-        alive = [x for x in lo.units if core.loc[x] >= 0]
+        alive = [x for x in lo.units if core.where[x] >= 0]
         if lo.remaining < 1 or not alive:
             out.append("a step loss to take with no step or no unit left")
         if lo.remaining > sum(core.steps[x] for x in alive):
@@ -725,7 +725,7 @@ def _task_problems(core: LnlCore) -> list[str]:
         sided(rt.queue, rt.side, "the retreat")
         if not rt.queue:
             out.append("a retreat with no unit to retreat")
-        if any(core.loc[x] < 0 for x in rt.queue):
+        if any(core.where[x] < 0 for x in rt.queue):
             out.append("a unit to retreat that is not on the map")
     if ad is not None:
         sided(ad.units, ad.side, "the advance")
@@ -746,7 +746,7 @@ def _attack_problems(core: LnlCore) -> list[str]:
         return []
     out = []
     defs = core.scen.units
-    if any(core.loc[x] < 0 for x in a.firers):
+    if any(core.where[x] < 0 for x in a.firers):
         out.append("an attacker is not on the map")
     if any(defs[x].side != a.side for x in a.firers):
         out.append(f"a {a.side} attack with a unit of the other side")

@@ -91,7 +91,7 @@ def test_dr_steps_retreat_and_advance() -> None:
     assert st.pending.player == "US" and st.pending.kind == "advance"
     assert legal(st) == ["advance A/5Rgr", "advance B/5Rgr", "advance C/5Rgr", "stay"]
     play(st, "advance C/5Rgr", "stay")
-    assert st.label(st.loc[unit(st, "C/5Rgr")]) == "H3"
+    assert st.label(st.where[unit(st, "C/5Rgr")]) == "H3"
     assert st.control[st.cell_of("H3")] == "US"
     assert st.assaulted[unit(st, "A/5Rgr")] and not st.fired[unit(st, "A/5Rgr")]
 
@@ -103,7 +103,7 @@ def test_a_unit_with_nowhere_to_retreat_is_eliminated() -> None:
     play(st, "assault H3", "add A/5Rgr", "add B/5Rgr", "add C/5Rgr")
     cards(st, 2)
     play(st, "resolve")  # every neighbour of H3 is next to an undisrupted Ranger
-    assert st.loc[unit(st, "1/1/916")] < 0
+    assert st.where[unit(st, "1/1/916")] < 0
     assert any(e.kind == "lnl.elim" and e.details["why"] == "could not retreat" for e in st.log)
 
 
@@ -115,7 +115,7 @@ def test_guns_cannot_retreat() -> None:
     play(st, "assault H3", "add 1/A/743", "add 2/A/743", "add 3/A/743")
     cards(st, 2)
     play(st, "resolve")  # 12 v 4 = 3-1, card 2: DR
-    assert st.loc[unit(st, "75mm-Gun")] < 0
+    assert st.where[unit(st, "75mm-Gun")] < 0
 
 
 def test_delim_and_aelim() -> None:
@@ -123,13 +123,13 @@ def test_delim_and_aelim() -> None:
     play(st, "assault H3", "add A/5Rgr", "add B/5Rgr")
     cards(st, 1)
     play(st, "resolve")  # 3-1, card 1: DElim
-    assert last(st)["result"] == "DElim" and st.loc[unit(st, "75mm-Gun")] < 0
+    assert last(st)["result"] == "DElim" and st.where[unit(st, "75mm-Gun")] < 0
     st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, stage="assault")
     play(st, "assault H3", "add 1/B/116", "add 2/B/116")
     cards(st, 3)
     play(st, "resolve")  # 8 v 5 = 1-1, card 3: AElim
     assert last(st)["result"] == "AElim"
-    assert st.loc[unit(st, "1/B/116")] < 0 and st.loc[unit(st, "2/B/116")] < 0
+    assert st.where[unit(st, "1/B/116")] < 0 and st.where[unit(st, "2/B/116")] < 0
 
 
 def test_ar_costs_every_attacker_a_step_and_a_retreat() -> None:

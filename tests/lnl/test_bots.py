@@ -51,11 +51,11 @@ def test_set_ups_come_from_the_shipped_plans() -> None:
     act = SolitaireGerman(seed=0).choose(st)
     assert isinstance(act, Deploy)
     st.apply(act)
-    assert st.label(st.loc[unit(st, "88mm-Gun")]) == "J5"
+    assert st.label(st.where[unit(st, "88mm-Gun")]) == "J5"
     act = HeuristicUS(seed=0).choose(st)
     assert isinstance(act, Deploy)
     st.apply(act)
-    assert st.turn == 1 and st.label(st.loc[unit(st, "1/B/116")]) == "L5"
+    assert st.turn == 1 and st.label(st.where[unit(st, "1/B/116")]) == "L5"
 
 
 def test_solitaire_fires_at_the_nearest_target_with_the_whole_company() -> None:
@@ -140,4 +140,4 @@ def test_heuristic_american_heads_for_the_draw() -> None:
     bot = HeuristicUS(seed=0)
     play(st, str(bot.choose(st)))
     play(st, str(bot.choose(st)))
-    assert st.label(st.loc[unit(st, "1/B/116")]) == "J6"
+    assert st.label(st.where[unit(st, "1/B/116")]) == "J6"

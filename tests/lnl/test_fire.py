@@ -133,7 +133,7 @@ def test_loss_three_on_two_units_lets_the_defender_choose_the_second_step() -> N
     assert last(st)["result"] == "Loss 3"
     assert legal(st) == ["lose 1/B/116", "lose 2/B/116"]
     play(st, "lose 1/B/116")
-    assert st.loc[unit(st, "1/B/116")] < 0 and st.steps[unit(st, "2/B/116")] == 1
+    assert st.where[unit(st, "1/B/116")] < 0 and st.steps[unit(st, "2/B/116")] == 1
 
 
 def test_units_that_fire_are_marked_and_may_not_fire_or_move() -> None:

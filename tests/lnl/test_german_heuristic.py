@@ -116,7 +116,7 @@ def test_retakes_an_empty_victory_hex_the_americans_passed_through() -> None:
         st.apply(act)
         if isinstance(act, EndPhase):
             break
-    assert st.label(st.loc[unit(st, "1/1/916")]) == "H5"
+    assert st.label(st.where[unit(st, "1/1/916")]) == "H5"
     assert st.control[st.cell_of("H5")] == "German"
 
 

@@ -92,8 +92,8 @@ def test_units_that_began_together_move_together_to_a_hex() -> None:
     assert "H4" not in steps(st)  # Reading: a separate mover may not enter it
     st2 = position({"1/B/116": "H3", "2/B/116": "H3"}, stage="move")
     play(st2, "move 1/B/116", "with 2/B/116", "step G3", "drop 2/B/116", "step G4")
-    assert st2.label(st2.loc[unit(st2, "2/B/116")]) == "G3"
-    assert st2.label(st2.loc[unit(st2, "1/B/116")]) == "G4"
+    assert st2.label(st2.where[unit(st2, "2/B/116")]) == "G3"
+    assert st2.label(st2.where[unit(st2, "1/B/116")]) == "G4"
 
 
 def test_disrupted_and_fired_units_do_not_move() -> None:

@@ -102,7 +102,7 @@ def test_a_restored_snapshot_observes_what_its_original_does() -> None:
 def test_edited_positions_are_observed_as_they_are() -> None:
     st = new("beach", 8)
     play_checking(st, "random", 8, limit=300)
-    on_map = [u for u, c in enumerate(st.loc) if c >= 0]
+    on_map = [u for u, c in enumerate(st.where) if c >= 0]
     first, second = on_map[0], on_map[1]
     empty = next(c for c in range(st.T.n) if st.T.land[c] and c not in st.occ)
 
@@ -138,15 +138,15 @@ def test_edited_positions_are_observed_as_they_are() -> None:
         with st.edit():
             change()
         assert_kept_equals_fresh(st, i)
-    assert st.loc[first] == ELIM
+    assert st.where[first] == ELIM
     # many units at once (the kept board is built anew)
     with st.edit():
         for u in on_map[1:]:
-            if st.loc[u] >= 0:  # the second may have lost its last step above
+            if st.where[u] >= 0:  # the second may have lost its last step above
                 st.take(u)
         st.dis[:] = [False] * len(st.dis)
     assert_kept_equals_fresh(st, "many")
-    assert all(c in (OFF, ELIM) for c in st.loc)
+    assert all(c in (OFF, ELIM) for c in st.where)
 
 
 def test_a_pickled_state_observes_what_its_original_does() -> None:

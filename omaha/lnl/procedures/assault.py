@@ -41,7 +41,7 @@ def assault_eligible(core: LnlCore, u: int, side: str) -> bool:
     LnL Omaha: Close Assault; reading R26 (READINGS.md): no assault in the landing
     turn, one assault a phase, and assaulting places no Fired marker.
     """
-    if core.scen.units[u].side != side or core.loc[u] < 0:
+    if core.scen.units[u].side != side or core.where[u] < 0:
         return False
     if core.fired[u] or core.dis[u] or core.assaulted[u] or core.ca(u) <= 0:
         return False
@@ -50,7 +50,7 @@ def assault_eligible(core: LnlCore, u: int, side: str) -> bool:
 
 def can_assault_into(core: LnlCore, u: int, target: int) -> bool:
     """Adjacent, and across a crest only for Rangers (LnL Omaha: Close Assault)."""
-    here = core.loc[u]
+    here = core.where[u]
     if core.T.dist[here][target] != 1:
         return False
     return not core.T.crest(here, target) or core.scen.units[u].type.ranger
@@ -62,9 +62,9 @@ def assault_group_ok(core: LnlCore, units: list[int]) -> bool:
         return True
     defs = core.scen.units
     for company in sorted({defs[x].company for x in units}):
-        company_cells = {core.loc[x] for x in units if defs[x].company == company}
+        company_cells = {core.where[x] for x in units if defs[x].company == company}
         if all(
-            defs[x].company == company or (defs[x].type.support and core.loc[x] in company_cells)
+            defs[x].company == company or (defs[x].type.support and core.where[x] in company_cells)
             for x in units
         ):
             return True
@@ -89,7 +89,7 @@ def assault_numbers(core: LnlCore, attackers: list[int], target: int) -> tuple[i
     if any(core.dis[x] for x in defenders):
         shift += 2
     shift -= core.T.terrain_shift(target)
-    if any(core.T.crest(core.loc[x], target) for x in attackers):
+    if any(core.T.crest(core.where[x], target) for x in attackers):
         shift -= rules.CREST_SHIFT
     return att, dfn, shift
 
@@ -119,11 +119,12 @@ def _best_group(core: LnlCore, cands: list[int], target: int) -> tuple[int | Non
     defs = core.scen.units
     best: tuple[int | None, list[int]] = (None, [])
     for company in sorted({defs[x].company for x in cands}):
-        company_cells = {core.loc[x] for x in cands if defs[x].company == company}
+        company_cells = {core.where[x] for x in cands if defs[x].company == company}
         group = [
             x
             for x in cands
-            if defs[x].company == company or (defs[x].type.support and core.loc[x] in company_cells)
+            if defs[x].company == company
+            or (defs[x].type.support and core.where[x] in company_cells)
         ]
         col = assault_column(core, group, target)
         if col is not None and (best[0] is None or col > best[0]):
@@ -227,7 +228,7 @@ def resolve_assault(core: LnlCore, a: Attack) -> None:
     if res == "DR":
         for x in defenders:
             core.lose_step(x, rule + " (DR)", "close assault")
-        survivors = [x for x in defenders if core.loc[x] >= 0]
+        survivors = [x for x in defenders if core.where[x] >= 0]
         if survivors:
             core.retreat = RetreatTask(dside, survivors)
         core.advance = AdvanceTask(a.side, list(a.firers), a.target)
@@ -238,7 +239,7 @@ def resolve_assault(core: LnlCore, a: Attack) -> None:
     elif res == "AR":
         for x in a.firers:
             core.lose_step(x, rule + " (AR)", "close assault")
-        survivors = [x for x in a.firers if core.loc[x] >= 0]
+        survivors = [x for x in a.firers if core.where[x] >= 0]
         if survivors:
             core.retreat = RetreatTask(a.side, survivors)
     elif res == "AElim":
@@ -260,7 +261,7 @@ def retreat_hexes(core: LnlCore, u: int) -> list[int]:
     at a time, each to its own hex.
     """
     unit = core.scen.units[u]
-    here = core.loc[u]
+    here = core.where[u]
     if unit.mf <= 0:
         return []
     out = []
@@ -282,7 +283,7 @@ def settle_retreat(core: LnlCore) -> None:
     r = core.retreat
     while r is not None and r.queue:
         u = r.queue[0]
-        if core.loc[u] < 0:
+        if core.where[u] < 0:
             r.queue.pop(0)
             continue
         if retreat_hexes(core, u):
@@ -305,7 +306,7 @@ def apply_retreat(core: LnlCore, action: Action) -> None:
     r = core.retreat
     assert r is not None
     u = r.queue.pop(0)
-    start = core.loc[u]
+    start = core.where[u]
     dest = core.cell_of(action.hex)
     core.put(u, dest)
     core.note(
@@ -326,7 +327,7 @@ def advance_units(core: LnlCore) -> list[int]:
         return []
     out = []
     for x in adv.units:
-        if core.loc[x] < 0 or core.loc[x] == adv.cell or core.scen.units[x].mf <= 0:
+        if core.where[x] < 0 or core.where[x] == adv.cell or core.scen.units[x].mf <= 0:
             continue
         if not can_assault_into(core, x, adv.cell) or not core.T.land[adv.cell]:
             continue
@@ -358,7 +359,7 @@ def apply_advance(core: LnlCore, action: Action) -> None:
         return
     assert isinstance(action, Advance)
     u = core.unit_index(action.unit)
-    start = core.loc[u]
+    start = core.where[u]
     core.put(u, adv.cell)
     core.note(
         "lnl.advance",

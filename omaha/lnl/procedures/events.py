@@ -45,7 +45,7 @@ def no_event(core: LnlCore) -> None:
 
 def at916(core: LnlCore) -> None:
     """The 916th AT enters this turn (reading R4 in READINGS.md: once only)."""
-    units = [u for u in _event_units(core, "at916") if core.loc[u] == OFF]
+    units = [u for u in _event_units(core, "at916") if core.where[u] == OFF]
     if "at916" in core.events_done or not units:
         _say(core, "the 916th AT has already been called: no effect")
         return
@@ -83,7 +83,7 @@ def _late_german(core: LnlCore) -> list[int]:
         for f in core.scen.forces
         if f.when == "turn" and f.how == "edge"
         for u in f.units
-        if core.u(u).side == "German" and core.loc[u] == OFF and u in core.due
+        if core.u(u).side == "German" and core.where[u] == OFF and u in core.due
     ]
 
 
@@ -130,7 +130,7 @@ def allied_air(core: LnlCore) -> None:
 
 def airborne101(core: LnlCore) -> None:
     """The 101st Airborne is placed on row A at once (reading R4 in READINGS.md)."""
-    units = [u for u in _event_units(core, "airborne101") if core.loc[u] == OFF]
+    units = [u for u in _event_units(core, "airborne101") if core.where[u] == OFF]
     if "airborne101" in core.events_done or not units:
         _say(core, "the 101st Airborne is already in play: no effect")
         return

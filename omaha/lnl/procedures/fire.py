@@ -54,7 +54,7 @@ def reach(core: LnlCore, u: int, target: int) -> int:
     firepower), Mortars (a German mortar may use any German unit's line of sight;
     reading R21 in READINGS.md).
     """
-    here = core.loc[u]
+    here = core.where[u]
     t = core.scen.units[u].type
     d = core.T.dist[here][target]
     if d > 2 * t.range or d == 0:
@@ -85,9 +85,9 @@ def may_combine(core: LnlCore, units: list[int]) -> bool:
     defs = core.scen.units
     for company in sorted({defs[x].company for x in units}):
         members = [x for x in units if defs[x].company == company]
-        company_cells = {core.loc[x] for x in members}
+        company_cells = {core.where[x] for x in members}
         ok = all(
-            defs[x].company == company or (defs[x].type.support and core.loc[x] in company_cells)
+            defs[x].company == company or (defs[x].type.support and core.where[x] in company_cells)
             for x in units
         )
         if ok and connected(core, company_cells):
@@ -152,7 +152,7 @@ def firer_reach(core: LnlCore, u: int, side: str, target: int, kind: str, mode: 
     defs = core.scen.units
     if defs[u].side != side or not core.can_fire(u) or factor(core, u, kind) <= 0:
         return 0
-    if mode == "fire" and (core.loc[u], target, kind) in core.fired_at:
+    if mode == "fire" and (core.where[u], target, kind) in core.fired_at:
         return 0
     return reach(core, u, target)
 
@@ -170,7 +170,7 @@ def numbers(core: LnlCore, a: Attack, movers: list[int] | None = None) -> tuple[
     dist = core.T.dist
     terms = []
     for f in a.firers:
-        here = core.loc[f]
+        here = core.where[f]
         halved = reach(core, f, t) == 2
         terms.append(
             (factor(core, f, a.kind), halved, dist[here][t] == 1, core.T.sheltered(here, t))
@@ -311,7 +311,7 @@ class KeptPlan:
     """
 
     turn: int
-    loc: tuple[int, ...]
+    where: tuple[int, ...]
     steps: tuple[int, ...]
     dis: tuple[bool, ...]
     fired: tuple[bool, ...]
@@ -357,7 +357,7 @@ def _updated_plan(core: LnlCore, side: str, old: KeptPlan | None) -> KeptPlan:
     """
     defs = core.scen.units
     snap = (
-        tuple(core.loc),
+        tuple(core.where),
         tuple(core.steps),
         tuple(core.dis),
         tuple(core.fired),
@@ -369,16 +369,16 @@ def _updated_plan(core: LnlCore, side: str, old: KeptPlan | None) -> KeptPlan:
     redo: set[int] = set()  # hexes whose candidates are worked out afresh
     changed: set[int] = set()  # units of ``side`` to take out and put back
     if old is not None and old.turn == core.turn:
-        before = (old.loc, old.steps, old.dis, old.fired, old.placed)
+        before = (old.where, old.steps, old.dis, old.fired, old.placed)
         for was, now in zip(before, snap, strict=True):
             if was != now:
                 changed.update(i for i, (a, b) in enumerate(zip(was, now, strict=True)) if a != b)
         for u in list(changed):
             if defs[u].side != side:
                 changed.discard(u)
-                if old.loc[u] != core.loc[u]:
-                    redo.update((old.loc[u], core.loc[u]))
-            elif old.loc[u] != core.loc[u]:
+                if old.where[u] != core.where[u]:
+                    redo.update((old.where[u], core.where[u]))
+            elif old.where[u] != core.where[u]:
                 old = None  # a spotter may have moved: redo the plan
                 break
         if old is not None:
@@ -451,7 +451,7 @@ def _plan_candidates(
     spotters: dict[int, bool] = {}
     for x in shooters(core, side) if units is None else units:
         t = defs[x].type
-        here = core.loc[x]
+        here = core.where[x]
         i = 0 if core.steps[x] >= 2 else 1
         ap, he = t.ap[i], t.he[i]
         if ap <= 0 and he <= 0:
@@ -517,12 +517,12 @@ def _candidates(
     n = T.n
     near = T.dist[target]  # distances are symmetric
     los_known = T.los_known
-    loc = core.loc
+    where = core.where
     steps = core.steps
     fired_at = core.fired_at if mode == "fire" else ()
     for x in shooters(core, side):
         t = defs[x].type
-        here = loc[x]
+        here = where[x]
         d = near[here]
         if d > 2 * t.range or d == 0:
             continue
@@ -787,7 +787,7 @@ def resolve_fire(core: LnlCore, a: Attack) -> None:
     for f in a.firers:
         core.set_fired(f, True)
         if a.mode == "fire":
-            core.fired_at.add((core.loc[f], a.target, a.kind))
+            core.fired_at.add((core.where[f], a.target, a.kind))
     if a.ngfs or a.bonus:
         core.spend_support(a.side, a.ngfs, a.bonus)
     rule = {

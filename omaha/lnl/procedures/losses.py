@@ -47,7 +47,7 @@ def apply_fire_result(
         return
     n = rules.loss_steps(res)
     for x in targets:
-        if core.loc[x] >= 0:
+        if core.where[x] >= 0:
             core.set_disrupted(x, True)
     if targets:
         core.loss = LossTask(defs[targets[0]].side, list(targets), n, {})
@@ -58,7 +58,7 @@ def settle_losses(core: LnlCore) -> None:
     """Take every step the defender has no choice about; stop at a real choice."""
     t = core.loss
     while t is not None and t.remaining > 0:
-        alive = [x for x in t.units if core.loc[x] >= 0]
+        alive = [x for x in t.units if core.where[x] >= 0]
         if not alive:
             break
         low = min(t.hits.get(x, 0) for x in alive)
@@ -79,7 +79,7 @@ def _take_hit(core: LnlCore, t: LossTask, x: int) -> None:
 def loss_options(core: LnlCore) -> Iterator[Action]:
     t = core.loss
     assert t is not None
-    alive = [x for x in t.units if core.loc[x] >= 0]
+    alive = [x for x in t.units if core.where[x] >= 0]
     low = min(t.hits.get(x, 0) for x in alive)
     for x in alive:
         if t.hits.get(x, 0) == low:

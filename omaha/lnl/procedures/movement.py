@@ -73,7 +73,7 @@ def engineers_help(core: LnlCore, units: list[int], b: int) -> bool:
 def movable(core: LnlCore, u: int) -> bool:
     """May start a move this phase (LnL Omaha: Outline of Play, Movement)."""
     unit = core.scen.units[u]
-    if unit.side != core.side or core.loc[u] < 0 or unit.mf <= 0:
+    if unit.side != core.side or core.where[u] < 0 or unit.mf <= 0:
         return False
     if core.fired[u] or core.dis[u] or core.moved[u]:
         return False
@@ -87,7 +87,7 @@ def group_steps(core: LnlCore, g: MoveGroup) -> list[int]:
 
 def first_steps(core: LnlCore, u: int) -> bool:
     """Whether a unit alone could take at least one step now."""
-    here = core.loc[u]
+    here = core.where[u]
     return bool(_steps(core, [u], here, here, core.serial + 1, {u: 0}, first=True))
 
 
@@ -224,7 +224,7 @@ def start_move(core: LnlCore, action: Action) -> None:
     assert isinstance(action, Move)
     u = core.unit_index(action.unit)
     core.serial += 1
-    core.group = MoveGroup([u], core.loc[u], core.loc[u], {u: 0}, core.serial)
+    core.group = MoveGroup([u], core.where[u], core.where[u], {u: 0}, core.serial)
 
 
 # ----------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def due_entries(core: LnlCore) -> list[int]:
         if (
             unit.side == core.side
             and turn <= core.turn
-            and core.loc[u] == OFF
+            and core.where[u] == OFF
             and force.how == "edge"
         ):
             out.append(u)

@@ -53,7 +53,7 @@ def open_window(core: LnlCore) -> None:
     g = core.group
     if g is None:
         return
-    movers = [x for x in g.units if core.loc[x] == g.cell]
+    movers = [x for x in g.units if core.where[x] == g.cell]
     side = other(core.side)
     if movers and opp_possible(core, side, g.cell, movers):
         core.opp = OppWindow(side, g.cell, movers)

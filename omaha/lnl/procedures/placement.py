@@ -145,7 +145,7 @@ def check_deploy(core: LnlCore, action: Deploy) -> list[tuple[int, int]]:
         raise IllegalAction(f"the plan does not place {', '.join(missing)}")
     scratch = copy.copy(core)
     scratch.occ = {c: list(xs) for c, xs in core.occ.items()}
-    scratch.loc = list(core.loc)
+    scratch.where = list(core.where)
     scratch.control = list(core.control)
     scratch.entered = list(core.entered)
     scratch.ashore = list(core.ashore)
