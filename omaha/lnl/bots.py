@@ -270,7 +270,7 @@ class BotBase(ABC):
 
     def shipped_setup(self, state: LnlCore) -> Action | None:
         """At set-up, the side's shipped set-up plan as one action, if it is valid."""
-        if state.stage != "setup":
+        if state.current_phase != "setup":
             return None
         plan = setup_plan(state.scen.scenario_id, self.side)
         if plan is None:
@@ -467,7 +467,7 @@ def step_towards(
 
 
 def refusal_key(state: LnlCore, uid: str) -> tuple[int, str, str, str]:
-    return (state.turn, state.side, state.stage, uid)
+    return (state.turn, state.side, state.current_phase, uid)
 
 
 def deploy_ok(state: LnlCore, act: Deploy) -> bool:
@@ -1167,7 +1167,7 @@ class HeuristicGerman(BotBase):
         return False
 
     def filter_group(self, state: LnlCore, group: list[int], target: int) -> list[int]:
-        if state.stage != "fire":
+        if state.current_phase != "fire":
             return group
         kept = [x for x in group if not self.reserved(state, x)]
         return kept if fire.may_combine(state, kept) else kept[:1]
@@ -1263,9 +1263,9 @@ class HeuristicGerman(BotBase):
         """
         if state.side != "German":
             return None
-        if state.stage == "fire":
+        if state.current_phase == "fire":
             return self.fire_phase_goals(state).get(u)
-        if state.stage != "move":
+        if state.current_phase != "move":
             return None
         mine = self.goals(state)
         if u in mine:
@@ -1274,7 +1274,7 @@ class HeuristicGerman(BotBase):
 
     def goals(self, state: LnlCore) -> dict[int, int]:
         """The goals claimed in this movement phase."""
-        phase = (state.turn, state.side, state.stage)
+        phase = (state.turn, state.side, state.current_phase)
         if phase != self._phase:
             self._phase, self._goals = phase, {}
         return self._goals
@@ -1295,7 +1295,7 @@ class HeuristicGerman(BotBase):
         unit = state.u(u)
         if unit.mf <= 0 or state.where[u] < 0 or state.dis[u] or state.fired[u]:
             return None
-        if state.placement_restricted(u) or (state.stage == "move" and state.moved[u]):
+        if state.placement_restricted(u) or (state.current_phase == "move" and state.moved[u]):
             return None
         here = state.where[u]
         last = self.last_turn(state)

@@ -13,7 +13,8 @@ The sequence of play lives in :mod:`omaha.lnl.state`, the procedures in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, TypeVar, cast, get_args
+from enum import StrEnum
+from typing import Any, Literal, TypeVar, cast
 
 import attrs
 
@@ -36,11 +37,22 @@ MAX_CANCELS = 50
 #: at H-hour, 06:30.
 TURN_HOURS = 0.625
 
-#: Where a game turn stands (LnL Omaha: Outline of Play): set-up, then for each side
-#: the action card (Americans only) and its event, disruption removal, the landings
-#: (Americans only), fire, movement and close assault; "over" once the game ends.
-Stage = Literal["setup", "card", "event", "rally", "landing", "fire", "move", "assault", "over"]
-STAGES: tuple[Stage, ...] = get_args(Stage)
+
+class Phase(StrEnum):
+    """Where a game turn stands (LnL Omaha: Outline of Play): set-up, then for each side
+    the action card (Americans only) and its event, disruption removal, the landings
+    (Americans only), fire, movement and close assault; "over" once the game ends."""
+
+    SETUP = "setup"
+    CARD = "card"
+    EVENT = "event"
+    RALLY = "rally"
+    LANDING = "landing"
+    FIRE = "fire"
+    MOVE = "move"
+    ASSAULT = "assault"
+    OVER = "over"
+
 
 #: Which decision is pending: a task in progress (a loss to allocate, a retreat, ...)
 #: or, with none, the phase's own ("phase": start an attack, a move, end the phase).
@@ -183,7 +195,7 @@ class LnlCore(State[LnlScenario]):
     T: MapTables
     turn: int
     side: str
-    stage: Stage
+    current_phase: Phase
     # per unit, by index
     where: list[int]  #: board index, OFF or ELIM
     steps: list[int]
@@ -241,7 +253,7 @@ class LnlCore(State[LnlScenario]):
         n = len(scen.units)
         self.turn = 0
         self.side = "German"
-        self.stage = "setup"
+        self.current_phase = Phase.SETUP
         self.where = [OFF] * n
         self.steps = [u.type.steps for u in scen.units]
         self.dis = [False] * n
@@ -370,9 +382,9 @@ class LnlCore(State[LnlScenario]):
 
     def decision_kind(self) -> str:
         """The kind of the pending decision (``pending.kind``, without its prompt): a
-        phase's own decision is named by its stage, a task by :data:`KIND_OF`."""
+        phase's own decision is named by its phase, a task by :data:`KIND_OF`."""
         decision = self.decision()
-        return self.stage if decision == "phase" else KIND_OF[decision]
+        return self.current_phase if decision == "phase" else KIND_OF[decision]
 
     def _player_to_move(self) -> str | None:
         """The player who carries out the pending decision (``pending.player``, without
@@ -629,9 +641,9 @@ class LnlCore(State[LnlScenario]):
 
     # -- the position -------------------------------------------------------------
     # What the observation's position tracks show (the game turn, the player turn, the
-    # stage, NGFS packets left, attacks cancelled, +6 HE cards, German movement
+    # phase, NGFS packets left, attacks cancelled, +6 HE cards, German movement
     # permissions, cards left) changes through these mutators, or in the sequence of
-    # play next to a call of set_stage or position_changed, which note the whole
+    # play next to a call of set_phase or position_changed, which note the whole
     # position in the journal.
     def set_turn(self, turn: int) -> None:
         """Game turn ``turn`` begins: the units that landed on the last one (or on this
@@ -646,9 +658,9 @@ class LnlCore(State[LnlScenario]):
         if self.journal is not None:
             self.journal.add("position")
 
-    def set_stage(self, stage: Stage) -> None:
-        """The sequence of play moves on to ``stage`` (LnL Omaha: Outline of Play)."""
-        self.stage = stage
+    def set_phase(self, phase: Phase) -> None:
+        """The sequence of play moves on to ``phase`` (LnL Omaha: Outline of Play)."""
+        self.current_phase = phase
         if self.journal is not None:
             self.journal.add("position")
 

@@ -3,7 +3,7 @@
 The layout (:func:`observation_layout`) is planes over the map's hexes (each side's
 counters, steps, kinds and markers; moved, assaulted, landed this turn; control,
 victory points, fortifications, landing hexes; the decision under way) and tracks
-(turn, stage, decision, NGFS, cards, and each unit's hex, steps, markers and due
+(turn, phase, decision, NGFS, cards, and each unit's hex, steps, markers and due
 turn). Everything on the map is open in LnL Omaha; the order of the action deck is
 hidden from both players and is not in the observation (only the cards left).
 
@@ -23,7 +23,7 @@ from typing import get_args
 import attrs
 
 from omaha.kernel.observation import Declaration, Observation, ObservationLayout, Shown
-from omaha.lnl.core import SIDES, STAGES, Decision, LnlCore
+from omaha.lnl.core import SIDES, Decision, LnlCore, Phase
 from omaha.lnl.scenario import LnlScenario
 
 #: Per side: counters, steps, counters by kind (LnL Omaha: Unit Types), markers.
@@ -44,7 +44,7 @@ def _layout(scen: LnlScenario) -> ObservationLayout:
     planes += _SHARED_PLANES + _TASK_PLANES
     tracks = (
         "observer_us", "to_move_us", "phasing_us", "turn", "turns",
-        *(f"stage_{s}" for s in STAGES),
+        *(f"phase_{s}" for s in Phase),
         *(f"decision_{d}" for d in DECISIONS),
         "ngfs_left", "us_bonus", "german_bonus", "perm_all", "perm_armor", "deck_left",
         "us_hexes_held", "cancels", "attack_ngfs", "attack_bonus", "attack_hard",
@@ -69,7 +69,7 @@ def _layout(scen: LnlScenario) -> ObservationLayout:
         ("observer_us", "1 if the observation is the US player's (else the German's)"),
         ("to_move_us", "1 if the US player decides now; phasing_us: 1 in the US player turn"),
         ("turn", "the game turn (0 at set-up); turns: the game's length"),
-        ("stage_fire", "1 in the stage named (one of stage_*), 0 in the others"),
+        ("phase_fire", "1 in the phase named (one of phase_*), 0 in the others"),
         ("decision_phase", "1 for the kind of decision pending (one of decision_*)"),
         ("ngfs_left", "NGFS packets left this turn (6 HE each)"),
         ("us_bonus", "1 if the US holds a +6 HE card (german_bonus: the Germans)"),
@@ -103,7 +103,7 @@ class _Where:
     unit_planes: tuple[tuple[int, int, int, int, int], ...]
     unit_tracks: int  #: index of the first per-unit track
     selected: int  #: the first unit's "selected" track
-    stages: dict[str, int]  #: stage -> its track
+    phases: dict[str, int]  #: phase -> its track
     decisions: dict[str, int]  #: decision -> its track
 
 
@@ -130,7 +130,7 @@ class LnlObservation(Declaration[LnlCore]):
             ),
             unit_tracks=layout.track_index(f"{units[0].id} where") if units else layout.size,
             selected=layout.track_index(f"{units[0].id} selected") if units else layout.size,
-            stages={s: track[f"stage_{s}"] for s in STAGES},
+            phases={s: track[f"phase_{s}"] for s in Phase},
             decisions={d: track[f"decision_{d}"] for d in DECISIONS},
         )
         T = scen.tables
@@ -200,13 +200,13 @@ class LnlObservation(Declaration[LnlCore]):
         return tuple(out)
 
     def _position(self, core: LnlCore) -> Shown:
-        """The turn, phasing player, stage, NGFS packets left, +6 HE cards held, German
+        """The turn, phasing player, phase, NGFS packets left, +6 HE cards held, German
         movement a card allowed, cards left and attacks cancelled this phase."""
         t = self.at.track
         return (
             (t["turn"], core.turn),
             (t["phasing_us"], core.side == "US"),
-            (self.at.stages[core.stage], 1),
+            (self.at.phases[core.current_phase], 1),
             (t["ngfs_left"], core.ngfs_left),
             (t["us_bonus"], core.bonus["US"]),
             (t["german_bonus"], core.bonus["German"]),

@@ -17,8 +17,8 @@ settle what the text leaves open about the sequence.
 
 Which procedure runs next is decided here, through typed tables: what the
 pending decision offers (:data:`OPTIONS`), who carries out an action
-(:data:`APPLY`, :data:`OPENERS`), what each stage does on its own
-(:data:`AUTOMATIC`) and how each phase begins and ends (:data:`STAGE_START`,
+(:data:`APPLY`, :data:`OPENERS`), what each phase does on its own
+(:data:`AUTOMATIC`) and how each phase begins and ends (:data:`PHASE_START`,
 :data:`PHASE_END`). The procedures themselves live in :mod:`omaha.lnl.procedures`.
 """
 
@@ -62,7 +62,7 @@ from omaha.lnl.actions import (
     With,
 )
 from omaha.lnl.components.setups import setup_plan
-from omaha.lnl.core import OFF, Decision, LnlCore, Stage
+from omaha.lnl.core import OFF, Decision, LnlCore, Phase
 from omaha.lnl.observation import LnlObservation
 from omaha.lnl.procedures import (
     airstrike,
@@ -122,27 +122,27 @@ _PURE = (
 )
 
 
-PHASE_NAMES: dict[Stage, str] = {
-    "setup": "set-up",
-    "card": "action card",
-    "event": "action card",
-    "rally": "disruption removal",
-    "landing": "landing",
-    "fire": "fire",
-    "move": "movement",
-    "assault": "close assault",
-    "over": "game over",
+PHASE_NAMES: dict[Phase, str] = {
+    Phase.SETUP: "set-up",
+    Phase.CARD: "action card",
+    Phase.EVENT: "action card",
+    Phase.RALLY: "disruption removal",
+    Phase.LANDING: "landing",
+    Phase.FIRE: "fire",
+    Phase.MOVE: "movement",
+    Phase.ASSAULT: "close assault",
+    Phase.OVER: "game over",
 }
 
 #: The parts of each phase's prompt and the actions they name (only those on offer show).
-PHASE_PROMPTS: dict[Stage, tuple[Offer, ...]] = {
-    "fire": (("fire", FireWith), ("bombard", Bombard), ("end the fire phase", EndPhase)),
-    "move": (
+PHASE_PROMPTS: dict[Phase, tuple[Offer, ...]] = {
+    Phase.FIRE: (("fire", FireWith), ("bombard", Bombard), ("end the fire phase", EndPhase)),
+    Phase.MOVE: (
         ("move a unit", Move),
         ("bring on reinforcements", Enter),
         ("end the movement phase", EndPhase),
     ),
-    "assault": (("close assault", Assault), ("end the close assault phase", EndPhase)),
+    Phase.ASSAULT: (("close assault", Assault), ("end the close assault phase", EndPhase)),
 }
 
 
@@ -170,9 +170,9 @@ class LnlState(Observing, LnlCore):
 
     @property
     def phase(self) -> str:
-        if self.stage in ("setup", "over"):
-            return PHASE_NAMES[self.stage]
-        return f"{self.side} {PHASE_NAMES[self.stage]}"
+        if self.current_phase in ("setup", "over"):
+            return PHASE_NAMES[self.current_phase]
+        return f"{self.side} {PHASE_NAMES[self.current_phase]}"
 
     def is_terminal(self) -> bool:
         return self.result is not None
@@ -211,7 +211,7 @@ class LnlState(Observing, LnlCore):
         """At the set-up, the shipped set-up plan of the side placing (one ``deploy``),
         when it is sound for this scenario; the numbered route to the same position
         is ``place`` one unit at a time."""
-        if self.stage != "setup" or not self.place_queue or self.busy_except_place():
+        if self.current_phase != "setup" or not self.place_queue or self.busy_except_place():
             return {}
         side = self.u(self.place_queue[0]).side
         plan = setup_plan(self.scen.scenario_id, side)
@@ -253,7 +253,7 @@ class LnlState(Observing, LnlCore):
         Reading R3 (READINGS.md): while a reinforcement may enter, the phase may not end.
         """
         must_enter = False
-        phase_options = PHASE_OPTIONS.get(self.stage)
+        phase_options = PHASE_OPTIONS.get(self.current_phase)
         if phase_options is not None:
             for act in phase_options(self):
                 must_enter = must_enter or isinstance(act, Enter)
@@ -293,7 +293,11 @@ class LnlState(Observing, LnlCore):
                 f"{self.cancels} attacks were cancelled this phase: no other may be opened "
                 "(reading R34, READINGS.md)" + wanted
             )
-        if isinstance(action, EndPhase) and self.stage == "move" and movement.due_entries(self):
+        if (
+            isinstance(action, EndPhase)
+            and self.current_phase == "move"
+            and movement.due_entries(self)
+        ):
             return "reinforcements due this turn must enter first (LnL Omaha: Setting up the Game)"
         return f"'{action}' is not a legal action now{wanted}"
 
@@ -321,7 +325,7 @@ class LnlState(Observing, LnlCore):
                 continue
             if self.busy():
                 return
-            if AUTOMATIC[self.stage](self):
+            if AUTOMATIC[self.current_phase](self):
                 return
             self.forget_queries()  # the sequence moved on: cached queries may be stale
 
@@ -329,27 +333,27 @@ class LnlState(Observing, LnlCore):
         self.set_turn(n)
         self.side = "US"
         self.ngfs_left = self.scen.ngfs_packets
-        self.set_stage("card")  # notes the whole position: turn, side, NGFS too
+        self.set_phase(Phase.CARD)  # notes the whole position: turn, side, NGFS too
         self.note("lnl.turn", "LnL Omaha: Outline of Play", turn=n)
 
-    def enter_stage(self, stage: Stage) -> None:
-        """Begin ``stage``: what the rules do at its start (markers off, landings due)."""
+    def enter_phase(self, phase: Phase) -> None:
+        """Begin ``phase``: what the rules do at its start (markers off, landings due)."""
         self.cancels = 0
-        self.set_stage(stage)  # notes the whole position: cancels too
-        start = STAGE_START.get(stage)
+        self.set_phase(phase)  # notes the whole position: cancels too
+        start = PHASE_START.get(phase)
         if start is not None:
             start(self)
 
     def end_phase(self, action: Action | None = None) -> None:
         """``end phase``: the phase is over; the next one begins."""
-        end = PHASE_END.get(self.stage)
+        end = PHASE_END.get(self.current_phase)
         if end is not None:
             end(self)
 
     def end_player_turn(self) -> None:
         if self.side == "US":
             self.side = "German"
-            self.set_stage("rally")  # notes the whole position: side too
+            self.set_phase(Phase.RALLY)  # notes the whole position: side too
             return
         # the game turn ends: the +6 HE cards and movement permissions lapse; the first
         # exit open at the end of a game turn is noted for the metrics (reading R35)
@@ -365,7 +369,7 @@ class LnlState(Observing, LnlCore):
 
 
 # ----------------------------------------------------------------------------
-# What each stage does on its own (True: stop, a player must decide)
+# What each phase does on its own (True: stop, a player must decide)
 # ----------------------------------------------------------------------------
 def _after_setup(st: LnlState) -> bool:
     st.start_turn(1)
@@ -374,23 +378,23 @@ def _after_setup(st: LnlState) -> bool:
 
 def _draw_card(st: LnlState) -> bool:
     events.draw_event_card(st)
-    st.set_stage("event")
+    st.set_phase(Phase.EVENT)
     return False
 
 
 def _after_event(st: LnlState) -> bool:
-    st.set_stage("rally")
+    st.set_phase(Phase.RALLY)
     return False
 
 
 def _rally(st: LnlState) -> bool:
     rally.rally(st)
-    st.enter_stage("landing" if st.side == "US" else "fire")
+    st.enter_phase(Phase.LANDING if st.side == "US" else Phase.FIRE)
     return False
 
 
 def _after_landing(st: LnlState) -> bool:
-    st.enter_stage("fire")
+    st.enter_phase(Phase.FIRE)
     return False
 
 
@@ -403,12 +407,12 @@ def _phase(st: LnlState) -> bool:
     return False
 
 
-#: Why a unit of the phasing side can do nothing this phase, by stage: a test, what it
+#: Why a unit of the phasing side can do nothing this phase, by phase: a test, what it
 #: says, the rule. The first that holds counts a unit.
 _Held = tuple[Callable[[LnlState, int], bool], str, str]
 _LANDED = "landed this turn"
-_HELD: dict[Stage, tuple[_Held, ...]] = {
-    "fire": (
+_HELD: dict[Phase, tuple[_Held, ...]] = {
+    Phase.FIRE: (
         (
             lambda st, u: st.placement_restricted(u) and not st.scen.units[u].armor_unit,
             _LANDED,
@@ -417,14 +421,14 @@ _HELD: dict[Stage, tuple[_Held, ...]] = {
         (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
         (lambda st, u: st.fired[u], "fired", "LnL Omaha: Outline of Play"),
     ),
-    "move": (
+    Phase.MOVE: (
         (lambda st, u: st.placement_restricted(u), _LANDED, "LnL Omaha: Setting up the Game"),
         (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
         (lambda st, u: st.fired[u], "fired", "LnL Omaha: Outline of Play"),
         (lambda st, u: st.moved[u], "moved", "LnL Omaha: Movement"),
         (lambda st, u: st.scen.units[u].mf <= 0, "with no movement factor", "LnL Omaha: Movement"),
     ),
-    "assault": (
+    Phase.ASSAULT: (
         (lambda st, u: st.placement_restricted(u), _LANDED, "reading R26 (READINGS.md)"),
         (lambda st, u: st.dis[u], "disrupted", "LnL Omaha: Fire Combat, Disrupted"),
         (lambda st, u: st.fired[u], "fired", "LnL Omaha: Close Assault"),
@@ -432,35 +436,35 @@ _HELD: dict[Stage, tuple[_Held, ...]] = {
         (lambda st, u: st.ca(u) <= 0, "with no close assault factor", "LnL Omaha: Close Assault"),
     ),
 }
-#: What the other units lack, by stage.
-_NOTHING: dict[Stage, tuple[str, str]] = {
-    "fire": ("with no target in range and line of sight", "LnL Omaha: Fire Combat"),
-    "move": ("with no hex to enter", "LnL Omaha: Movement"),
-    "assault": ("with no enemy hex adjacent", "LnL Omaha: Close Assault"),
+#: What the other units lack, by phase.
+_NOTHING: dict[Phase, tuple[str, str]] = {
+    Phase.FIRE: ("with no target in range and line of sight", "LnL Omaha: Fire Combat"),
+    Phase.MOVE: ("with no hex to enter", "LnL Omaha: Movement"),
+    Phase.ASSAULT: ("with no enemy hex adjacent", "LnL Omaha: Close Assault"),
 }
 
 
-def _held(st: LnlState, stage: Stage, u: int) -> tuple[str, str]:
+def _held(st: LnlState, phase: Phase, u: int) -> tuple[str, str]:
     """Why unit ``u`` does nothing this phase, and the rule."""
-    for test, why, rule in _HELD.get(stage, ()):
+    for test, why, rule in _HELD.get(phase, ()):
         if test(st, u):
             return why, rule
-    return _NOTHING.get(stage, ("with nothing to do", "LnL Omaha: Outline of Play"))
+    return _NOTHING.get(phase, ("with nothing to do", "LnL Omaha: Outline of Play"))
 
 
 def _note_skipped(st: LnlState) -> None:
     """A phase with nothing left its side may do ends by itself with a line saying why:
     how many units each rule holds back (landed this turn, disrupted, fired, no factor;
     reading R34 once too many attacks were cancelled), and how many lack a target."""
-    stage = st.stage
+    phase = st.current_phase
     reasons: dict[str, int] = {}
     rules: dict[str, None] = {}
-    if stage != "move" and not st.may_open_attack():
+    if phase != "move" and not st.may_open_attack():
         reasons[f"{st.cancels} attacks cancelled"] = 0
         rules["reading R34 (READINGS.md)"] = None
     else:
         for u in st.units_of(st.side):
-            why, rule = _held(st, stage, u)
+            why, rule = _held(st, phase, u)
             reasons[why] = reasons.get(why, 0) + 1
             rules[rule] = None
         if not reasons:
@@ -471,7 +475,7 @@ def _note_skipped(st: LnlState) -> None:
         "; ".join(rules),
         player=st.side,
         side=st.side,
-        phase=PHASE_NAMES[stage],
+        phase=PHASE_NAMES[phase],
         why=", ".join(f"{n} {why}" if n else why for why, n in reasons.items()),
     )
 
@@ -480,16 +484,16 @@ def _over(st: LnlState) -> bool:  # pragma: no cover - the loop stops at a resul
     return True
 
 
-AUTOMATIC: dict[Stage, Callable[[LnlState], bool]] = {
-    "setup": _after_setup,
-    "card": _draw_card,
-    "event": _after_event,
-    "rally": _rally,
-    "landing": _after_landing,
-    "fire": _phase,
-    "move": _phase,
-    "assault": _phase,
-    "over": _over,
+AUTOMATIC: dict[Phase, Callable[[LnlState], bool]] = {
+    Phase.SETUP: _after_setup,
+    Phase.CARD: _draw_card,
+    Phase.EVENT: _after_event,
+    Phase.RALLY: _rally,
+    Phase.LANDING: _after_landing,
+    Phase.FIRE: _phase,
+    Phase.MOVE: _phase,
+    Phase.ASSAULT: _phase,
+    Phase.OVER: _over,
 }
 
 
@@ -523,16 +527,16 @@ def _start_assault(st: LnlState) -> None:
     st.clear_assaulted()
 
 
-STAGE_START: dict[Stage, Callable[[LnlState], None]] = {
-    "landing": _start_landing,
-    "fire": _start_fire,
-    "move": _start_move,
-    "assault": _start_assault,
+PHASE_START: dict[Phase, Callable[[LnlState], None]] = {
+    Phase.LANDING: _start_landing,
+    Phase.FIRE: _start_fire,
+    Phase.MOVE: _start_move,
+    Phase.ASSAULT: _start_assault,
 }
 
 
 def _end_fire(st: LnlState) -> None:
-    st.enter_stage("move")
+    st.enter_phase(Phase.MOVE)
 
 
 def _end_move(st: LnlState) -> None:
@@ -545,17 +549,17 @@ def _end_move(st: LnlState) -> None:
             units=st.ids(left),
             why="no free entry hex; they enter next turn",
         )
-    st.enter_stage("assault")
+    st.enter_phase(Phase.ASSAULT)
 
 
 def _end_assault(st: LnlState) -> None:
     st.end_player_turn()
 
 
-PHASE_END: dict[Stage, Callable[[LnlState], None]] = {
-    "fire": _end_fire,
-    "move": _end_move,
-    "assault": _end_assault,
+PHASE_END: dict[Phase, Callable[[LnlState], None]] = {
+    Phase.FIRE: _end_fire,
+    Phase.MOVE: _end_move,
+    Phase.ASSAULT: _end_assault,
 }
 
 
@@ -563,8 +567,8 @@ PHASE_END: dict[Stage, Callable[[LnlState], None]] = {
 # The pending decision: its prompt, its options, who carries it out
 # ----------------------------------------------------------------------------
 def _pending_phase(st: LnlState) -> Pending:
-    parts = PHASE_PROMPTS.get(st.stage)
-    prompt = on_offer(st.legal_actions(), parts) if parts else st.stage
+    parts = PHASE_PROMPTS.get(st.current_phase)
+    prompt = on_offer(st.legal_actions(), parts) if parts else st.current_phase
     return Pending(st.decision_kind(), st.side, prompt)
 
 
@@ -695,11 +699,11 @@ OPTIONS: dict[Decision, Callable[[LnlState], Iterable[Action]]] = {
     "phase": _phase_options,
 }
 
-#: The phase's own options, by stage (the other stages have none).
-PHASE_OPTIONS: dict[Stage, Callable[[LnlCore], Iterator[Action]]] = {
-    "fire": fire.phase_options,
-    "move": movement.phase_options,
-    "assault": assault.phase_options,
+#: The phase's own options, by phase (the other phases have none).
+PHASE_OPTIONS: dict[Phase, Callable[[LnlCore], Iterator[Action]]] = {
+    Phase.FIRE: fire.phase_options,
+    Phase.MOVE: movement.phase_options,
+    Phase.ASSAULT: assault.phase_options,
 }
 
 APPLY: dict[Decision, Callable[[LnlState, Action], None]] = {

@@ -17,7 +17,6 @@ from omaha.lnl.core import (
     MAX_CANCELS,
     OFF,
     SIDES,
-    STAGES,
     TURN_HOURS,
     AdvanceTask,
     Attack,
@@ -25,6 +24,7 @@ from omaha.lnl.core import (
     LossTask,
     MoveGroup,
     OppWindow,
+    Phase,
     RetreatTask,
     StrikeTask,
     other,
@@ -185,7 +185,7 @@ def dump(core: LnlCore) -> dict[str, Any]:
     data: dict[str, Any] = {
         "turn": core.turn,
         "side": core.side,
-        "stage": core.stage,
+        "stage": core.current_phase.value,
         "units": units,
         "control": {core.label(c): s for c, s in enumerate(core.control) if s},
         "deck": core.deck.to_data(),
@@ -282,7 +282,8 @@ def restore(core: LnlCore, data: dict[str, Any]) -> None:
     root = r.table(data, "state")
     core.turn = r.number(r.get(root, "turn", "state"), "state.turn")
     core.side = r.choice(r.get(root, "side", "state"), "state.side", SIDES)
-    core.stage = r.choice(r.get(root, "stage", "state"), "state.stage", STAGES)
+    stage = r.choice(r.get(root, "stage", "state"), "state.stage", [p.value for p in Phase])
+    core.current_phase = Phase(stage)
     units = r.table(r.get(root, "units", "state"), "state.units")
     for uid, rec in units.items():
         path = f"state.units.{uid}"
@@ -585,9 +586,9 @@ def invariants(core: LnlCore) -> list[str]:
     T = core.T
     if not 0 <= core.turn <= scen.turns:
         out.append(f"turn {core.turn} is outside 0..{scen.turns}")
-    if (core.turn == 0) != (core.stage == "setup"):
-        out.append(f"turn {core.turn} in stage {core.stage!r}")
-    if (core.result is None) == (core.stage == "over"):
+    if (core.turn == 0) != (core.current_phase == "setup"):
+        out.append(f"turn {core.turn} in phase '{core.current_phase}'")
+    if (core.result is None) == (core.current_phase == "over"):
         out.append("the game is over without a result, or has a result before it is over")
     for u, unit in enumerate(defs):
         where, steps, full = core.where[u], core.steps[u], unit.type.steps
@@ -692,12 +693,12 @@ def _task_problems(core: LnlCore) -> list[str]:
             out.append("opportunity fire with no mover to fire at")
         if any(core.where[x] != o.cell for x in o.movers):
             out.append("opportunity fire at movers that are not in its hex")
-        if core.stage != "move" or o.side == core.side:
+        if core.current_phase != "move" or o.side == core.side:
             out.append("opportunity fire outside the other side's movement phase")
     if g is not None:
         sided(g.units, core.side, "the moving group")
-        if core.stage != "move":
-            out.append(f"units moving in the {core.stage} stage")
+        if core.current_phase != "move":
+            out.append(f"units moving in the {core.current_phase} phase")
         if not g.units or any(core.where[x] != g.cell for x in g.units):
             out.append("the moving units are not together in the hex they moved to")
         if any(x not in g.spent for x in g.units):
@@ -762,9 +763,9 @@ def _attack_problems(core: LnlCore) -> list[str]:
             out.append("an opportunity attack outside its window")
     elif a.side != core.side:
         out.append(f"a {a.side} attack in the {core.side} player turn")
-    stage = {"fire": "fire", "bombard": "fire", "opp": "move", "assault": "assault"}[a.mode]
-    if core.stage != stage:
-        out.append(f"a {a.mode} attack in the {core.stage} stage")
+    phase = {"fire": "fire", "bombard": "fire", "opp": "move", "assault": "assault"}[a.mode]
+    if core.current_phase != phase:
+        out.append(f"a {a.mode} attack in the {core.current_phase} phase")
     if (a.mode == "assault" or a.target < 0) != (a.kind == ""):
         out.append(f"a {a.mode} attack on targets of kind {a.kind!r}")
     if a.mode == "bombard" and a.firers:

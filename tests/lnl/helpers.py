@@ -8,7 +8,7 @@ from pathlib import Path
 from omaha import testing
 from omaha.lnl import GAME
 from omaha.lnl.components.deck import card_for_event, stack_values
-from omaha.lnl.core import Stage
+from omaha.lnl.core import Phase
 from omaha.lnl.state import LnlState
 
 #: The beach scenario with the counter values the rule tests' worked examples were
@@ -20,14 +20,14 @@ def position(
     placements: Mapping[str, str],
     *,
     scenario: str = EXAMPLES,
-    stage: Stage = "fire",
+    phase: Phase | str = Phase.FIRE,
     side: str = "US",
     turn: int = 2,
     ngfs: int = 0,
     dice: Iterable[int] | None = None,
     hold: bool = True,
 ) -> LnlState:
-    """A state with exactly these units on the map, at the start of ``stage``.
+    """A state with exactly these units on the map, at the start of ``phase``.
 
     With ``hold`` the state stops at the end of each phase (and resolves no
     single-option decision by itself), so a test sees the position it made.
@@ -43,7 +43,7 @@ def position(
         st.turn = turn
         st.side = side
         st.ngfs_left = ngfs
-        st.enter_stage(stage)
+        st.enter_phase(Phase(phase))
         if hold:
             st.hold_phases = True
             st.auto_single = False

@@ -93,7 +93,7 @@ def test_placing_one_by_one_reaches_the_same_position_as_the_whole_plan() -> Non
         assert isinstance(plan, Deploy)
         where = dict(item.split("@") for item in plan.placements)
         whole.apply(plan)
-        while steps.stage == "setup" and steps.u(steps.place_queue[0]).side == side:
+        while steps.current_phase == "setup" and steps.u(steps.place_queue[0]).side == side:
             uid = steps.uid(steps.place_queue[0])
             steps.apply(GAME.parse_action(f"place {uid} at {where[uid]}"))
     assert json.loads(steps.to_json())["state"] == json.loads(whole.to_json())["state"]
@@ -138,7 +138,7 @@ def test_the_observation_shows_counters_markers_and_tracks() -> None:
     assert plane(st, "german_counters")[h5] == 1 and plane(st, "german_steps")[h5] == 1
     assert plane(st, "us_counters").sum() == 2 and plane(st, "german_counters").sum() == 1
     assert track(st, "turn") == 2 and track(st, "ngfs_left") == 4
-    assert track(st, "stage_fire") == 1 and track(st, "decision_phase") == 1
+    assert track(st, "phase_fire") == 1 and track(st, "decision_phase") == 1
     assert track(st, "1/B/116 where") == h3 + 1 and track(st, "3/B/116 where") == 0
     assert track(st, "2/B/116 disrupted") == 1 and track(st, "1/1/916 steps") == 1
     assert track(st, "observer_us") == 1 and track(st, "observer_us", "German") == 0
@@ -182,7 +182,7 @@ def test_both_players_see_the_same_board() -> None:
     ],
 )
 def test_returns_grade_the_victory_level(held: list[str], level: str, us_return: float) -> None:
-    st = position({"1/B/116": "K9"}, side="German", stage="assault", turn=10)
+    st = position({"1/B/116": "K9"}, side="German", phase="assault", turn=10)
     with st.edit():
         for label in held:
             st.control[st.cell_of(label)] = "US"

@@ -25,7 +25,7 @@ def last(st: LnlState) -> dict[str, Any]:
 )
 def test_odds_examples(attackers: dict[str, str], att: int, odds: str) -> None:
     """LnL Omaha: Close Assault: 8 v 4 and 10 v 4 are 2-1, 12 v 4 is 3-1."""
-    st = position({**attackers, "75mm-Gun": "H3"}, stage="assault")
+    st = position({**attackers, "75mm-Gun": "H3"}, phase="assault")
     assert st.ca(unit(st, "75mm-Gun")) == 4
     play(st, "assault H3", *[f"add {a}" for a in attackers])
     cards(st, 6)
@@ -35,17 +35,17 @@ def test_odds_examples(attackers: dict[str, str], att: int, odds: str) -> None:
 
 
 def test_below_one_to_two_is_not_allowed() -> None:
-    st = position({"B/116-HVY": "H2", "1/1/916": "H3"}, stage="assault")
+    st = position({"B/116-HVY": "H2", "1/1/916": "H3"}, phase="assault")
     assert "assault H3" not in legal(st)  # 2 v 5
 
 
 def test_shifts_armor_only_disrupted_and_terrain() -> None:
-    st = position({"1/B/116": "H2", "2/B/116": "H2", "1/916AT": "H3"}, stage="assault")
+    st = position({"1/B/116": "H2", "2/B/116": "H2", "1/916AT": "H3"}, phase="assault")
     play(st, "assault H3", "add 1/B/116", "add 2/B/116")
     cards(st, 6)
     play(st, "resolve")
     assert last(st)["shift"] == "+1"  # infantry against armor alone
-    st = position({"1/B/116": "D7", "2/B/116": "D7", "1/1/916": "E8"}, stage="assault")
+    st = position({"1/B/116": "D7", "2/B/116": "D7", "1/1/916": "E8"}, phase="assault")
     st.dis[unit(st, "1/1/916")] = True
     play(st, "assault E8", "add 1/B/116", "add 2/B/116")
     cards(st, 6)
@@ -55,7 +55,7 @@ def test_shifts_armor_only_disrupted_and_terrain() -> None:
 
 def test_only_rangers_assault_across_a_crest() -> None:
     st = position(
-        {"1/B/116": "K6", "A/5Rgr": "K5", "B/5Rgr": "K5", "88mm-Gun": "J5"}, stage="assault"
+        {"1/B/116": "K6", "A/5Rgr": "K5", "B/5Rgr": "K5", "88mm-Gun": "J5"}, phase="assault"
     )
     play(st, "assault J5")
     assert legal(st) == ["add A/5Rgr", "add B/5Rgr", "cancel"]
@@ -69,7 +69,7 @@ def test_only_rangers_assault_across_a_crest() -> None:
 def test_one_company_and_the_support_units_stacked_with_it() -> None:
     st = position(
         {"1/B/116": "H2", "1/F/116": "G3", "EAT-1": "H2", "EAT-2": "G4", "1/1/916": "H3"},
-        stage="assault",
+        phase="assault",
     )
     play(st, "assault H3", "add 1/B/116")
     assert legal(st) == ["add EAT-1", "cancel", "resolve"]
@@ -77,7 +77,7 @@ def test_one_company_and_the_support_units_stacked_with_it() -> None:
 
 def test_dr_steps_retreat_and_advance() -> None:
     st = position(
-        {"A/5Rgr": "H2", "B/5Rgr": "H2", "C/5Rgr": "G3", "1/1/916": "H3"}, stage="assault"
+        {"A/5Rgr": "H2", "B/5Rgr": "H2", "C/5Rgr": "G3", "1/1/916": "H3"}, phase="assault"
     )
     play(st, "assault H3", "add A/5Rgr", "add B/5Rgr", "add C/5Rgr")
     cards(st, 2)
@@ -98,7 +98,7 @@ def test_dr_steps_retreat_and_advance() -> None:
 
 def test_a_unit_with_nowhere_to_retreat_is_eliminated() -> None:
     st = position(
-        {"A/5Rgr": "H2", "B/5Rgr": "H2", "C/5Rgr": "H4", "1/1/916": "H3"}, stage="assault"
+        {"A/5Rgr": "H2", "B/5Rgr": "H2", "C/5Rgr": "H4", "1/1/916": "H3"}, phase="assault"
     )
     play(st, "assault H3", "add A/5Rgr", "add B/5Rgr", "add C/5Rgr")
     cards(st, 2)
@@ -110,7 +110,7 @@ def test_a_unit_with_nowhere_to_retreat_is_eliminated() -> None:
 def test_guns_cannot_retreat() -> None:
     """Reading: a gun battery (no movement factor) hit by DR is eliminated."""
     st = position(
-        {"1/A/743": "H2", "2/A/743": "H2", "3/A/743": "G3", "75mm-Gun": "H3"}, stage="assault"
+        {"1/A/743": "H2", "2/A/743": "H2", "3/A/743": "G3", "75mm-Gun": "H3"}, phase="assault"
     )
     play(st, "assault H3", "add 1/A/743", "add 2/A/743", "add 3/A/743")
     cards(st, 2)
@@ -119,12 +119,12 @@ def test_guns_cannot_retreat() -> None:
 
 
 def test_delim_and_aelim() -> None:
-    st = position({"A/5Rgr": "H2", "B/5Rgr": "G3", "75mm-Gun": "H3"}, stage="assault")
+    st = position({"A/5Rgr": "H2", "B/5Rgr": "G3", "75mm-Gun": "H3"}, phase="assault")
     play(st, "assault H3", "add A/5Rgr", "add B/5Rgr")
     cards(st, 1)
     play(st, "resolve")  # 3-1, card 1: DElim
     assert last(st)["result"] == "DElim" and st.where[unit(st, "75mm-Gun")] < 0
-    st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, stage="assault")
+    st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, phase="assault")
     play(st, "assault H3", "add 1/B/116", "add 2/B/116")
     cards(st, 3)
     play(st, "resolve")  # 8 v 5 = 1-1, card 3: AElim
@@ -133,7 +133,7 @@ def test_delim_and_aelim() -> None:
 
 
 def test_ar_costs_every_attacker_a_step_and_a_retreat() -> None:
-    st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, stage="assault")
+    st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, phase="assault")
     play(st, "assault H3", "add 1/B/116", "add 2/B/116")
     cards(st, 2)
     play(st, "resolve")  # 1-1, card 2: AR
@@ -147,7 +147,7 @@ def test_ar_costs_every_attacker_a_step_and_a_retreat() -> None:
 
 def test_fired_disrupted_and_used_units_do_not_assault() -> None:
     st = position(
-        {"1/B/116": "H2", "2/B/116": "G3", "3/B/116": "G4", "1/1/916": "H3"}, stage="assault"
+        {"1/B/116": "H2", "2/B/116": "G3", "3/B/116": "G4", "1/1/916": "H3"}, phase="assault"
     )
     with st.edit():
         st.fired[unit(st, "1/B/116")] = True

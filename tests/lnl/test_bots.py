@@ -84,7 +84,7 @@ def test_solitaire_does_not_fire_beyond_printed_range() -> None:
 
 
 def test_solitaire_germans_stay_put_unless_a_card_says_so() -> None:
-    st = position({"1/1/916": "I8", "1/B/116": "C3"}, side="German", stage="move")
+    st = position({"1/1/916": "I8", "1/B/116": "C3"}, side="German", phase="move")
     bot = SolitaireGerman(seed=0)
     assert bot.choose(st) == EndPhase()
     with st.edit():
@@ -97,7 +97,7 @@ def test_solitaire_germans_stay_put_unless_a_card_says_so() -> None:
 
 def test_solitaire_assaults_only_at_three_to_one() -> None:
     st = position(
-        {"1/1/916": "H2", "2/1/916": "G3", "1/B/116": "H3"}, side="German", stage="assault"
+        {"1/1/916": "H2", "2/1/916": "G3", "1/B/116": "H3"}, side="German", phase="assault"
     )
     assert SolitaireGerman(seed=0).choose(st) == EndPhase()  # 10 v 4: 2-1
     with st.edit():
@@ -107,7 +107,7 @@ def test_solitaire_assaults_only_at_three_to_one() -> None:
 
 def test_solitaire_advances_only_to_take_a_victory_hex() -> None:
     bot = SolitaireGerman(seed=0)
-    st = position({"1/1/916": "I6", "1/B/116": "A18"}, side="German", stage="assault")
+    st = position({"1/1/916": "I6", "1/B/116": "A18"}, side="German", phase="assault")
     with st.edit():
         st.advance = AdvanceTask("German", [unit(st, "1/1/916")], st.cell_of("H5"))
         st.control[st.cell_of("H5")] = "US"
@@ -128,7 +128,7 @@ def test_heuristic_american_suppresses_with_tanks_and_ngfs() -> None:
 
 
 def test_heuristic_american_assaults_at_two_to_one_or_better() -> None:
-    st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, stage="assault")
+    st = position({"1/B/116": "H2", "2/B/116": "G3", "1/1/916": "H3"}, phase="assault")
     assert HeuristicUS(seed=0).choose(st) == EndPhase()  # 8 v 5: 1-1
     with st.edit():
         st.put(unit(st, "3/B/116"), st.cell_of("G4"))
@@ -136,7 +136,7 @@ def test_heuristic_american_assaults_at_two_to_one_or_better() -> None:
 
 
 def test_heuristic_american_heads_for_the_draw() -> None:
-    st = position({"1/B/116": "K7", "1/1/916": "A18"}, stage="move")
+    st = position({"1/B/116": "K7", "1/1/916": "A18"}, phase="move")
     bot = HeuristicUS(seed=0)
     play(st, str(bot.choose(st)))
     play(st, str(bot.choose(st)))

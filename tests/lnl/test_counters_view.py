@@ -59,7 +59,7 @@ def test_a_reduced_disrupted_unit_shows_its_reduced_face_pips_and_markers() -> N
 def test_units_landed_this_turn_carry_the_landed_marker() -> None:
     st = GAME.new_state("beach", seed=1)
     bots = {s: GAME.bots[b](seed=1) for s, b in GAME.lineup("heuristic").items()}
-    while st.stage == "setup":
+    while st.current_phase == "setup":
         player = st.current_player()
         assert player is not None
         st.apply(bots[player].choose(st))

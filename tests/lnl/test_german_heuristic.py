@@ -74,11 +74,11 @@ def test_holds_a_weak_shot_for_opportunity_fire() -> None:
 
 def test_opportunity_fire_at_movers_coming_close_not_at_far_ones() -> None:
     bot = HeuristicGerman(seed=0)
-    st = staged({"1/1/916": "F4", "1/B/116": "H3"}, stage="move")
+    st = staged({"1/1/916": "F4", "1/B/116": "H3"}, phase="move")
     play(st, "move 1/B/116", "step G3")  # two hexes off: the 6 column, Disrupted at best
     assert str(st.legal_actions()[0]) == "opfire 1/1/916 soft"
     assert bot.choose(st) == Pass()
-    st = staged({"1/1/916": "F4", "1/B/116": "H3"}, stage="move")
+    st = staged({"1/1/916": "F4", "1/B/116": "H3"}, phase="move")
     play(st, "move 1/B/116", "step G4")  # adjacent: the 12 column
     assert st.T.dist[st.cell_of("F4")][st.cell_of("G4")] == 1
     assert bot.choose(st) == OpFire("1/1/916", "soft")
@@ -87,7 +87,7 @@ def test_opportunity_fire_at_movers_coming_close_not_at_far_ones() -> None:
 def test_close_assaults_only_when_the_trade_is_a_gain() -> None:
     bot = HeuristicGerman(seed=0)
     # 7 v 4 is 1-1: an even chance of losing a step for little
-    st = staged({"1/1/916": "H2", "1/B/116": "H3", "2/B/116": "H3"}, side="German", stage="assault")
+    st = staged({"1/1/916": "H2", "1/B/116": "H3", "2/B/116": "H3"}, side="German", phase="assault")
     assert bot.choose(st) == EndPhase()
     # 14 v 4 is 3-1
     with st.edit():
@@ -98,7 +98,7 @@ def test_close_assaults_only_when_the_trade_is_a_gain() -> None:
 def test_close_assaults_disrupted_americans_at_shifted_odds() -> None:
     # 7 v 4 is 1-1, two columns right for a disrupted defender: 3-1, which the
     # solitaire guidelines (3-1 by the factors alone) would not see
-    st = staged({"1/1/916": "H2", "1/B/116": "H3", "2/B/116": "H3"}, side="German", stage="assault")
+    st = staged({"1/1/916": "H2", "1/B/116": "H3", "2/B/116": "H3"}, side="German", phase="assault")
     with st.edit():
         st.set_disrupted(unit(st, "1/B/116"), True)
     assert HeuristicGerman(seed=0).choose(st) == Assault("H3")
@@ -106,7 +106,7 @@ def test_close_assaults_disrupted_americans_at_shifted_odds() -> None:
 
 
 def test_retakes_an_empty_victory_hex_the_americans_passed_through() -> None:
-    st = staged({"1/1/916": "G5", "1/B/116": "C12"}, side="German", stage="move")
+    st = staged({"1/1/916": "G5", "1/B/116": "C12"}, side="German", phase="move")
     with st.edit():
         st.control[st.cell_of("H5")] = "US"
     bot = HeuristicGerman(seed=0)
@@ -123,7 +123,7 @@ def test_retakes_an_empty_victory_hex_the_americans_passed_through() -> None:
 def test_holds_its_fortifications_until_the_last_turn() -> None:
     bot = HeuristicGerman(seed=0)
     for turn, moves in ((5, False), (10, True)):
-        st = staged({"1/1/916": "J7", "1/B/116": "C12"}, side="German", stage="move", turn=turn)
+        st = staged({"1/1/916": "J7", "1/B/116": "C12"}, side="German", phase="move", turn=turn)
         with st.edit():
             st.control[st.cell_of("H5")] = "US"
         assert isinstance(bot.choose(st), Move) is moves
@@ -131,7 +131,7 @@ def test_holds_its_fortifications_until_the_last_turn() -> None:
 
 def test_advances_onto_victory_hexes_and_fortifications_only() -> None:
     bot = HeuristicGerman(seed=0)
-    st = staged({"1/1/916": "I6", "1/B/116": "A18"}, side="German", stage="assault")
+    st = staged({"1/1/916": "I6", "1/B/116": "A18"}, side="German", phase="assault")
     with st.edit():
         st.advance = AdvanceTask("German", [unit(st, "1/1/916")], st.cell_of("H5"))
     assert str(bot.choose(st)) == "advance 1/1/916"

@@ -147,7 +147,7 @@ def test_a_malformed_snapshot_names_the_key(
 
 
 def test_a_result_that_does_not_match_the_hexes_held_is_refused() -> None:
-    st = position({"1/B/116": "K9"}, side="German", stage="assault", turn=10)
+    st = position({"1/B/116": "K9"}, side="German", phase="assault", turn=10)
     play(st, "end phase")
     assert st.is_terminal()
     env = json.loads(st.to_json())
@@ -156,7 +156,7 @@ def test_a_result_that_does_not_match_the_hexes_held_is_refused() -> None:
 
 
 def test_a_move_in_progress_must_name_what_its_units_spent() -> None:
-    st = position({"1/B/116": "K9", "1/1/916": "A18"}, stage="move")
+    st = position({"1/B/116": "K9", "1/1/916": "A18"}, phase="move")
     play(st, "move 1/B/116", "step K8")
     env = json.loads(st.to_json())
     assert env["state"]["group"]["spent"] == {"1/B/116": 2}
@@ -167,7 +167,7 @@ def test_a_move_in_progress_must_name_what_its_units_spent() -> None:
 def test_a_group_that_has_not_stepped_must_be_where_it_starts() -> None:
     """Found by the shared fuzz harness: a tampered start hex let stack-mates join
     from a hex the group is not in."""
-    st = position({"1/B/116": "K9", "2/B/116": "K9", "1/1/916": "A18"}, stage="move")
+    st = position({"1/B/116": "K9", "2/B/116": "K9", "1/1/916": "A18"}, phase="move")
     play(st, "move 1/B/116")
     env = json.loads(st.to_json())
     env["state"]["group"]["start"] = "F7"
@@ -199,7 +199,7 @@ def test_an_attack_with_a_unit_of_the_other_side_is_refused() -> None:
 
 
 def test_a_step_to_a_hex_that_does_not_exist() -> None:
-    st = position({"1/B/116": "K9", "1/1/916": "A18"}, stage="move")
+    st = position({"1/B/116": "K9", "1/1/916": "A18"}, phase="move")
     play(st, "move 1/B/116")
     testing.assert_illegal(st, "step Z99", match='^"Z99" is not a hex of this map$')
 

@@ -67,7 +67,7 @@ def test_kept_queries_are_the_fresh_ones_at_every_decision(
             assert up.cands == scratch.cands
             assert list(up.plan.items()) == list(scratch.plan.items())
             # the targets an attack led by a unit may take: those it reaches with a group
-            if state.stage == "fire" and side == state.side:
+            if state.current_phase == "fire" and side == state.side:
                 for u in fire.shooters(twin, side):
                     assert fire.fire_targets(state, u) == [
                         (c, kind)
@@ -108,7 +108,7 @@ def test_the_plan_column_is_the_column_of_each_group(
     column worked out firer by firer."""
     checked = 0
     for state in decisions(scenario, lineup, seed):
-        if state.stage != "fire":
+        if state.current_phase != "fire":
             continue
         for side in SIDES:
             for (c, kind), groups in fire.fire_plan(state, side).items():

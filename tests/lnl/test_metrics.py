@@ -11,7 +11,7 @@ from .helpers import GAME, play, position
 
 
 def test_the_first_exit_is_timed_at_the_end_of_the_game_turn_it_was_open() -> None:
-    st = position({"1/B/116": "K9"}, side="German", stage="assault", turn=4)
+    st = position({"1/B/116": "K9"}, side="German", phase="assault", turn=4)
     with st.edit():
         for label in ("J6", "I6", "H5"):  # the D-1 draw
             st.control[st.cell_of(label)] = "US"
@@ -24,7 +24,7 @@ def test_the_first_exit_is_timed_at_the_end_of_the_game_turn_it_was_open() -> No
 
 
 def test_an_exit_lost_again_keeps_its_first_time() -> None:
-    st = position({"1/B/116": "K9"}, side="German", stage="assault", turn=3)
+    st = position({"1/B/116": "K9"}, side="German", phase="assault", turn=3)
     with st.edit():
         for label in ("J17", "I17", "H17"):  # the D-3 draw
             st.control[st.cell_of(label)] = "US"
@@ -32,7 +32,7 @@ def test_an_exit_lost_again_keeps_its_first_time() -> None:
     with st.edit():
         st.control[st.cell_of("H17")] = "German"
         st.side, st.turn = "German", 6
-        st.enter_stage("assault")
+        st.enter_phase("assault")
     play(st, "end phase")
     assert st.first_exit == 3 and st.exits_open() == []
     assert st.metrics()["first_exit_hours"] == 3 * TURN_HOURS
@@ -42,7 +42,7 @@ def test_an_exit_lost_again_keeps_its_first_time() -> None:
 def test_no_exit_is_nan_and_a_snapshot_keeps_the_time() -> None:
     st = GAME.new_state("beach", seed=2)
     assert st.metrics()["first_exit_hours"] == math.inf
-    staged = position({"1/B/116": "K9"}, side="German", stage="assault", turn=2)
+    staged = position({"1/B/116": "K9"}, side="German", phase="assault", turn=2)
     with staged.edit():
         for label in ("J6", "I6", "H5"):
             staged.control[staged.cell_of(label)] = "US"

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from omaha.lnl import GAME
-from omaha.lnl.core import ELIM, OFF
+from omaha.lnl.core import ELIM, OFF, Phase
 from omaha.lnl.state import LnlState
 
 SCENARIOS = GAME.scenarios()
@@ -129,7 +129,7 @@ def test_edited_positions_are_observed_as_they_are() -> None:
         lambda: setattr(st, "ngfs_left", 3),
         lambda: setattr(st, "turn", st.turn + 1),  # a new game turn: landed moves on
         lambda: setattr(st, "side", "German" if st.side == "US" else "US"),
-        lambda: setattr(st, "stage", "assault"),
+        lambda: setattr(st, "current_phase", Phase.ASSAULT),
     ]
     for victory in st.T.victory:
         edits.append(partial(set_to, st.control, victory, "German"))

@@ -25,7 +25,7 @@ def test_setup_is_one_unit_a_waterline_hex_engineers_exempt() -> None:
 
 def test_units_landed_this_turn_do_not_assault() -> None:
     """Reading: landing turn units (armor too) do not close assault."""
-    st = position({"1/A/743": "L9", "2/A/743": "L9", "75mm-Gun": "K9"}, stage="assault", turn=1)
+    st = position({"1/A/743": "L9", "2/A/743": "L9", "75mm-Gun": "K9"}, phase="assault", turn=1)
     with st.edit():
         for uid in ("1/A/743", "2/A/743"):
             st.placed[unit(st, uid)] = 1
@@ -33,7 +33,7 @@ def test_units_landed_this_turn_do_not_assault() -> None:
 
 
 def test_a_reinforcement_entering_by_road_pays_the_road() -> None:
-    st = position({"1/B/116": "K9"}, side="German", stage="move", turn=5)
+    st = position({"1/B/116": "K9"}, side="German", phase="move", turn=5)
     with st.edit():
         st.due = {unit(st, "1/916AT"): 5}
     play(st, "enter 1/916AT at A6")
@@ -49,7 +49,7 @@ def test_equal_points_in_the_bonus_scenario_are_a_draw(tmp_path: Path) -> None:
         {"1/B/116": "F7", "1/1/916": "A11"},
         scenario=str(p),
         side="German",
-        stage="assault",
+        phase="assault",
         turn=10,
     )
     for label in ("F6", "F8"):
@@ -66,13 +66,13 @@ def test_the_engineer_platoon_is_an_engineer() -> None:
 
 
 def test_a_gun_may_not_move_even_when_allowed() -> None:
-    st = position({"88mm-Gun": "H5", "1/B/116": "C3"}, side="German", stage="move")
+    st = position({"88mm-Gun": "H5", "1/B/116": "C3"}, side="German", phase="move")
     assert "move 88mm-Gun" not in legal(st)
 
 
 def test_landed_units_do_not_opportunity_fire_in_the_german_turn() -> None:
     for landed, expected in ((1, False), (0, True)):
-        st = position({"1/B/116": "L8", "1/1/916": "K10"}, side="German", stage="move", turn=1)
+        st = position({"1/B/116": "L8", "1/1/916": "K10"}, side="German", phase="move", turn=1)
         with st.edit():
             st.placed[unit(st, "1/B/116")] = landed
         play(st, "move 1/1/916", "step K9")  # next to the platoon in the water

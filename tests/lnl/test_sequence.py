@@ -6,6 +6,7 @@ import pytest
 
 import omaha
 from omaha.lnl.components.deck import card_for_event, picks_for
+from omaha.lnl.core import Phase
 from omaha.lnl.state import LnlState
 
 from .helpers import GAME, cards, event_card, legal, play, position, unit
@@ -50,7 +51,7 @@ def test_sequence_of_play_for_both_sides() -> None:
 
 
 def end_german_turn(placements: dict[str, str], **kw: object) -> LnlState:
-    st = position(placements, side="German", stage="assault", **kw)  # type: ignore[arg-type]
+    st = position(placements, side="German", phase="assault", **kw)  # type: ignore[arg-type]
     return st
 
 
@@ -67,7 +68,7 @@ def test_disruption_removal_thresholds_for_the_americans() -> None:
 
 
 def test_disruption_removal_thresholds_for_the_germans() -> None:
-    st = position({"1/1/916": "H2", "1/916AT": "H4", "1/B/116": "A18"}, side="US", stage="assault")
+    st = position({"1/1/916": "H2", "1/916AT": "H4", "1/B/116": "A18"}, side="US", phase="assault")
     st.dis[unit(st, "1/1/916")] = st.dis[unit(st, "1/916AT")] = True
     cards(st, 4, 4)
     play(st, "end phase")
@@ -92,7 +93,7 @@ def test_turn_three_landings_wait_for_a_free_waterline_hex() -> None:
     assert wait and "1/A/116" in wait[-1].details["units"]
     with st.edit():
         st.put(unit(st, "1/B/116"), st.cell_of("K5"))  # free L-hex for next turn
-        st.stage = "assault"
+        st.current_phase = Phase.ASSAULT
         st.side = "German"
     cards(st, 6)
     play(st, "end phase")
@@ -108,7 +109,7 @@ def test_the_2_916_enters_on_row_a_on_turn_5() -> None:
     assert isinstance(st, LnlState)
     u = unit(st, "1/2/916")
     assert st.due[u] == 5
-    st = position({"1/B/116": "K9"}, side="German", stage="move", turn=5)
+    st = position({"1/B/116": "K9"}, side="German", phase="move", turn=5)
     with st.edit():
         st.due = {unit(st, x): 5 for x in ("1/2/916", "2/2/916", "3/2/916", "2/916-HVY")}
     options = legal(st)
@@ -178,12 +179,12 @@ def test_two_916_early_and_lost_paratroops() -> None:
     play(st, "end phase")  # drawn on turn 2: three turns from 5 is 3
     assert st.due[unit(st, "1/2/916")] == 3
     with st.edit():
-        st.stage, st.side = "assault", "German"
+        st.current_phase, st.side = Phase.ASSAULT, "German"
     event_card(st, "early2916")
     play(st, "end phase")
     assert st.due[unit(st, "1/2/916")] == 3  # no second advance
     with st.edit():
-        st.stage, st.side = "assault", "German"
+        st.current_phase, st.side = Phase.ASSAULT, "German"
     event_card(st, "lost_paratroops")
     play(st, "end phase")
     assert st.due[unit(st, "1/2/916")] == 4
@@ -226,7 +227,7 @@ def test_the_d6_option_never_replaces_the_event_card() -> None:
         {"1/B/116": "H3", "1/1/916": "H5"},
         scenario="beach+d6",
         side="German",
-        stage="assault",
+        phase="assault",
         dice=[*picks_for(scen, [event]), 2],  # type: ignore[arg-type]
     )
     st.dis[unit(st, "1/B/116")] = True
@@ -240,7 +241,7 @@ def test_the_d6_option_never_replaces_the_event_card() -> None:
 def test_victory_levels_by_hexes_controlled() -> None:
     levels = {}
     for n in range(7):
-        st = position({"1/B/116": "K9"}, side="German", stage="assault", turn=10)
+        st = position({"1/B/116": "K9"}, side="German", phase="assault", turn=10)
         for i, c in enumerate(st.T.victory):
             st.control[c] = "US" if i < n else "German"
         play(st, "end phase")
@@ -254,7 +255,7 @@ def test_victory_levels_by_hexes_controlled() -> None:
 
 
 def test_control_by_passing_through() -> None:
-    st = position({"1/B/743": "I6", "1/1/916": "A18"}, stage="move")
+    st = position({"1/B/743": "I6", "1/1/916": "A18"}, phase="move")
     assert st.control[st.cell_of("H5")] == "German"
     play(st, "move 1/B/743", "step H5", "step G6", "stop")
     assert st.control[st.cell_of("H5")] == "US"  # the last side through

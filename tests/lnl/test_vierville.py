@@ -40,7 +40,7 @@ def test_the_scenario_starts_with_the_victory_hexes_american() -> None:
 
 
 def test_german_entry_areas_on_turn_one() -> None:
-    st = position({"1/B/116": "F7"}, scenario="vierville", side="German", stage="move", turn=1)
+    st = position({"1/B/116": "F7"}, scenario="vierville", side="German", phase="move", turn=1)
     with st.edit():
         st.due = {u.idx: 1 for u in st.scen.units if u.side == "German"}
     by_unit: dict[str, set[str]] = {}
@@ -57,7 +57,7 @@ def test_german_entry_areas_on_turn_one() -> None:
 def test_the_mortar_moves_one_hex_in_this_scenario() -> None:
     """Special rule 2 (and farmland costing infantry, not guns, 1: the mortar needs open)."""
     st = position(
-        {"81mm-Mtr": "A4", "1/B/116": "F7"}, scenario="vierville", side="German", stage="move"
+        {"81mm-Mtr": "A4", "1/B/116": "F7"}, scenario="vierville", side="German", phase="move"
     )
     assert st.u(unit(st, "81mm-Mtr")).mf == 1
     play(st, "move 81mm-Mtr")
@@ -70,7 +70,7 @@ def test_victory_by_points() -> None:
         {"1/B/116": "F7", "1/1/916": "A11"},
         scenario="vierville",
         side="German",
-        stage="assault",
+        phase="assault",
         turn=10,
     )
     st.control[st.cell_of("H5")] = "German"
@@ -81,7 +81,7 @@ def test_victory_by_points() -> None:
         {"1/B/116": "F7", "1/1/916": "A11"},
         scenario="vierville",
         side="German",
-        stage="assault",
+        phase="assault",
         turn=10,
     )
     for label in ("F6", "F8", "A7"):

@@ -123,7 +123,7 @@ def check_deploy(core: LnlCore, action: Deploy) -> list[tuple[int, int]]:
     The plan must place, in any order, exactly the units of the side now
     setting up that remain to be placed.
     """
-    if core.stage != "setup" or not core.place_queue or core.busy_except_place():
+    if core.current_phase != "setup" or not core.place_queue or core.busy_except_place():
         raise IllegalAction("a whole set-up can only be given during the set-up")
     side = core.scen.units[core.place_queue[0]].side
     todo = [x for x in core.place_queue if core.scen.units[x].side == side]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from omaha.kernel.protocol import Outcome
-from omaha.lnl.core import LnlCore
+from omaha.lnl.core import LnlCore, Phase
 
 
 def finish(core: LnlCore) -> None:
@@ -11,7 +11,7 @@ def finish(core: LnlCore) -> None:
     all of them a significant victory, four or more a minor one, three a draw) or
     by each side's points (the bonus scenario; reading R5 in READINGS.md: equal
     points would be a draw)."""
-    core.set_stage("over")
+    core.set_phase(Phase.OVER)
     if core.scen.victory_mode == "hexes":
         n = len(core.held())
         total = len(core.T.victory)
