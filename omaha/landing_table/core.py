@@ -85,7 +85,7 @@ register_templates(
 )
 
 
-class Phase(enum.Enum):
+class Phase(enum.StrEnum):
     """The phases of a turn (sequence of play, reconstructed: READINGS.md)."""
 
     LANDING = "landing"

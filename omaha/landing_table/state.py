@@ -23,7 +23,7 @@ from omaha.kernel.facts import Facts, Names
 from omaha.kernel.observation import Observing
 from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.landing_table import facts as landing_facts
-from omaha.landing_table import view as views
+from omaha.landing_table import view as seen
 from omaha.landing_table.actions import (
     Attack,
     Attrition,
@@ -150,22 +150,22 @@ class LandingTableState(Observing, LandingTableCore):
 
     # -- what the protocol reads ---------------------------------------------------------
     def metrics(self) -> dict[str, float]:
-        return views.metrics(self)
+        return seen.metrics(self)
 
     def view(self, player: str | None = None) -> View:
-        return views.view(self, player)
+        return seen.view(self, player)
 
     def returns(self) -> dict[str, float]:
-        return views.returns(self)
+        return seen.returns(self)
 
     def _dump(self) -> dict[str, Any]:
-        return views.dump(self)
+        return seen.dump(self)
 
     def _restore(self, data: dict[str, Any]) -> None:
-        views.restore(self, data)
+        seen.restore(self, data)
 
     def invariants(self) -> list[str]:
-        return views.invariants(self)
+        return seen.invariants(self)
 
     # -- information sets (procedures.information) -------------------------------------
     def _event_seen_by(self, event: Event, player: str) -> Event | None:

@@ -35,7 +35,7 @@ from omaha.kernel.observation import Observing
 from omaha.kernel.protocol import Outcome
 from omaha.kernel.view import Offer, Pending, View, on_offer
 from omaha.lnl import facts as lnl_facts
-from omaha.lnl import view as lnl_view
+from omaha.lnl import view as seen
 from omaha.lnl.actions import (
     END_PHASE,
     Add,
@@ -181,13 +181,13 @@ class LnlState(Observing, LnlCore):
         return self.result
 
     def view(self, player: str | None = None) -> View:
-        return lnl_view.view(self, player)
+        return seen.view(self, player)
 
     def metrics(self) -> dict[str, float]:
-        return lnl_view.metrics(self)
+        return seen.metrics(self)
 
     def _dump(self) -> dict[str, Any]:
-        return lnl_view.dump(self)
+        return seen.dump(self)
 
     # ------------------------------------------------------------------------
     # The agent surface (issue 15; READINGS.md, "Agents")
@@ -225,10 +225,10 @@ class LnlState(Observing, LnlCore):
         return {f"shipped {side} set-up": action}
 
     def _restore(self, data: dict[str, Any]) -> None:
-        lnl_view.restore(self, data)
+        seen.restore(self, data)
 
     def invariants(self) -> list[str]:
-        return lnl_view.invariants(self)
+        return seen.invariants(self)
 
     @property
     def pending(self) -> Pending | None:

@@ -49,6 +49,18 @@ class Status(IntEnum):
     PARALYZED = 2
 
 
+class Phase(StrEnum):
+    """The phases of a turn (sequence of play), and the set-up before play."""
+
+    SETUP = "set-up"
+    COMMAND = "Command Planning Phase"
+    ARTILLERY = "Aircraft and Artillery Phase"
+    MODES = "Mode Determination Phase"
+    US_PHASE = "US Action Phase"
+    GERMAN_PHASE = "German Action Phase"
+    CLEANUP = "Clean-up Phase"
+
+
 class Decision(StrEnum):
     """The kinds of decision a player may be asked for (``Pending.kind``)."""
 

@@ -30,7 +30,7 @@ inside ``apply`` until a player must decide; every roll is logged with its rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -76,7 +76,7 @@ from omaha.tcs.actions import (
     WithAll,
 )
 from omaha.tcs.components.snapshot import check_snapshot
-from omaha.tcs.core import Decision, TcsCore
+from omaha.tcs.core import Decision, Phase, TcsCore
 from omaha.tcs.observation import TcsObservation
 from omaha.tcs.procedures import (
     action,
@@ -109,7 +109,7 @@ register_templates(
 )
 
 
-class Step(Enum):
+class Step(StrEnum):
     """The steps of the sequence of play, each run by one procedure."""
 
     TRPS = "trps"
@@ -151,68 +151,61 @@ class Step(Enum):
     END = "end"
 
 
-COMMAND = "Command Planning Phase"
-ARTILLERY = "Aircraft and Artillery Phase"
-MODES = "Mode Determination Phase"
-US_PHASE = "US Action Phase"
-GERMAN_PHASE = "German Action Phase"
-CLEANUP = "Clean-up Phase"
-
 #: The phases that may pass with nothing to do: why, and the rules that say so.
-QUIET: dict[str, tuple[str, str]] = {
-    ARTILLERY: (
+QUIET: dict[Phase, tuple[str, str]] = {
+    Phase.ARTILLERY: (
         "no A-20 attack, LCT(R) fire or smoke check is due, and no battery or destroyer "
         "mission has a target in sight",
         "2.2, 2.6, 2.10, 3.1",
     ),
-    MODES: (
+    Phase.MODES: (
         "no pill box left to convert, and no stack that may change its mode",
         "3.3e, 4.0",
     ),
 }
 
 #: Before play: (phase, step), in order.
-SETUP_STEPS: tuple[tuple[str, Step], ...] = (
-    ("set-up", Step.TRPS),
-    ("set-up", Step.GERMAN_SETUP),
-    ("set-up", Step.US_PLAN),
-    ("set-up", Step.LEADER_SELECTION),
-    ("set-up", Step.ROCKET_TARGETS),
-    ("set-up", Step.NFST),
+SETUP_STEPS: tuple[tuple[Phase, Step], ...] = (
+    (Phase.SETUP, Step.TRPS),
+    (Phase.SETUP, Step.GERMAN_SETUP),
+    (Phase.SETUP, Step.US_PLAN),
+    (Phase.SETUP, Step.LEADER_SELECTION),
+    (Phase.SETUP, Step.ROCKET_TARGETS),
+    (Phase.SETUP, Step.NFST),
 )
 #: Every turn: (phase, step), in order.
-TURN_STEPS: tuple[tuple[str, Step], ...] = (
-    (COMMAND, Step.TIDE),
-    (COMMAND, Step.LEADERS_OUT),
-    (COMMAND, Step.AMMO),
-    (COMMAND, Step.OVERDRAFT),
-    (COMMAND, Step.RECOVERY),
-    (COMMAND, Step.RELEASE),
-    (COMMAND, Step.GERMAN_SHEETS),
-    (COMMAND, Step.US_SHEETS),
-    (COMMAND, Step.TRANSPORTS),
-    (COMMAND, Step.AIR),
-    (ARTILLERY, Step.AIR_STRIKES),
-    (ARTILLERY, Step.LCTR),
-    (ARTILLERY, Step.SMOKE),
-    (ARTILLERY, Step.US_MISSIONS),
-    (ARTILLERY, Step.GERMAN_MISSIONS),
-    (MODES, Step.CONVERSIONS),
-    (MODES, Step.US_MODES),
-    (MODES, Step.GERMAN_MODES),
-    (US_PHASE, Step.LEADER_LOSSES),
-    (US_PHASE, Step.ASSAULT),
-    (US_PHASE, Step.LANDING_CHOICES),
-    (US_PHASE, Step.TRANSPORT_LANDING),
-    (US_PHASE, Step.TRANSPORT_CHOICES),
-    (US_PHASE, Step.US_ACTION),
-    (US_PHASE, Step.US_TESTS),
-    (US_PHASE, Step.US_PHASE_END),
-    (GERMAN_PHASE, Step.GERMAN_ENTRY),
-    (GERMAN_PHASE, Step.GERMAN_ACTION),
-    (GERMAN_PHASE, Step.GERMAN_PHASE_END),
-    (CLEANUP, Step.CLEANUP),
-    (CLEANUP, Step.END),
+TURN_STEPS: tuple[tuple[Phase, Step], ...] = (
+    (Phase.COMMAND, Step.TIDE),
+    (Phase.COMMAND, Step.LEADERS_OUT),
+    (Phase.COMMAND, Step.AMMO),
+    (Phase.COMMAND, Step.OVERDRAFT),
+    (Phase.COMMAND, Step.RECOVERY),
+    (Phase.COMMAND, Step.RELEASE),
+    (Phase.COMMAND, Step.GERMAN_SHEETS),
+    (Phase.COMMAND, Step.US_SHEETS),
+    (Phase.COMMAND, Step.TRANSPORTS),
+    (Phase.COMMAND, Step.AIR),
+    (Phase.ARTILLERY, Step.AIR_STRIKES),
+    (Phase.ARTILLERY, Step.LCTR),
+    (Phase.ARTILLERY, Step.SMOKE),
+    (Phase.ARTILLERY, Step.US_MISSIONS),
+    (Phase.ARTILLERY, Step.GERMAN_MISSIONS),
+    (Phase.MODES, Step.CONVERSIONS),
+    (Phase.MODES, Step.US_MODES),
+    (Phase.MODES, Step.GERMAN_MODES),
+    (Phase.US_PHASE, Step.LEADER_LOSSES),
+    (Phase.US_PHASE, Step.ASSAULT),
+    (Phase.US_PHASE, Step.LANDING_CHOICES),
+    (Phase.US_PHASE, Step.TRANSPORT_LANDING),
+    (Phase.US_PHASE, Step.TRANSPORT_CHOICES),
+    (Phase.US_PHASE, Step.US_ACTION),
+    (Phase.US_PHASE, Step.US_TESTS),
+    (Phase.US_PHASE, Step.US_PHASE_END),
+    (Phase.GERMAN_PHASE, Step.GERMAN_ENTRY),
+    (Phase.GERMAN_PHASE, Step.GERMAN_ACTION),
+    (Phase.GERMAN_PHASE, Step.GERMAN_PHASE_END),
+    (Phase.CLEANUP, Step.CLEANUP),
+    (Phase.CLEANUP, Step.END),
 )
 
 
@@ -419,9 +412,22 @@ class TcsState(Observing, TcsCore):
 
     # ------------------------------------------------------------------ protocol
     @property
-    def phase(self) -> str:
+    def current_phase(self) -> Phase:
+        """The phase of the sequence of play under way (set-up before play)."""
+        return self._sequence_entry()[0]
+
+    @property
+    def current_step(self) -> Step:
+        """The step of that phase under way, run by one procedure."""
+        return self._sequence_entry()[1]
+
+    def _sequence_entry(self) -> tuple[Phase, Step]:
         steps = SETUP_STEPS if self.in_setup else TURN_STEPS
-        return steps[min(self.cursor, len(steps) - 1)][0]
+        return steps[min(self.cursor, len(steps) - 1)]
+
+    @property
+    def phase(self) -> str:
+        return self.current_phase.value
 
     @property
     def pending(self) -> Pending | None:

@@ -54,7 +54,7 @@ from omaha.tcs.components.plan import (
     check_plan,
 )
 from omaha.tcs.components.tables import DD
-from omaha.tcs.core import ABOARD, AWAIT, TcsCore
+from omaha.tcs.core import ABOARD, AWAIT, Phase, TcsCore
 
 #: The marker of a detail hidden from the side reading the event.
 HIDDEN = "?"
@@ -564,7 +564,7 @@ def _draw_sheets(
     for e in core.log:
         if e.kind == "tcs.release":
             f = str(e.details.get("formation"))
-            phase_now = e.phase == "Command Planning Phase"
+            phase_now = e.phase == Phase.COMMAND
             released_at.setdefault(f, turns.get(e.turn, 0) + (0 if phase_now else 1))
     first: dict[str, int] = {}
     for f in core.released:
